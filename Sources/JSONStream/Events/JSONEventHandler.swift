@@ -1,0 +1,58 @@
+/// A consumer of JSON events: the one protocol every producer (the text parser, and later the
+/// binary reader and value replay) talks to, and every consumer (tree builders, writers, filters)
+/// implements.
+///
+/// Each method has a default that does nothing, so a handler implements only the events it
+/// cares about. Methods may throw: the error aborts the parse and is rethrown unchanged by
+/// ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)`` and ``JSONParser/finish()``.
+///
+/// Strings, keys and numbers arrive as borrowed views (``JSONString``, ``JSONNumber``) that are
+/// valid only during the call; copy what you keep.
+///
+/// ```swift
+/// struct KeyCounter: JSONEventHandler {
+///   var count = 0
+///   mutating func key(_ key: JSONString) { count += 1 }
+/// }
+/// let counter = try JSONParser.parse(#"{"a": {"b": 1}}"#.utf8, handler: KeyCounter())
+/// print(counter.count)  // 2
+/// ```
+///
+/// To stop early, return `true` from ``isDone``: the parser checks it after every event and
+/// stops delivering events once it is set.
+public protocol JSONEventHandler {
+  /// `{` — an object starts.
+  mutating func startObject() throws
+  /// `}` — the innermost open object ends.
+  mutating func endObject() throws
+  /// `[` — an array starts.
+  mutating func startArray() throws
+  /// `]` — the innermost open array ends.
+  mutating func endArray() throws
+  /// An object member's key. The member's value follows as the next event(s).
+  mutating func key(_ key: JSONString) throws
+  /// A string value.
+  mutating func string(_ value: JSONString) throws
+  /// A number value, with its exact text and conversions.
+  mutating func number(_ value: JSONNumber) throws
+  /// `true` or `false`.
+  mutating func bool(_ value: Bool) throws
+  /// `null`.
+  mutating func null() throws
+  /// `true` once the handler has what it needs; the parser then stops and ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)``
+  /// returns ``JSONParseStatus/stopped``. Checked after every event.
+  var isDone: Bool { get }
+}
+
+extension JSONEventHandler {
+  @inlinable public mutating func startObject() throws {}
+  @inlinable public mutating func endObject() throws {}
+  @inlinable public mutating func startArray() throws {}
+  @inlinable public mutating func endArray() throws {}
+  @inlinable public mutating func key(_ key: JSONString) throws {}
+  @inlinable public mutating func string(_ value: JSONString) throws {}
+  @inlinable public mutating func number(_ value: JSONNumber) throws {}
+  @inlinable public mutating func bool(_ value: Bool) throws {}
+  @inlinable public mutating func null() throws {}
+  @inlinable public var isDone: Bool { false }
+}

@@ -1,0 +1,264 @@
+/// A borrowed view of a JSON number: its exact text as written, plus exact conversions.
+///
+/// The parser only checks the grammar; it never rejects a valid number for its size
+/// (`1e400` and `123456789012345678901234567890` are valid JSON). Range problems surface here,
+/// when you ask for a conversion that cannot hold the value:
+///
+/// ```swift
+/// mutating func number(_ n: JSONNumber) {
+///   if let i = n.int64 { ints.append(i) }        // exact, or nil when it does not fit
+///   else { doubles.append(n.double) }            // correctly rounded
+///   texts.append(n.text)                         // always exactly as written
+/// }
+/// ```
+///
+/// Conversions are done on demand: a consumer that never asks for a `Double` never pays for one.
+/// Like ``JSONString``, the view is valid only during the handler call.
+@frozen
+public struct JSONNumber {
+  /// The number's text as written in the input (ASCII). Valid only during the handler call.
+  public let utf8: UnsafeBufferPointer<UInt8>
+
+  @usableFromInline
+  internal let _flags: UInt8
+
+  @usableFromInline static var _hasFractionOrExponent: UInt8 { 1 }
+  @usableFromInline static var _nonFinite: UInt8 { 2 }
+
+  @inlinable
+  internal init(_utf8 utf8: UnsafeBufferPointer<UInt8>, flags: UInt8) {
+    self.utf8 = utf8
+    self._flags = flags
+  }
+
+  /// Wraps the text of a number that a producer has already checked against the JSON grammar
+  /// (or one of `NaN`, `Infinity`, `-Infinity`).
+  public init(validatedText utf8: UnsafeBufferPointer<UInt8>) {
+    var flags: UInt8 = 0
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        flags |= JSONNumber._hasFractionOrExponent
+      case UInt8(ascii: "N"), UInt8(ascii: "I"):
+        flags |= JSONNumber._nonFinite
+      default: break
+      }
+    }
+    self.init(_utf8: utf8, flags: flags)
+  }
+
+  /// The text exactly as written, e.g. `"-12.50e+3"`.
+  public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+  /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`).
+  @inlinable
+  public var isInteger: Bool { _flags == 0 }
+
+  /// `true` for the `NaN`, `Infinity` and `-Infinity` literals (only accepted with
+  /// ``JSONParseOptions/allowNonFiniteNumbers``).
+  @inlinable
+  public var isNonFinite: Bool { _flags & JSONNumber._nonFinite != 0 }
+
+  /// `true` when the text starts with `-`.
+  @inlinable
+  public var isNegative: Bool { utf8.first == UInt8(ascii: "-") }
+
+  /// The value as `Int64` when it is an integer that fits (`1.0` and `1e3` count as integers);
+  /// `nil` otherwise.
+  @inlinable
+  public var int64: Int64? {
+    if _flags == 0, utf8.count <= 18 {
+      // Up to 18 characters (17 digits after a sign) always fits: the common case, inline.
+      var value: Int64 = 0
+      for byte in utf8 where byte != UInt8(ascii: "-") {
+        value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+      }
+      return isNegative ? -value : value
+    }
+    guard let magnitude = _integerMagnitude() else { return nil }
+    if isNegative {
+      return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+    }
+    return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+  }
+
+  /// The value as `UInt64` when it is a non-negative integer that fits; `nil` otherwise.
+  /// (`-0` is 0.)
+  public var uint64: UInt64? {
+    guard let magnitude = _integerMagnitude() else { return nil }
+    if isNegative && magnitude != 0 { return nil }
+    return magnitude
+  }
+
+  /// The value as `Int` when it is an integer that fits; `nil` otherwise.
+  @inlinable
+  public var int: Int? { int64.flatMap { Int(exactly: $0) } }
+
+  /// The value correctly rounded to the nearest `Double` (IEEE 754 round-to-nearest-even).
+  /// Magnitudes beyond `Double.greatestFiniteMagnitude` give ±infinity and ones below the
+  /// smallest subnormal give ±0, as IEEE 754 rounding prescribes; check ``isExactDouble`` or
+  /// `isFinite` when that matters.
+  public var double: Double {
+    if _flags & JSONNumber._nonFinite != 0 {
+      if utf8.count == 3 { return .nan }
+      return isNegative ? -.infinity : .infinity
+    }
+    if let fast = _clingerFastPath() { return fast }
+    // Correct for every input: the C library's strtod rounds correctly.
+    return Double(String(decoding: utf8, as: UTF8.self)) ?? .nan
+  }
+
+  /// The value as a `Double` only when it converts exactly (no rounding, no overflow);
+  /// e.g. `0.5` and `1e22` do, `0.1` and `1e400` do not.
+  public var exactDouble: Double? {
+    let d = double
+    guard d.isFinite else { return nil }
+    return _DecimalDigits(self)?.equalsExactly(d) == true ? d : nil
+  }
+
+  /// `true` when ``double`` is exactly the written value.
+  public var isExactDouble: Bool { exactDouble != nil }
+}
+
+extension JSONNumber: CustomStringConvertible {
+  public var description: String { text }
+}
+
+// MARK: - Conversions
+
+extension JSONNumber {
+  /// The magnitude of an integral value that fits in `UInt64`, or nil.
+  @usableFromInline
+  internal func _integerMagnitude() -> UInt64? {
+    guard !isNonFinite, let digits = _DecimalDigits(self) else { return nil }
+    return digits.integerMagnitude()
+  }
+
+  /// Clinger's fast path: when the significant digits fit in 53 bits and the power of ten is
+  /// at most 22, one IEEE multiplication or division of exact operands is correctly rounded.
+  @usableFromInline
+  internal func _clingerFastPath() -> Double? {
+    guard let digits = _DecimalDigits(self), digits.significand <= (1 << 53),
+      !digits.truncated
+    else { return nil }
+    let sign: Double = isNegative ? -1 : 1
+    if digits.significand == 0 { return sign * 0 }
+    let mantissa = Double(digits.significand)
+    let e = digits.exponent
+    if e == 0 { return sign * mantissa }
+    if e > 0 && e <= 22 { return sign * mantissa * _powersOfTen[e] }
+    if e < 0 && e >= -22 { return sign * mantissa / _powersOfTen[-e] }
+    return nil
+  }
+}
+
+@usableFromInline
+internal let _powersOfTen: [Double] = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]
+
+/// A number's value as `significand × 10^exponent`, with at most 19 significant digits kept
+/// (`truncated` says whether nonzero digits were dropped). Built from validated number text.
+@usableFromInline
+internal struct _DecimalDigits {
+  var significand: UInt64 = 0
+  var exponent: Int = 0
+  var truncated = false
+  var digitCount = 0
+
+  init?(_ number: JSONNumber) {
+    let text = number.utf8
+    var i = 0
+    if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
+    var seenNonZero = false
+    var exponentAdjust = 0
+    var inFraction = false
+    while i < text.count {
+      let c = text[i]
+      if c == UInt8(ascii: ".") {
+        inFraction = true
+      } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+        let d = UInt64(c &- UInt8(ascii: "0"))
+        if d != 0 || seenNonZero {
+          seenNonZero = true
+          if digitCount < 19 {
+            significand = significand &* 10 &+ d
+            digitCount += 1
+            if inFraction { exponentAdjust -= 1 }
+          } else {
+            if d != 0 { truncated = true }
+            if !inFraction { exponentAdjust += 1 }
+          }
+        } else if inFraction {
+          exponentAdjust -= 1
+        }
+      } else {
+        break
+      }
+      i += 1
+    }
+    var explicitExponent = 0
+    if i < text.count {
+      // 'e' or 'E'
+      i += 1
+      var negative = false
+      if i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
+        negative = text[i] == UInt8(ascii: "-")
+        i += 1
+      }
+      while i < text.count {
+        let d = Int(text[i] &- UInt8(ascii: "0"))
+        guard d >= 0 && d <= 9 else { return nil }
+        // Saturate: anything past a billion is far outside every representable range.
+        if explicitExponent < 1_000_000_000 { explicitExponent = explicitExponent * 10 + d }
+        i += 1
+      }
+      if negative { explicitExponent = -explicitExponent }
+    }
+    exponent = significand == 0 ? 0 : exponentAdjust + explicitExponent
+  }
+
+  /// The integral value when it fits in `UInt64`, else nil.
+  func integerMagnitude() -> UInt64? {
+    if significand == 0 { return truncated ? nil : 0 }
+    if truncated { return nil }
+    var value = significand
+    if exponent >= 0 {
+      if exponent > 19 { return nil }
+      for _ in 0..<exponent {
+        let (m, overflow) = value.multipliedReportingOverflow(by: 10)
+        if overflow { return nil }
+        value = m
+      }
+      return value
+    }
+    if exponent < -19 { return nil }
+    for _ in 0..<(-exponent) {
+      if value % 10 != 0 { return nil }
+      value /= 10
+    }
+    return value
+  }
+
+  /// Whether `d` equals this decimal exactly. Only decided for the cases integers and
+  /// fast-path operands cover; otherwise conservatively false.
+  func equalsExactly(_ d: Double) -> Bool {
+    if truncated { return false }
+    if significand == 0 { return d == 0 }
+    if let magnitude = integerMagnitude() {
+      return Double(exactly: magnitude) == d.magnitude
+    }
+    // A negative power of ten is exact in binary only when the significand absorbs the
+    // factors of 5: check significand / 5^-e is an integer and the quotient * 2^e matches.
+    guard exponent < 0, exponent >= -60 else { return false }
+    var s = significand
+    for _ in 0..<(-exponent) {
+      if s % 5 != 0 { return false }
+      s /= 5
+    }
+    // Value = s / 2^(-exponent), exactly representable when s fits in 53 bits.
+    guard s < (1 << 53) else { return false }
+    return Double(s) * Double(sign: .plus, exponent: exponent, significand: 1) == d.magnitude
+  }
+}

@@ -1,0 +1,94 @@
+/// A borrowed view of a decoded JSON string or object key: its UTF-8 bytes with every escape
+/// sequence resolved.
+///
+/// The view points into the chunk being parsed, or into the parser's scratch buffer when the
+/// string had escapes or spanned chunks. It is valid only during the handler call that receives
+/// it: copy what you keep, with ``string`` or ``bytes``.
+///
+/// The bytes are always well-formed UTF-8 (in loose-Unicode mode, ill-formed input has already
+/// been replaced by U+FFFD), so converting to `String` never repairs anything.
+///
+/// ```swift
+/// mutating func key(_ key: JSONString) {
+///   if key == "id" { wantNextValue = true }  // compares bytes; no String is made
+/// }
+/// ```
+@frozen
+public struct JSONString {
+  /// The decoded UTF-8 bytes. Valid only during the handler call.
+  public let utf8: UnsafeBufferPointer<UInt8>
+
+  /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
+  @inlinable
+  public init(utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+  }
+
+  /// The number of UTF-8 bytes.
+  @inlinable
+  public var count: Int { utf8.count }
+
+  /// `true` for the empty string.
+  @inlinable
+  public var isEmpty: Bool { utf8.isEmpty }
+
+  /// A copy as a Swift `String`.
+  @inlinable
+  public var string: String {
+    String(decoding: utf8, as: UTF8.self)
+  }
+
+  /// A copy of the UTF-8 bytes.
+  @inlinable
+  public var bytes: [UInt8] {
+    Array(utf8)
+  }
+
+  /// Compares the bytes with those of `other`, without creating a `String`.
+  @inlinable
+  public func equals(_ other: String) -> Bool {
+    var other = other
+    return other.withUTF8 { theirs in
+      theirs.count == utf8.count && _bytesEqual(theirs, utf8)
+    }
+  }
+
+  /// Compares the bytes with those of a literal, without creating a `String`.
+  @inlinable
+  public func equals(_ other: StaticString) -> Bool {
+    guard other.hasPointerRepresentation else {
+      return equals(other.description)
+    }
+    return other.utf8CodeUnitCount == utf8.count
+      && _bytesEqual(UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount), utf8)
+  }
+
+  /// `key == "name"`: compares the decoded bytes.
+  @inlinable
+  public static func == (lhs: JSONString, rhs: StaticString) -> Bool {
+    lhs.equals(rhs)
+  }
+
+  /// `key == someString`: compares the decoded bytes.
+  @inlinable
+  public static func == (lhs: JSONString, rhs: String) -> Bool {
+    lhs.equals(rhs)
+  }
+}
+
+extension JSONString: CustomStringConvertible {
+  public var description: String { string }
+}
+
+@inlinable
+internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  if a.count != b.count { return false }
+  if a.count == 0 { return true }
+  guard let pa = a.baseAddress, let pb = b.baseAddress else { return false }
+  var i = 0
+  while i < a.count {
+    if pa[i] != pb[i] { return false }
+    i &+= 1
+  }
+  return true
+}

@@ -1,0 +1,78 @@
+/// Why and where the input is not acceptable JSON.
+///
+/// `description` reads like a compiler diagnostic:
+/// `line 3, column 17: expected ',' or '}' after an object member, found ']'`.
+///
+/// Lines and columns count from 1. A line ends at `\n`, `\r` or `\r\n`; a column counts
+/// characters (Unicode scalars), not bytes. `offset` counts bytes from the start of the input,
+/// over all chunks.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, for code that reacts to specific errors.
+  public enum Kind: Sendable, Equatable {
+    /// A byte that cannot appear here (the message says what was expected).
+    case unexpectedByte
+    /// The input ended inside a value, string, comment or open container.
+    case unexpectedEndOfInput
+    /// No value at all: empty or whitespace-only input.
+    case emptyInput
+    /// Something other than whitespace after the top-level value.
+    case trailingText
+    /// A comma right before `]` or `}`.
+    case trailingComma
+    /// A number that breaks the JSON grammar (leading zero, missing digits, …).
+    case invalidNumber
+    /// A misspelled `true`, `false` or `null` (or `NaN`/`Infinity`).
+    case invalidLiteral
+    /// A backslash followed by something other than `" \ / b f n r t u`.
+    case invalidEscape
+    /// `\u` not followed by four hex digits.
+    case invalidUnicodeEscape
+    /// A high surrogate escape without its low half, or a lone low surrogate.
+    case unpairedSurrogate
+    /// Ill-formed UTF-8: a bad lead byte, bad continuation, overlong form, encoded surrogate,
+    /// value above U+10FFFF, or a truncated sequence.
+    case invalidUTF8
+    /// A raw byte below 0x20 inside a string (must be escaped).
+    case controlCharacterInString
+    /// U+0000 or a noncharacter, under ``JSONParseOptions/rejectNullAndNoncharacters``.
+    case disallowedCharacter
+    /// A UTF-8 byte order mark at the start, without ``JSONParseOptions/allowByteOrderMark``.
+    case byteOrderMark
+    /// A configured limit (see ``JSONParseLimits``) was exceeded; the message names it.
+    case limitExceeded(JSONParseLimit)
+    /// `feed` was called after `finish()`.
+    case inputAfterFinish
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// Byte offset of the offending byte (or of the end of input), from 0.
+  public let offset: Int
+  /// Line of `offset`, from 1.
+  public let line: Int
+  /// Column of `offset` in characters, from 1.
+  public let column: Int
+  /// A readable explanation without the position, e.g. `expected ':' after an object key, found '}'`.
+  public let message: String
+
+  public init(kind: Kind, offset: Int, line: Int, column: Int, message: String) {
+    self.kind = kind
+    self.offset = offset
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// `line L, column C: message`.
+  public var description: String {
+    "line \(line), column \(column): \(message)"
+  }
+}
+
+/// The limits of ``JSONParseLimits``, named in ``JSONParseError/Kind/limitExceeded(_:)``.
+public enum JSONParseLimit: Sendable, Equatable {
+  case depth
+  case stringLength
+  case numberLength
+  case inputLength
+}

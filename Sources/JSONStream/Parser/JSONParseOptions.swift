@@ -1,0 +1,80 @@
+/// How strict the parser is, and its limits.
+///
+/// The default is strict RFC 8259: every extension below is off. Turn on what your input needs:
+///
+/// ```swift
+/// var options = JSONParseOptions()
+/// options.allowComments = true
+/// options.allowTrailingCommas = true
+/// options.limits.maxDepth = 10_000
+/// var parser = JSONParser(handler: MyHandler(), options: options)
+/// ```
+public struct JSONParseOptions: Sendable, Equatable {
+  /// Accept `// line` and `/* block */` comments wherever whitespace may appear.
+  public var allowComments = false
+
+  /// Stop after the first complete value and ignore whatever follows it (JSONKit's
+  /// PermitTextAfterValidJSON). ``JSONParser/offset`` then tells where the value ended, and
+  /// ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)`` returns ``JSONParseStatus/finished``.
+  /// A top-level number needs a delimiter (or ``JSONParser/finish()``) to be complete.
+  public var allowTrailingText = false
+
+  /// Accept any number of top-level values, one after another: NDJSON / JSON Lines,
+  /// concatenated JSON (`{}{}`, `1 2`), and RFC 7464 JSON text sequences (record separator
+  /// 0x1E counts as whitespace between values). Empty input is then zero values, not an error.
+  public var allowMultipleValues = false
+
+  /// Replace ill-formed UTF-8 and unpaired surrogate escapes in strings by U+FFFD, one per
+  /// maximal ill-formed subpart (Unicode 3.9, as JSONKit's LooseUnicode). With
+  /// ``rejectNullAndNoncharacters`` those are replaced too, as JSONKit does.
+  public var looseUnicode = false
+
+  /// Replace unpaired surrogate escapes (`"\uD800"`) by U+FFFD instead of rejecting them.
+  /// The default rejects them: a string with a lone surrogate has no UTF-8 form, and
+  /// silently changing it would lose data. ``looseUnicode`` implies this.
+  public var replaceUnpairedSurrogates = false
+
+  /// Treat the Unicode newlines U+000B, U+000C, U+0085, U+2028 and U+2029 as whitespace, and
+  /// count them as line breaks (JSONKit's UnicodeNewlines).
+  public var allowUnicodeNewlines = false
+
+  /// Accept one trailing comma before `]` or `}` (`[1, 2,]`).
+  public var allowTrailingCommas = false
+
+  /// Accept the literals `NaN`, `Infinity` and `-Infinity`, delivered as numbers.
+  public var allowNonFiniteNumbers = false
+
+  /// Skip a UTF-8 byte order mark (EF BB BF) at the very start of the input. Without this, a
+  /// byte order mark is an error (RFC 8259 §8.1 forbids sending one).
+  public var allowByteOrderMark = false
+
+  /// Reject U+0000 and the Unicode noncharacters (U+FDD0–U+FDEF and U+xFFFE, U+xFFFF in every
+  /// plane) in strings, raw or escaped: JSONKit's stricter policy. RFC 8259 allows them, so
+  /// the default accepts them.
+  public var rejectNullAndNoncharacters = false
+
+  /// Size limits, each with its own error.
+  public var limits = JSONParseLimits()
+
+  /// Strict RFC 8259 with the default limits.
+  public init() {}
+}
+
+/// Limits that protect a program from hostile or runaway input. Exceeding one is an error of
+/// kind ``JSONParseError/Kind/limitExceeded``, naming the limit.
+public struct JSONParseLimits: Sendable, Equatable {
+  /// Deepest nesting of arrays and objects. The parser never recurses, so this is a policy,
+  /// not a stack-safety limit: raise it as far as memory allows (one byte per level).
+  public var maxDepth = 1_000
+
+  /// Longest string or key, in bytes of decoded UTF-8. 128 MiB by default.
+  public var maxStringLength = 128 * 1024 * 1024
+
+  /// Longest number, in characters.
+  public var maxNumberLength = 1_000
+
+  /// Longest input, in bytes, over all chunks. Unlimited by default.
+  public var maxInputLength = Int.max
+
+  public init() {}
+}

@@ -1,0 +1,177 @@
+// Numbers and literals.
+//
+// The scanner checks the number grammar and nothing else: conversions happen later, on demand,
+// in JSONNumber. A number is delivered as a view of the chunk, or from scratch when it spans
+// chunks. A number only ends at a byte that cannot continue it, so one at the very end of a chunk
+// always waits in scratch for the next chunk or `finish()`.
+
+extension JSONParser {
+  /// Scans number text from `start`, in `_numberState`.
+  @inlinable
+  mutating func _scanNumber(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    var p = start
+    var state = _numberState
+    scan: while p < end {
+      let c = p.pointee
+      switch state {
+      case .start:
+        state = c == ._minus ? .afterMinus : (c == ._zero ? .afterLeadingZero : .integer)
+      case .afterMinus:
+        if c == ._zero {
+          state = .afterLeadingZero
+        } else if c._isDigit {
+          state = .integer
+        } else if c == UInt8(ascii: "I") && options.allowNonFiniteNumbers {
+          // `-Infinity`: the `-` is matched already (perhaps in the previous chunk).
+          _literal = .negativeInfinity
+          _literalIndex = 1
+          return try _scanLiteral(p, end)
+        } else {
+          throw _numberError(state, at: p)
+        }
+      case .afterLeadingZero:
+        if c == ._period {
+          state = .afterPoint
+        } else if c == ._lowerE || c == ._upperE {
+          state = .afterE
+        } else if c._isDigit {
+          throw _numberError(state, at: p)
+        } else {
+          break scan
+        }
+      case .integer:
+        while p < end && p.pointee._isDigit { p += 1 }
+        if p == end { break scan }
+        let d = p.pointee
+        if d == ._period {
+          state = .afterPoint
+        } else if d == ._lowerE || d == ._upperE {
+          state = .afterE
+        } else {
+          break scan
+        }
+      case .afterPoint:
+        guard c._isDigit else { throw _numberError(state, at: p) }
+        state = .fraction
+      case .fraction:
+        while p < end && p.pointee._isDigit { p += 1 }
+        if p == end { break scan }
+        let d = p.pointee
+        if d == ._lowerE || d == ._upperE {
+          state = .afterE
+        } else {
+          break scan
+        }
+      case .afterE:
+        if c == ._plus || c == ._minus {
+          state = .afterExponentSign
+        } else if c._isDigit {
+          state = .exponent
+        } else {
+          throw _numberError(state, at: p)
+        }
+      case .afterExponentSign:
+        guard c._isDigit else { throw _numberError(state, at: p) }
+        state = .exponent
+      case .exponent:
+        while p < end && p.pointee._isDigit { p += 1 }
+        break scan
+      }
+      p += 1
+    }
+    _numberState = state
+    let tokenStart = start
+    if p == end {
+      // The number may go on in the next chunk.
+      try _appendNumberText(tokenStart, end)
+      _token = .number
+      return end
+    }
+    _token = .none
+    if _tokenInScratch {
+      try _appendNumberText(tokenStart, p)
+      _cursor = _offset(p)
+      try _emitScratchNumber()
+    } else {
+      let count = p - tokenStart
+      if count > options.limits.maxNumberLength { throw _limitError(.numberLength, at: p) }
+      _cursor = _offset(p)
+      try handler.number(
+        JSONNumber(
+          _utf8: UnsafeBufferPointer(start: tokenStart, count: count), flags: state._flags))
+    }
+    _valueCompleted()
+    return p
+  }
+
+  @inlinable
+  mutating func _appendNumberText(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws
+  {
+    if !_tokenInScratch {
+      _scratch.removeAll(keepingCapacity: true)
+      _tokenInScratch = true
+    }
+    let count = to - from
+    if _scratch.count &+ count > options.limits.maxNumberLength {
+      throw _limitError(.numberLength, at: to)
+    }
+    _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
+  }
+
+  /// Delivers the number text collected in scratch.
+  @inlinable
+  mutating func _emitScratchNumber() throws {
+    _token = .none
+    let bytes = _scratch
+    let flags = _numberState._flags
+    try bytes.withUnsafeBufferPointer { buffer in
+      try handler.number(JSONNumber(_utf8: buffer, flags: flags))
+    }
+  }
+
+  @inlinable
+  mutating func _startLiteral(
+    _ literal: _Literal, _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+  ) throws -> UnsafePointer<UInt8> {
+    _literal = literal
+    _literalIndex = 0
+    return try _scanLiteral(p, end)
+  }
+
+  /// Matches the rest of `_literal` from `start`; `_literalIndex` bytes are matched already.
+  @inlinable
+  mutating func _scanLiteral(
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+  ) throws -> UnsafePointer<UInt8> {
+    let text = _literal.text
+    let count = text.utf8CodeUnitCount
+    var p = start
+    var index = _literalIndex
+    while index < count {
+      if p == end {
+        _literalIndex = index
+        _token = .literal
+        return end
+      }
+      guard p.pointee == text.utf8Start[index] else { throw _literalError(at: p) }
+      index &+= 1
+      p += 1
+    }
+    _token = .none
+    _cursor = _offset(p)
+    switch _literal {
+    case .true: try handler.bool(true)
+    case .false: try handler.bool(false)
+    case .null: try handler.null()
+    case .nan, .infinity, .negativeInfinity:
+      try handler.number(
+        JSONNumber(
+          _utf8: UnsafeBufferPointer(start: text.utf8Start, count: count),
+          flags: JSONNumber._nonFinite))
+    }
+    _valueCompleted()
+    return p
+  }
+}

@@ -1,0 +1,207 @@
+// The scanner's main loop: structure (brackets, commas, colons) and dispatch to the token
+// scanners. State that must survive a chunk boundary lives in the parser (`_expect`, `_stack`,
+// `_token`); everything else is a local, so the loop keeps it in registers.
+
+extension JSONParser {
+  @inlinable
+  func _offset(_ p: UnsafePointer<UInt8>) -> Int {
+    _bias &+ Int(bitPattern: p)
+  }
+
+  /// Scans one chunk. Leaves `_consumed` at the offset where scanning stopped.
+  @inlinable
+  mutating func _scan(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> JSONParseStatus
+  {
+    _bias = _consumed &- Int(bitPattern: start)
+    var p = start
+    if _token != .none {
+      p = try _resumeToken(p, end)
+      if let status = _checkStop(p) { return status }
+    }
+    while p < end {
+      let c = p.pointee
+      if c == ._space || c == ._tab {
+        p += 1
+        continue
+      }
+      if c == ._newline || c == ._return {
+        _lineBreak(c, at: p)
+        p += 1
+        continue
+      }
+      switch _expect {
+      case .value, .valueOrEndArray, .valueAfterComma:
+        p = try _scanValue(c, p, end)
+      case .keyOrEndObject, .keyAfterComma:
+        if c == ._quote {
+          _stringIsKey = true
+          p = try _scanString(p + 1, end, fresh: true)
+        } else if c == ._closeBrace
+          && (_expect == .keyOrEndObject || options.allowTrailingCommas)
+        {
+          p = try _endContainer(p)
+        } else {
+          p = try _scanExtendedWhitespace(p, end)
+        }
+      case .colon:
+        if c == ._colon {
+          _expect = .value
+          p += 1
+        } else {
+          p = try _scanExtendedWhitespace(p, end)
+        }
+      case .afterValue:
+        if c == ._comma {
+          _expect = _stack.last! ? .keyAfterComma : .valueAfterComma
+          p += 1
+        } else if c == (_stack.last! ? ._closeBrace : ._closeBracket) {
+          p = try _endContainer(p)
+        } else {
+          p = try _scanExtendedWhitespace(p, end)
+        }
+      case .afterTopLevel:
+        if options.allowMultipleValues && c != ._slash && c != ._recordSeparator
+          && c >= 0x20 && c < 0x80
+        {
+          // The next value of a sequence: dispatch this byte again as a value start.
+          _expect = .value
+          continue
+        }
+        p = try _scanExtendedWhitespace(p, end)
+      }
+      if let status = _checkStop(p) { return status }
+    }
+    _consumed = _offset(end)
+    return .needsMoreInput
+  }
+
+  /// After a token: has the handler asked to stop, or is the value finished?
+  @inlinable
+  mutating func _checkStop(_ p: UnsafePointer<UInt8>) -> JSONParseStatus? {
+    if _phase == .running && !handler.isDone { return nil }
+    _consumed = _offset(p)
+    if handler.isDone {
+      _phase = .stopped
+      return .stopped
+    }
+    if _phase == .finished { return .finished }
+    return nil
+  }
+
+  /// A byte where a value is expected.
+  @inlinable
+  mutating func _scanValue(
+    _ c: UInt8, _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+  ) throws -> UnsafePointer<UInt8> {
+    switch c {
+    case ._openBrace:
+      try _push(isObject: true, at: p)
+      _cursor = _offset(p)
+      try handler.startObject()
+      _expect = .keyOrEndObject
+      return p + 1
+    case ._openBracket:
+      try _push(isObject: false, at: p)
+      _cursor = _offset(p)
+      try handler.startArray()
+      _expect = .valueOrEndArray
+      return p + 1
+    case ._quote:
+      _stringIsKey = false
+      return try _scanString(p + 1, end, fresh: true)
+    case ._minus, ._zero ... ._nine:
+      _numberState = .start
+      _tokenInScratch = false
+      return try _scanNumber(p, end)
+    case UInt8(ascii: "t"):
+      return try _startLiteral(.true, p, end)
+    case UInt8(ascii: "f"):
+      return try _startLiteral(.false, p, end)
+    case UInt8(ascii: "n"):
+      return try _startLiteral(.null, p, end)
+    case UInt8(ascii: "N") where options.allowNonFiniteNumbers:
+      return try _startLiteral(.nan, p, end)
+    case UInt8(ascii: "I") where options.allowNonFiniteNumbers:
+      return try _startLiteral(.infinity, p, end)
+    case ._closeBracket
+    where _expect == .valueOrEndArray
+      || (_expect == .valueAfterComma && options.allowTrailingCommas):
+      return try _endContainer(p)
+    default:
+      return try _scanExtendedWhitespace(p, end)
+    }
+  }
+
+  @inlinable
+  mutating func _push(isObject: Bool, at p: UnsafePointer<UInt8>) throws {
+    if _stack.count >= options.limits.maxDepth {
+      throw _limitError(.depth, at: p)
+    }
+    _stack.append(isObject)
+  }
+
+  /// `}` or `]` that closes the innermost container (the caller checked it matches).
+  @inlinable
+  mutating func _endContainer(_ p: UnsafePointer<UInt8>) throws -> UnsafePointer<UInt8> {
+    let isObject = _stack.removeLast()
+    _cursor = _offset(p)
+    if isObject {
+      try handler.endObject()
+    } else {
+      try handler.endArray()
+    }
+    _valueCompleted()
+    return p + 1
+  }
+
+  /// A value (scalar or container) just ended.
+  @inlinable
+  mutating func _valueCompleted() {
+    if _stack.isEmpty {
+      _expect = .afterTopLevel
+      _valueCount &+= 1
+      if options.allowTrailingText { _phase = .finished }
+    } else {
+      _expect = .afterValue
+    }
+  }
+
+  /// Continues the token the previous chunk ended inside.
+  @inlinable
+  mutating func _resumeToken(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    switch _token {
+    case .none: return p
+    case .string: return try _scanString(p, end, fresh: false)
+    case .number: return try _scanNumber(p, end)
+    case .literal: return try _scanLiteral(p, end)
+    case .slash, .lineComment, .blockComment: return try _scanComment(p, end)
+    case .unicodeNewline: return try _scanUnicodeNewline(p, end)
+    case .byteOrderMark: return try _scanByteOrderMark(p, end)
+    }
+  }
+
+  /// End of input: completes a pending top-level number, or explains what is missing.
+  @inlinable
+  mutating func _finishInput() throws {
+    let endOffset = _consumed
+    switch _token {
+    case .none, .lineComment:
+      _token = .none
+    case .number where _numberState.isComplete:
+      try _emitScratchNumber()
+      _valueCompleted()
+      if handler.isDone { _phase = .stopped }
+    default:
+      throw _endOfInputError(at: endOffset)
+    }
+    if !_stack.isEmpty {
+      throw _endOfInputError(at: endOffset)
+    }
+    if _valueCount == 0 && !options.allowMultipleValues {
+      throw _endOfInputError(at: endOffset)
+    }
+  }
+}

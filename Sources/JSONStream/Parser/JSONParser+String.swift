@@ -1,0 +1,318 @@
+// Strings and keys.
+//
+// A string is delivered as a view of the chunk when it has no escapes and ends in the chunk it
+// started in: the common case, zero copies. Otherwise its decoded bytes collect in `_scratch`:
+// each run of plain bytes is copied once, each escape is decoded into it, and a chunk boundary
+// just copies the run seen so far. Escape and UTF-8 validation states survive a boundary in
+// `_escape`/`_escapeValue`/`_pendingHighSurrogate` and `_utf8`, so nothing is rescanned.
+
+extension JSONParser {
+  /// Scans string content from `start` (just past the opening quote when `fresh`).
+  @inlinable
+  mutating func _scanString(
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, fresh: Bool
+  ) throws -> UnsafePointer<UInt8> {
+    var p = start
+    var runStart = start
+    if fresh {
+      _tokenInScratch = false
+    } else {
+      // Resuming: finish an escape or a multi-byte character the last chunk ended inside.
+      if _escape != 0 {
+        p = try _scanEscape(p, end)
+        runStart = p
+        if _escape != 0 { return end }
+      }
+      if _utf8.need != 0 {
+        p = try _scanMultiByte(p, end, runStart: &runStart)
+        if _utf8.need != 0 {
+          try _appendToScratch(runStart, end)
+          return end
+        }
+      }
+    }
+    while true {
+      if _pendingHighSurrogate != 0 && p < end && p.pointee != ._backslash {
+        // A high surrogate escape must be followed by `\u` and its low half.
+        try _appendToScratch(runStart, p)
+        try _unpairedSurrogate(at: p)
+        runStart = p
+      }
+      p = _skipPlainStringBytes(p, end)
+      if p == end {
+        try _appendToScratch(runStart, end)
+        _token = .string
+        return end
+      }
+      let c = p.pointee
+      if c == ._quote {
+        try _endString(runStart, p)
+        return p + 1
+      } else if c == ._backslash {
+        try _appendToScratch(runStart, p)
+        _escape = 1
+        p = try _scanEscape(p + 1, end)
+        runStart = p
+        if _escape != 0 {
+          _token = .string
+          return end
+        }
+      } else if c >= 0x80 {
+        p = try _scanMultiByte(p, end, runStart: &runStart)
+        if _utf8.need != 0 {
+          try _appendToScratch(runStart, end)
+          _token = .string
+          return end
+        }
+      } else {
+        throw _controlCharacterError(at: p)
+      }
+    }
+  }
+
+  /// Skips bytes that need no attention: ASCII from 0x20, except `"` and `\`. Eight at a time
+  /// while eight remain: a word is clean when no byte is below 0x20, `"`, `\` or 0x80 and up.
+  @inlinable
+  func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+    -> UnsafePointer<UInt8>
+  {
+    var p = start
+    while end - p >= 8 {
+      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      let quote = word ^ (ones &* UInt64(UInt8._quote))
+      let backslash = word ^ (ones &* UInt64(UInt8._backslash))
+      // Classic "has a zero byte" / "has a byte below n" tests: exact about whether any byte
+      // qualifies, which is all we need before locating it bytewise below.
+      let below20 = word &- (ones &* 0x20)
+      let special =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (below20 & ~word)
+        | word
+      if special & highs != 0 { break }
+      p += 8
+    }
+    while p < end {
+      let c = p.pointee
+      if c < 0x20 || c == ._quote || c == ._backslash || c >= 0x80 { break }
+      p += 1
+    }
+    return p
+  }
+
+  /// The closing quote at `p`: delivers the string or key.
+  @inlinable
+  mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
+    _token = .none
+    _cursor = _offset(p)
+    if !_tokenInScratch {
+      let count = p - runStart
+      if count > options.limits.maxStringLength {
+        throw _limitError(.stringLength, at: p)
+      }
+      let view = JSONString(utf8: UnsafeBufferPointer(start: runStart, count: count))
+      if _stringIsKey {
+        try handler.key(view)
+      } else {
+        try handler.string(view)
+      }
+    } else {
+      try _appendToScratch(runStart, p)
+      let bytes = _scratch
+      let isKey = _stringIsKey
+      try bytes.withUnsafeBufferPointer { buffer in
+        if isKey {
+          try handler.key(JSONString(utf8: buffer))
+        } else {
+          try handler.string(JSONString(utf8: buffer))
+        }
+      }
+    }
+    if _stringIsKey {
+      _expect = .colon
+    } else {
+      _valueCompleted()
+    }
+  }
+
+  /// Copies `[from, to)` into the scratch buffer, starting it if this token has none yet.
+  @inlinable
+  mutating func _appendToScratch(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws {
+    if !_tokenInScratch {
+      _scratch.removeAll(keepingCapacity: true)
+      _tokenInScratch = true
+    }
+    let count = to - from
+    if _scratch.count &+ count > options.limits.maxStringLength {
+      throw _limitError(.stringLength, at: to)
+    }
+    if count > 0 {
+      _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
+    }
+  }
+
+  /// Appends a scalar as UTF-8 (from an escape, or U+FFFD).
+  @inlinable
+  mutating func _appendScalar(_ scalar: UInt32) {
+    if scalar < 0x80 {
+      _scratch.append(UInt8(truncatingIfNeeded: scalar))
+    } else if scalar < 0x800 {
+      _scratch.append(0xC0 | UInt8(truncatingIfNeeded: scalar >> 6))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+    } else if scalar < 0x10000 {
+      _scratch.append(0xE0 | UInt8(truncatingIfNeeded: scalar >> 12))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+    } else {
+      _scratch.append(0xF0 | UInt8(truncatingIfNeeded: scalar >> 18))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 12) & 0x3F))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+      _scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+    }
+  }
+
+  /// Continues an escape sequence (`_escape` != 0) from `start`; the scratch buffer is active.
+  @inlinable
+  mutating func _scanEscape(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    var p = start
+    while p < end {
+      let c = p.pointee
+      if _escape == 1 {
+        let decoded: UInt8
+        switch c {
+        case ._quote, ._backslash, ._slash: decoded = c
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = 0x0A
+        case UInt8(ascii: "r"): decoded = 0x0D
+        case UInt8(ascii: "t"): decoded = 0x09
+        case UInt8(ascii: "u"):
+          _escape = 2
+          _escapeValue = 0
+          p += 1
+          continue
+        default:
+          throw _invalidEscapeError(at: p)
+        }
+        if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: p) }
+        _scratch.append(decoded)
+        _escape = 0
+        return p + 1
+      }
+      let digit: UInt8
+      switch c {
+      case ._zero ... ._nine: digit = c &- ._zero
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
+      default: throw _invalidUnicodeEscapeError(at: p)
+      }
+      _escapeValue = _escapeValue << 4 | UInt32(digit)
+      _escape &+= 1
+      p += 1
+      if _escape == 6 {
+        _escape = 0
+        try _codeUnitEscape(_escapeValue, at: p - 1)
+        return p
+      }
+    }
+    return end
+  }
+
+  /// A complete `\uXXXX` escape: pairs surrogates, checks the scalar, appends it.
+  @inlinable
+  mutating func _codeUnitEscape(_ unit: UInt32, at p: UnsafePointer<UInt8>) throws {
+    if _pendingHighSurrogate != 0 {
+      if unit >= 0xDC00 && unit <= 0xDFFF {
+        let scalar = 0x10000 &+ ((_pendingHighSurrogate &- 0xD800) << 10) &+ (unit &- 0xDC00)
+        _pendingHighSurrogate = 0
+        try _appendCheckedScalar(scalar, at: p)
+        return
+      }
+      try _unpairedSurrogate(at: p)  // then `unit` stands on its own
+    }
+    if unit >= 0xD800 && unit <= 0xDBFF {
+      _pendingHighSurrogate = unit
+    } else if unit >= 0xDC00 && unit <= 0xDFFF {
+      _pendingHighSurrogate = unit  // reported as the unpaired unit
+      try _unpairedSurrogate(at: p)
+    } else {
+      try _appendCheckedScalar(unit, at: p)
+    }
+  }
+
+  /// Appends a decoded scalar, applying the NUL/noncharacter policy.
+  @inlinable
+  mutating func _appendCheckedScalar(_ scalar: UInt32, at p: UnsafePointer<UInt8>) throws {
+    if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(scalar) {
+      if !options.looseUnicode { throw _disallowedCharacterError(scalar, at: p) }
+      _appendScalar(0xFFFD)
+      return
+    }
+    _appendScalar(scalar)
+  }
+
+  /// `_pendingHighSurrogate` has no partner: U+FFFD or an error, by the options.
+  @inlinable
+  mutating func _unpairedSurrogate(at p: UnsafePointer<UInt8>) throws {
+    if !(options.looseUnicode || options.replaceUnpairedSurrogates) {
+      throw _unpairedSurrogateError(_pendingHighSurrogate, at: p)
+    }
+    _pendingHighSurrogate = 0
+    _appendScalar(0xFFFD)
+  }
+
+  /// Validates a multi-byte UTF-8 character starting at `p` (a byte >= 0x80), or continues the
+  /// one in `_utf8`. Returns past the character, or `end` with `_utf8.need` > 0 to continue.
+  @inlinable
+  mutating func _scanMultiByte(
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
+    runStart: inout UnsafePointer<UInt8>
+  ) throws -> UnsafePointer<UInt8> {
+    var p = start
+    if _utf8.need == 0 {
+      guard _utf8.start(p.pointee) else {
+        // Not a lead byte: a maximal ill-formed subpart of one byte.
+        if !options.looseUnicode { throw _invalidUTF8Error(at: p) }
+        try _appendToScratch(runStart, p)
+        _appendScalar(0xFFFD)
+        runStart = p + 1
+        return p + 1
+      }
+      p += 1
+    }
+    while _utf8.need > 0 {
+      if p == end { return end }
+      guard _utf8.take(p.pointee) else {
+        // The sequence so far is a maximal ill-formed subpart; this byte starts afresh.
+        if !options.looseUnicode { throw _invalidUTF8Error(at: p) }
+        try _replaceIllFormed(runStart, p)
+        runStart = p
+        return p
+      }
+      _continuationBytes &+= 1
+      p += 1
+    }
+    if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(_utf8.scalar) {
+      if !options.looseUnicode {
+        throw _disallowedCharacterError(_utf8.scalar, at: p - Int(_utf8.length))
+      }
+      try _replaceIllFormed(runStart, p)
+      runStart = p
+    }
+    return p
+  }
+
+  /// Replaces the `_utf8.length` bytes just before `p` (part of the run, or already in
+  /// scratch from an earlier chunk) by U+FFFD.
+  @inlinable
+  mutating func _replaceIllFormed(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>)
+    throws
+  {
+    try _appendToScratch(runStart, p)
+    _scratch.removeLast(Int(_utf8.length))
+    _utf8.need = 0
+    _appendScalar(0xFFFD)
+  }
+}

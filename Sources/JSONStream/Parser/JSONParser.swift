@@ -1,0 +1,314 @@
+/// An incremental push parser: feed it JSON text in chunks of any size, and it calls your
+/// ``JSONEventHandler`` for each token as soon as the token is complete.
+///
+/// ```swift
+/// var parser = JSONParser(handler: MyHandler())
+/// while let chunk = try source.read(maxBytes: 65_536) {   // a file, a socket, an HTTP body…
+///   if try parser.feed(chunk) == .stopped { break }
+/// }
+/// try parser.finish()                                     // end of input: complete or an error
+/// let result = parser.handler
+/// ```
+///
+/// Tokens may be split anywhere between chunks — inside strings, escapes, surrogate pairs,
+/// multi-byte characters and numbers — and the events are identical for every split. A chunk
+/// boundary inside a token costs only the bytes of that token seen so far; nothing is rescanned,
+/// so even 1-byte chunks parse in linear time.
+///
+/// The parser is strict RFC 8259 by default (see ``JSONParseOptions``) and never recurses:
+/// nesting is kept on an explicit stack, bounded by ``JSONParseLimits/maxDepth``.
+///
+/// After an error — from the input or thrown by the handler — the parser stays failed and
+/// throws the same error from every later call.
+public struct JSONParser<Handler: JSONEventHandler> {
+  /// The handler receiving events. Read it after ``finish()`` for its results.
+  public var handler: Handler
+
+  /// The options this parser was made with.
+  public let options: JSONParseOptions
+
+  // MARK: Position
+
+  /// Offset of the current chunk's first byte (during a scan), or of the next unread byte.
+  @usableFromInline var _consumed = 0
+  /// `_consumed - Int(bitPattern: chunkStart)`, so that a pointer's offset is one addition.
+  @usableFromInline var _bias = 0
+  /// Where the scan was when the handler was last called (for errors thrown by the handler).
+  @usableFromInline var _cursor = 0
+  @usableFromInline var _line = 1
+  @usableFromInline var _lineStart = 0
+  /// UTF-8 continuation bytes on the current line before the scan position: columns count
+  /// characters, so these are subtracted from the byte distance.
+  @usableFromInline var _continuationBytes = 0
+  @usableFromInline var _lastLineBreakWasCR = false
+
+  // MARK: Structure
+
+  @usableFromInline var _expect = _Expect.value
+  /// Open containers, innermost last: `true` for an object.
+  @usableFromInline var _stack: [Bool] = []
+  @usableFromInline var _valueCount = 0
+  @usableFromInline var _phase = _Phase.running
+  @usableFromInline var _failure: (any Error)? = nil
+
+  // MARK: A token split across chunks
+
+  @usableFromInline var _token = _Token.none
+  /// Decoded string bytes or number text when a token has escapes or spans chunks.
+  @usableFromInline var _scratch: [UInt8] = []
+  @usableFromInline var _tokenInScratch = false
+  @usableFromInline var _stringIsKey = false
+  /// 0: no escape; 1: after `\`; 2…5: after `\u` and that many hex digits minus 2.
+  @usableFromInline var _escape: UInt8 = 0
+  @usableFromInline var _escapeValue: UInt32 = 0
+  /// A high surrogate escape waiting for its low half; 0 when none.
+  @usableFromInline var _pendingHighSurrogate: UInt32 = 0
+  @usableFromInline var _utf8 = _UTF8Sequence()
+  @usableFromInline var _numberState = _NumberState.start
+  @usableFromInline var _literal = _Literal.true
+  @usableFromInline var _literalIndex = 0
+  @usableFromInline var _commentSawStar = false
+
+  /// A parser that delivers events to `handler`.
+  public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
+    self.handler = handler
+    self.options = options
+  }
+
+  /// Bytes consumed so far. After ``JSONParseStatus/stopped`` or ``JSONParseStatus/finished``,
+  /// the offset just past the last token delivered; after an error, the error's offset.
+  public var offset: Int { _consumed }
+
+  /// Line (from 1) of ``offset``.
+  public var line: Int { _line }
+
+  /// Column (from 1, in characters) of ``offset``.
+  public var column: Int { _consumed - _lineStart - _continuationBytes + 1 }
+
+  /// Feeds the next chunk of input and delivers the events of every token it completes.
+  ///
+  /// - Returns: ``JSONParseStatus/needsMoreInput`` normally; ``JSONParseStatus/stopped`` once
+  ///   the handler's ``JSONEventHandler/isDone`` is set; ``JSONParseStatus/finished`` once the
+  ///   value is complete under ``JSONParseOptions/allowTrailingText``. The parser ignores input
+  ///   fed after it has stopped or finished.
+  /// - Throws: ``JSONParseError`` for bad input, or the handler's error.
+  @inlinable
+  @discardableResult
+  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+    switch _phase {
+    case .running: break
+    case .stopped: return .stopped
+    case .finished: return .finished
+    case .failed: throw _failure!
+    case .ended:
+      if bytes.isEmpty { return .needsMoreInput }
+      throw _fail(_inputAfterFinish())
+    }
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return .needsMoreInput }
+    let start = base.assumingMemoryBound(to: UInt8.self)
+    var count = bytes.count
+    let overLimit = count > options.limits.maxInputLength - _consumed
+    if overLimit { count = options.limits.maxInputLength - _consumed }
+    do {
+      let status = try _scan(start, start + count)
+      if overLimit && status == .needsMoreInput {
+        throw _limitError(.inputLength, at: start + count)
+      }
+      return status
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,
+  /// `UnsafeBufferPointer<UInt8>`… (other sequences are copied into an array first).
+  @inlinable
+  @discardableResult
+  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
+  where Bytes.Element == UInt8 {
+    if let status = try bytes.withContiguousStorageIfAvailable({ buffer in
+      try feed(UnsafeRawBufferPointer(buffer))
+    }) {
+      return status
+    }
+    return try Array(bytes).withUnsafeBytes { try feed($0) }
+  }
+
+  /// Declares the end of input: completes a pending top-level number, and throws if the input
+  /// ended inside a token or container, or held no value at all. Calling it again does nothing.
+  @inlinable
+  public mutating func finish() throws {
+    switch _phase {
+    case .running: break
+    case .stopped, .finished, .ended: return
+    case .failed: throw _failure!
+    }
+    do {
+      try _finishInput()
+      if _phase == .running { _phase = .ended }
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  /// Parses a whole buffer in one call and returns the handler with everything it gathered.
+  ///
+  /// ```swift
+  /// let counter = try JSONParser.parse(bytes, handler: KeyCounter())
+  /// ```
+  @inlinable
+  public static func parse<Bytes: Sequence>(
+    _ bytes: Bytes, handler: Handler, options: JSONParseOptions = JSONParseOptions()
+  ) throws -> Handler where Bytes.Element == UInt8 {
+    var parser = JSONParser(handler: handler, options: options)
+    try parser.feed(bytes)
+    try parser.finish()
+    return parser.handler
+  }
+}
+
+/// What ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)`` tells the caller.
+public enum JSONParseStatus: Sendable, Equatable {
+  /// All input so far is consumed; feed more, or call ``JSONParser/finish()``.
+  case needsMoreInput
+  /// The handler's ``JSONEventHandler/isDone`` became true; later input is ignored.
+  case stopped
+  /// The top-level value is complete and ``JSONParseOptions/allowTrailingText`` is on; what
+  /// follows is ignored. ``JSONParser/offset`` is where the value ended.
+  case finished
+}
+
+// MARK: - Internal state types
+
+/// What the grammar allows next, outside tokens.
+@usableFromInline
+enum _Expect: UInt8 {
+  /// A value: at the start, after `:`.
+  case value
+  /// A value or `]`: right after `[`.
+  case valueOrEndArray
+  /// A value after `,` in an array (`]` too, with trailing commas).
+  case valueAfterComma
+  /// A key or `}`: right after `{`.
+  case keyOrEndObject
+  /// A key after `,` in an object (`}` too, with trailing commas).
+  case keyAfterComma
+  /// `:` after a key.
+  case colon
+  /// `,` or the closer of the innermost container.
+  case afterValue
+  /// The top-level value is complete.
+  case afterTopLevel
+}
+
+@usableFromInline
+enum _Phase: UInt8 {
+  case running, stopped, finished, failed, ended
+}
+
+/// The token a chunk ended inside.
+@usableFromInline
+enum _Token: UInt8 {
+  case none, string, number, literal
+  /// After `/`, deciding between `//` and `/*`.
+  case slash
+  case lineComment, blockComment
+  /// Inside a multi-byte Unicode newline (allowUnicodeNewlines).
+  case unicodeNewline
+  /// Inside a UTF-8 byte order mark (allowByteOrderMark).
+  case byteOrderMark
+}
+
+@usableFromInline
+enum _NumberState: UInt8 {
+  case start, afterMinus, afterLeadingZero, integer, afterPoint, fraction
+  case afterE, afterExponentSign, exponent
+
+  /// JSONNumber's flags for a number that ended in this state.
+  @inlinable var _flags: UInt8 {
+    self == .fraction || self == .exponent ? JSONNumber._hasFractionOrExponent : 0
+  }
+
+  /// States in which the text so far is a complete number.
+  @inlinable var isComplete: Bool {
+    switch self {
+    case .afterLeadingZero, .integer, .fraction, .exponent: return true
+    default: return false
+    }
+  }
+}
+
+@usableFromInline
+enum _Literal: UInt8 {
+  case `true`, `false`, null, nan, infinity, negativeInfinity
+
+  @inlinable var text: StaticString {
+    switch self {
+    case .true: return "true"
+    case .false: return "false"
+    case .null: return "null"
+    case .nan: return "NaN"
+    case .infinity: return "Infinity"
+    case .negativeInfinity: return "-Infinity"
+    }
+  }
+}
+
+/// A multi-byte UTF-8 sequence being validated (Unicode Table 3-7).
+@usableFromInline
+struct _UTF8Sequence {
+  /// Continuation bytes still needed; 0 when not inside a sequence.
+  @usableFromInline var need: UInt8 = 0
+  /// Bounds of the next continuation byte (tighter after E0, ED, F0, F4).
+  @usableFromInline var low: UInt8 = 0x80
+  @usableFromInline var high: UInt8 = 0xBF
+  /// Bytes of the sequence consumed so far, lead included.
+  @usableFromInline var length: UInt8 = 0
+  @usableFromInline var scalar: UInt32 = 0
+
+  @inlinable init() {}
+
+  /// Starts a sequence at `lead`; false when `lead` cannot start one.
+  @inlinable
+  mutating func start(_ lead: UInt8) -> Bool {
+    low = 0x80
+    high = 0xBF
+    length = 1
+    switch lead {
+    case 0xC2...0xDF:
+      need = 1
+      scalar = UInt32(lead & 0x1F)
+    case 0xE0...0xEF:
+      need = 2
+      scalar = UInt32(lead & 0x0F)
+      if lead == 0xE0 { low = 0xA0 }  // overlong below U+0800
+      if lead == 0xED { high = 0x9F }  // UTF-16 surrogates
+    case 0xF0...0xF4:
+      need = 3
+      scalar = UInt32(lead & 0x07)
+      if lead == 0xF0 { low = 0x90 }  // overlong below U+10000
+      if lead == 0xF4 { high = 0x8F }  // above U+10FFFF
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Takes one continuation byte; false when `byte` is not a valid one here.
+  @inlinable
+  mutating func take(_ byte: UInt8) -> Bool {
+    guard byte >= low && byte <= high else { return false }
+    scalar = scalar << 6 | UInt32(byte & 0x3F)
+    low = 0x80
+    high = 0xBF
+    need &-= 1
+    length &+= 1
+    return true
+  }
+}
+
+/// U+0000 or a noncharacter: U+FDD0…U+FDEF and the last two code points of every plane.
+@inlinable
+func _isNullOrNoncharacter(_ scalar: UInt32) -> Bool {
+  scalar == 0 || (scalar >= 0xFDD0 && scalar <= 0xFDEF) || (scalar & 0xFFFE) == 0xFFFE
+}

@@ -1,0 +1,191 @@
+import JSONStream
+
+/// The command line, parsed: a command, its settings and at most one input path.
+struct Arguments {
+  var command: Command
+  var inputPath: String?
+  var chunkSize = 64 * 1024
+  var options = JSONParseOptions()
+  var wantsHelp = false
+}
+
+enum Command: String, CaseIterable {
+  case validate
+  case events
+
+  var summary: String {
+    switch self {
+    case .validate: return "check that the input is JSON; report where it is not"
+    case .events: return "print the parser's events, one per line"
+    }
+  }
+}
+
+/// A flag without a value that switches on a parse option.
+struct OptionFlag: Sendable {
+  let name: String
+  let help: String
+  let apply: @Sendable (inout JSONParseOptions) -> Void
+}
+
+/// A flag that takes a positive whole number.
+struct NumberFlag: Sendable {
+  let name: String
+  let help: String
+  let apply: @Sendable (inout Arguments, Int) -> Void
+}
+
+let optionFlags: [OptionFlag] = [
+  OptionFlag(name: "--allow-comments", help: "accept // and /* */ comments") {
+    $0.allowComments = true
+  },
+  OptionFlag(name: "--allow-trailing-commas", help: "accept a comma before ] or }") {
+    $0.allowTrailingCommas = true
+  },
+  OptionFlag(name: "--allow-trailing-text", help: "stop after the first value; ignore the rest") {
+    $0.allowTrailingText = true
+  },
+  OptionFlag(
+    name: "--multiple-values", help: "accept many top-level values (NDJSON, concatenated, RFC 7464)"
+  ) { $0.allowMultipleValues = true },
+  OptionFlag(name: "--allow-nan", help: "accept NaN, Infinity and -Infinity") {
+    $0.allowNonFiniteNumbers = true
+  },
+  OptionFlag(name: "--allow-bom", help: "skip a UTF-8 byte order mark at the start") {
+    $0.allowByteOrderMark = true
+  },
+  OptionFlag(name: "--loose-unicode", help: "replace ill-formed UTF-8 and lone surrogates by U+FFFD")
+  { $0.looseUnicode = true },
+  OptionFlag(name: "--replace-unpaired-surrogates", help: "replace lone \\uD800-style escapes by U+FFFD")
+  { $0.replaceUnpairedSurrogates = true },
+  OptionFlag(name: "--unicode-newlines", help: "treat U+2028, U+2029, U+0085, \\v, \\f as whitespace") {
+    $0.allowUnicodeNewlines = true
+  },
+  OptionFlag(name: "--reject-noncharacters", help: "reject U+0000 and noncharacters in strings") {
+    $0.rejectNullAndNoncharacters = true
+  },
+]
+
+let numberFlags: [NumberFlag] = [
+  NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
+    $0.chunkSize = $1
+  },
+  NumberFlag(name: "--max-depth", help: "deepest nesting allowed (default 1000)") {
+    $0.options.limits.maxDepth = $1
+  },
+  NumberFlag(name: "--max-string-length", help: "longest string in bytes (default 128 MiB)") {
+    $0.options.limits.maxStringLength = $1
+  },
+  NumberFlag(name: "--max-number-length", help: "longest number in characters (default 1000)") {
+    $0.options.limits.maxNumberLength = $1
+  },
+  NumberFlag(name: "--max-input-length", help: "longest input in bytes (default unlimited)") {
+    $0.options.limits.maxInputLength = $1
+  },
+]
+
+extension Arguments {
+  /// Parses `arguments` (without the program name). `--help` anywhere asks for help.
+  static func parse(_ arguments: [String]) throws(ToolError) -> Arguments {
+    guard let first = arguments.first else {
+      throw ToolError.usage("missing command (try 'jsonstream --help')")
+    }
+    guard let command = Command(rawValue: first) else {
+      throw ToolError.usage("unknown command '\(first)' (try 'jsonstream --help')")
+    }
+    var result = Arguments(command: command)
+    var index = 1
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--help" || argument == "-h" {
+        result.wantsHelp = true
+      } else if let flag = optionFlags.first(where: { $0.name == argument }) {
+        flag.apply(&result.options)
+      } else if let flag = numberFlags.first(where: { $0.name == argument }) {
+        guard index < arguments.count else {
+          throw ToolError.usage("\(argument) needs a number")
+        }
+        guard let value = Int(arguments[index]), value > 0 else {
+          throw ToolError.usage("\(argument) needs a positive whole number, not '\(arguments[index])'")
+        }
+        index += 1
+        flag.apply(&result, value)
+      } else if argument.hasPrefix("-") && argument != "-" {
+        throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
+      } else if result.inputPath == nil {
+        result.inputPath = argument
+      } else {
+        throw ToolError.usage("'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
+      }
+    }
+    return result
+  }
+}
+
+/// `jsonstream --help`.
+func generalHelp() -> String {
+  var text = """
+    jsonstream: streaming JSON for files of any size
+
+    Usage: jsonstream COMMAND [OPTIONS] [FILE]
+
+    Reads FILE, or standard input when FILE is '-' or absent.
+
+    Commands:
+
+    """
+  for command in Command.allCases {
+    text += "  " + command.rawValue.padding(12) + command.summary + "\n"
+  }
+  text += """
+
+    Run 'jsonstream COMMAND --help' for a command's options.
+    Exit status: 0 success, 1 invalid JSON, 2 usage error, 3 I/O error.
+
+    """
+  return text
+}
+
+/// `jsonstream COMMAND --help`.
+func commandHelp(_ command: Command) -> String {
+  var text = "Usage: jsonstream \(command.rawValue) [OPTIONS] [FILE]\n\n\(command.summary).\n"
+  switch command {
+  case .validate:
+    text += """
+
+      Exits 0 when FILE is valid JSON. Otherwise prints FILE:LINE:COLUMN: message
+      to standard error and exits 1.
+
+      Example:
+        jsonstream validate --allow-comments settings.json
+
+      """
+  case .events:
+    text += """
+
+      One event per line: start_object, end_object, start_array, end_array,
+      key <s>, string <s>, number <n>, true, false, null. <s> is the decoded
+      string written as a JSON string literal; <n> is the number's text exactly
+      as it appears in the input.
+
+      Example:
+        echo '{"a":[1,true]}' | jsonstream events
+
+      """
+  }
+  text += "\nOptions:\n"
+  for flag in numberFlags {
+    text += "  " + (flag.name + " N").padding(32) + flag.help + "\n"
+  }
+  for flag in optionFlags {
+    text += "  " + flag.name.padding(32) + flag.help + "\n"
+  }
+  return text
+}
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}

@@ -1,0 +1,60 @@
+import JSONStream
+
+/// Prints one line per event; see `jsonstream events --help` and the README for the format.
+struct EventPrinter: JSONEventHandler {
+  let output: ByteOutput
+
+  private func line(_ text: StaticString) {
+    output.buffer.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    output.buffer.append(0x0A)
+    output.didAppend()
+  }
+
+  mutating func startObject() { line("start_object") }
+  mutating func endObject() { line("end_object") }
+  mutating func startArray() { line("start_array") }
+  mutating func endArray() { line("end_array") }
+  mutating func null() { line("null") }
+  mutating func bool(_ value: Bool) { line(value ? "true" : "false") }
+
+  mutating func key(_ key: JSONString) {
+    output.buffer.append(contentsOf: "key ".utf8)
+    key.appendQuoted(to: &output.buffer)
+    output.buffer.append(0x0A)
+    output.didAppend()
+  }
+
+  mutating func string(_ value: JSONString) {
+    output.buffer.append(contentsOf: "string ".utf8)
+    value.appendQuoted(to: &output.buffer)
+    output.buffer.append(0x0A)
+    output.didAppend()
+  }
+
+  mutating func number(_ value: JSONNumber) {
+    output.buffer.append(contentsOf: "number ".utf8)
+    output.buffer.append(contentsOf: value.utf8)
+    output.buffer.append(0x0A)
+    output.didAppend()
+  }
+}
+
+/// `jsonstream events`: the event stream as text. On invalid input, the events before the
+/// error are printed, then the error as for `validate`, and the exit status is 1.
+func runEvents(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  var parser = JSONParser(handler: EventPrinter(output: output), options: arguments.options)
+  do {
+    try input.forEachChunk { chunk in
+      try parser.feed(chunk) == .needsMoreInput
+    }
+    try parser.finish()
+  } catch let error as JSONParseError {
+    output.flush()
+    writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
+    return 1
+  }
+  output.flush()
+  return 0
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Buffered output to a file descriptor. A closed pipe (`jsonstream events big.json | head`)
+/// ends the program quietly, as command-line users expect.
+final class ByteOutput {
+  var buffer: [UInt8] = []
+  private let fd: Int32
+  private let flushThreshold = 1 << 16
+
+  init(fd: Int32) {
+    self.fd = fd
+    buffer.reserveCapacity(flushThreshold + 4096)
+  }
+
+  func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= flushThreshold { flush() }
+  }
+
+  /// Flushes when the buffer is full; call after appending to `buffer` directly.
+  @inline(__always)
+  func didAppend() {
+    if buffer.count >= flushThreshold { flush() }
+  }
+
+  func flush() {
+    var written = 0
+    while written < buffer.count {
+      let n = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { exit(0) }
+        writeStandardError("jsonstream: write error: \(String(cString: strerror(errno)))\n")
+        exit(3)
+      }
+      written += n
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// `write(2)` under a name that does not clash with the method.
+@inline(__always)
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, bytes, count)
+}
+
+/// Writes a message to standard error, unbuffered (messages are few and must not be lost).
+func writeStandardError(_ message: String) {
+  var message = message
+  message.withUTF8 { bytes in
+    var written = 0
+    while written < bytes.count {
+      let n = write(2, bytes.baseAddress! + written, bytes.count - written)
+      if n <= 0 { return }
+      written += n
+    }
+  }
+}

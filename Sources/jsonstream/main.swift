@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs the tool and returns its exit status.
+func runTool(_ arguments: [String]) -> Int32 {
+  if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+    let output = ByteOutput(fd: 1)
+    output.write(generalHelp())
+    output.flush()
+    return arguments.isEmpty ? 2 : 0
+  }
+  do {
+    let parsed = try Arguments.parse(arguments)
+    let output = ByteOutput(fd: 1)
+    if parsed.wantsHelp {
+      output.write(commandHelp(parsed.command))
+      output.flush()
+      return 0
+    }
+    switch parsed.command {
+    case .validate: return try runValidate(parsed)
+    case .events: return try runEvents(parsed, output: output)
+    }
+  } catch let error as ToolError {
+    writeStandardError("jsonstream: \(error.message)\n")
+    return error.exitStatus
+  } catch {
+    writeStandardError("jsonstream: \(error)\n")
+    return 3
+  }
+}
+
+// A closed pipe is reported by write() as EPIPE and handled there, not as a fatal signal.
+signal(SIGPIPE, SIG_IGN)
+exit(runTool(Array(CommandLine.arguments.dropFirst())))
