@@ -158,7 +158,8 @@ internal let _powersOfTen: [Double] = [
   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ]
 
-/// A number's value as `significand × 10^exponent`, with at most 19 significant digits kept
+/// A number's value as `significand × 10^exponent`, with the significant digits that fit in
+/// `UInt64` kept
 /// (`truncated` says whether nonzero digits were dropped). Built from validated number text.
 @usableFromInline
 internal struct _DecimalDigits {
@@ -172,6 +173,7 @@ internal struct _DecimalDigits {
     var i = 0
     if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
     var seenNonZero = false
+    var full = false  // once a digit is dropped, all later ones are too
     var exponentAdjust = 0
     var inFraction = false
     while i < text.count {
@@ -182,11 +184,13 @@ internal struct _DecimalDigits {
         let d = UInt64(c &- UInt8(ascii: "0"))
         if d != 0 || seenNonZero {
           seenNonZero = true
-          if digitCount < 19 {
+          // Keep every digit that fits: 20-digit integers up to UInt64.max stay exact.
+          if !full && (digitCount < 19 || significand <= (UInt64.max - d) / 10) {
             significand = significand &* 10 &+ d
             digitCount += 1
             if inFraction { exponentAdjust -= 1 }
           } else {
+            full = true
             if d != 0 { truncated = true }
             if !inFraction { exponentAdjust += 1 }
           }
@@ -241,24 +245,33 @@ internal struct _DecimalDigits {
     return value
   }
 
-  /// Whether `d` equals this decimal exactly. Only decided for the cases integers and
-  /// fast-path operands cover; otherwise conservatively false.
+  /// Whether `d` equals this decimal exactly: `significand × 10^exponent` is
+  /// `odd × 2^k` with `odd` below 2^53 exactly when a Double holds it.
   func equalsExactly(_ d: Double) -> Bool {
     if truncated { return false }
     if significand == 0 { return d == 0 }
-    if let magnitude = integerMagnitude() {
-      return Double(exactly: magnitude) == d.magnitude
+    var odd = significand
+    var twos = 0
+    while odd & 1 == 0 {
+      odd >>= 1
+      twos += 1
     }
-    // A negative power of ten is exact in binary only when the significand absorbs the
-    // factors of 5: check significand / 5^-e is an integer and the quotient * 2^e matches.
-    guard exponent < 0, exponent >= -60 else { return false }
-    var s = significand
-    for _ in 0..<(-exponent) {
-      if s % 5 != 0 { return false }
-      s /= 5
+    // 5^28 exceeds 2^64: larger powers can neither be multiplied in nor divided out.
+    guard exponent >= -27 && exponent <= 27 else { return false }
+    if exponent >= 0 {
+      for _ in 0..<exponent {
+        let (product, overflow) = odd.multipliedReportingOverflow(by: 5)
+        if overflow { return false }
+        odd = product
+      }
+    } else {
+      for _ in 0..<(-exponent) {
+        if odd % 5 != 0 { return false }
+        odd /= 5
+      }
     }
-    // Value = s / 2^(-exponent), exactly representable when s fits in 53 bits.
-    guard s < (1 << 53) else { return false }
-    return Double(s) * Double(sign: .plus, exponent: exponent, significand: 1) == d.magnitude
+    twos += exponent
+    guard odd < (1 << 53) else { return false }
+    return Double(sign: .plus, exponent: twos, significand: Double(odd)) == d.magnitude
   }
 }

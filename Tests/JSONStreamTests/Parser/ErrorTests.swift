@@ -1,0 +1,87 @@
+import JSONStream
+import Testing
+
+@Suite("Errors say what, and where")
+struct ErrorTests {
+  @Test("the issue's example: line 3, column 17")
+  func example() {
+    let text = "{\n  \"items\": [1, 2],\n  \"name\": \"abc\" ]\n}"
+    let error = parse(text).error
+    #expect(error?.description == "line 3, column 17: expected ',' or '}' after an object member, found ']'")
+    #expect(error?.offset == 37)
+    #expect(error?.kind == .unexpectedByte)
+  }
+
+  @Test(
+    "line and column across \\n, \\r\\n, \\r and multi-byte characters",
+    arguments: [
+      ("[1,\n2,\nx]", 3, 1, 7),
+      ("[1,\r\n2,\r\nx]", 3, 1, 9),
+      ("[1,\r2,\rx]", 3, 1, 7),
+      ("[1,\n\r2,x]", 3, 3, 7),
+      ("[\"é😀€\", x]", 1, 9, 14),
+      ("[\"é\",\n \"😀\"  x]", 2, 7, 16),
+      ("{\"a\":1 \"b\"}", 1, 8, 7),
+    ])
+  func positions(text: String, line: Int, column: Int, offset: Int) {
+    let error = parse(text).error
+    #expect(error?.line == line, "\(text.debugDescription): \(String(describing: error))")
+    #expect(error?.column == column, "\(text.debugDescription): \(String(describing: error))")
+    #expect(error?.offset == offset)
+    // And the same at every chunking.
+    #expect(splitMismatches(text) == [])
+  }
+
+  @Test(
+    "messages",
+    arguments: [
+      ("", "line 1, column 1: expected a JSON value, found end of input"),
+      ("[1", "line 1, column 3: unexpected end of input (1 open container), expected ',' or ']' after an array element"),
+      ("{\"a\" 1}", "line 1, column 6: expected ':' after an object key, found '1'"),
+      ("[1,]", "line 1, column 4: trailing comma before ']'"),
+      ("[01]", "line 1, column 3: invalid number: leading zeros are not allowed"),
+      ("[1.]", "line 1, column 4: invalid number: expected a digit after the decimal point, found ']'"),
+      ("[tru]", "line 1, column 5: invalid literal: expected 'true', found ']'"),
+      ("\"a\\qb\"", "line 1, column 4: invalid escape: '\\' must be followed by one of \" \\ / b f n r t u, found 'q'"),
+      ("\"\\u12x4\"", "line 1, column 6: invalid \\u escape: expected 4 hex digits, found 'x'"),
+      ("\"a\nb\"", "line 1, column 3: control character 0x0A in a string must be escaped (as \\n)"),
+      ("{} x", "line 1, column 4: expected end of input after the top-level value, found 'x'"),
+      ("['a']", "line 1, column 2: expected a value or ']', found \"'\" (strings must be in double quotes)"),
+      ("[1] // c", "line 1, column 5: expected end of input after the top-level value, found '/' (comments are not allowed)"),
+      ("[NaN]", "line 1, column 2: expected a value or ']', found 'N' (NaN and Infinity are not JSON numbers)"),
+      ("\"\\uDE00\"", "line 1, column 7: unpaired surrogate \\uDE00: a low surrogate must follow a high surrogate escape"),
+    ])
+  func messages(text: String, description: String) {
+    #expect(parse(text).error?.description == description)
+  }
+
+  @Test("ill-formed UTF-8 points at the offending byte")
+  func utf8Position() {
+    let error = parse([0x5B, 0x22, 0x61, 0xE2, 0x82, 0x41, 0x22, 0x5D]).error
+    #expect(error?.kind == .invalidUTF8)
+    #expect(error?.offset == 5)
+    #expect(error?.message == "invalid UTF-8: byte 0x41 cannot continue the multi-byte sequence")
+  }
+
+  @Test("after an error the parser stays failed and repeats the error")
+  func staysFailed() throws {
+    var parser = JSONParser(handler: EventRecorder())
+    var first: JSONParseError?
+    do { try parser.feed(Array("[1,]".utf8)) } catch let e as JSONParseError { first = e }
+    #expect(first?.kind == .trailingComma)
+    #expect(parser.offset == 3)
+    #expect(throws: first!) { try parser.feed(Array("2]".utf8)) }
+    #expect(throws: first!) { try parser.finish() }
+    #expect(parser.handler.events == [.startArray, .number("1")])
+  }
+
+  @Test("feeding after finish() is an error; finish() twice is fine")
+  func afterFinish() throws {
+    var parser = JSONParser(handler: EventRecorder())
+    try parser.feed(Array("1".utf8))
+    try parser.finish()
+    try parser.finish()
+    #expect(parser.handler.events == [.number("1")])
+    #expect(throws: JSONParseError.self) { try parser.feed(Array(" ".utf8)) }
+  }
+}
