@@ -54,11 +54,15 @@ let optionFlags: [OptionFlag] = [
   OptionFlag(name: "--allow-bom", help: "skip a UTF-8 byte order mark at the start") {
     $0.allowByteOrderMark = true
   },
-  OptionFlag(name: "--loose-unicode", help: "replace ill-formed UTF-8 and lone surrogates by U+FFFD")
-  { $0.looseUnicode = true },
-  OptionFlag(name: "--replace-unpaired-surrogates", help: "replace lone \\uD800-style escapes by U+FFFD")
-  { $0.replaceUnpairedSurrogates = true },
-  OptionFlag(name: "--unicode-newlines", help: "treat U+2028, U+2029, U+0085, \\v, \\f as whitespace") {
+  OptionFlag(
+    name: "--loose-unicode", help: "replace ill-formed UTF-8 and lone surrogates by U+FFFD"
+  ) { $0.looseUnicode = true },
+  OptionFlag(
+    name: "--replace-unpaired-surrogates", help: "replace lone \\uD800-style escapes by U+FFFD"
+  ) { $0.replaceUnpairedSurrogates = true },
+  OptionFlag(
+    name: "--unicode-newlines", help: "treat U+2028, U+2029, U+0085, \\v, \\f as whitespace"
+  ) {
     $0.allowUnicodeNewlines = true
   },
   OptionFlag(name: "--reject-noncharacters", help: "reject U+0000 and noncharacters in strings") {
@@ -107,7 +111,8 @@ extension Arguments {
           throw ToolError.usage("\(argument) needs a number")
         }
         guard let value = Int(arguments[index]), value > 0 else {
-          throw ToolError.usage("\(argument) needs a positive whole number, not '\(arguments[index])'")
+          throw ToolError.usage(
+            "\(argument) needs a positive whole number, not '\(arguments[index])'")
         }
         index += 1
         flag.apply(&result, value)
@@ -116,7 +121,8 @@ extension Arguments {
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
-        throw ToolError.usage("'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
+        throw ToolError.usage(
+          "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
       }
     }
     return result

@@ -60,7 +60,8 @@ public struct JSONString {
       return equals(other.description)
     }
     return other.utf8CodeUnitCount == utf8.count
-      && _bytesEqual(UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount), utf8)
+      && _bytesEqual(
+        UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount), utf8)
   }
 
   /// `key == "name"`: compares the decoded bytes.
@@ -81,7 +82,8 @@ extension JSONString: CustomStringConvertible {
 }
 
 @inlinable
-internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
+{
   if a.count != b.count { return false }
   if a.count == 0 { return true }
   guard let pa = a.baseAddress, let pb = b.baseAddress else { return false }

@@ -87,7 +87,8 @@ extension JSONParser {
   func _endOfInputError(at offset: Int) -> JSONParseError {
     switch _token {
     case .string:
-      return _error(.unexpectedEndOfInput, "unexpected end of input inside a string", offset: offset)
+      return _error(
+        .unexpectedEndOfInput, "unexpected end of input inside a string", offset: offset)
     case .number:
       return _error(
         .unexpectedEndOfInput, "unexpected end of input inside a number, expected a digit",
@@ -113,9 +114,45 @@ extension JSONParser {
       .unexpectedEndOfInput, "unexpected end of input (\(open)), \(_expectation)", offset: offset)
   }
 
+  /// `error`, found inside a string — unless the string is already over its length limit.
+  /// Lengths only grow, so preferring the limit error gives the same outcome however the
+  /// input was chunked (a chunk boundary is also a place where the limit is checked).
+  /// `unflushed`: bytes of the current run not yet copied to scratch.
+  @usableFromInline
+  @inline(never)
+  func _stringError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
+    let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
+    return length > options.limits.maxStringLength ? _tokenLimitError(.stringLength) : error
+  }
+
+  /// `error`, found inside a number — unless the number is already over its length limit.
+  @usableFromInline
+  @inline(never)
+  func _numberTextError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
+    let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
+    return length > options.limits.maxNumberLength ? _tokenLimitError(.numberLength) : error
+  }
+
+  /// A string or number over its limit, reported at the token's first byte.
+  @usableFromInline
+  @inline(never)
+  func _tokenLimitError(_ limit: JSONParseLimit) -> JSONParseError {
+    let error = _limitError(limit, offset: _tokenStart)
+    return JSONParseError(
+      kind: error.kind, offset: _tokenStart, line: _line,
+      column: max(1, _tokenStart - _lineStart - _tokenStartContinuationBytes + 1),
+      message: error.message)
+  }
+
   @usableFromInline
   @inline(never)
   func _limitError(_ limit: JSONParseLimit, at p: UnsafePointer<UInt8>) -> JSONParseError {
+    _limitError(limit, offset: _offset(p))
+  }
+
+  @usableFromInline
+  @inline(never)
+  func _limitError(_ limit: JSONParseLimit, offset: Int) -> JSONParseError {
     let limits = options.limits
     let message: String
     switch limit {
@@ -126,7 +163,7 @@ extension JSONParser {
       message = "number is longer than the limit of \(limits.maxNumberLength) characters"
     case .inputLength: message = "input is longer than the limit of \(limits.maxInputLength) bytes"
     }
-    return _error(.limitExceeded(limit), message, at: p)
+    return _error(.limitExceeded(limit), message, offset: offset)
   }
 
   @usableFromInline
@@ -156,7 +193,8 @@ extension JSONParser {
   @inline(never)
   func _literalError(at p: UnsafePointer<UInt8>) -> JSONParseError {
     _error(
-      .invalidLiteral, "invalid literal: expected '\(_literal.text)', found \(_describe(p.pointee))",
+      .invalidLiteral,
+      "invalid literal: expected '\(_literal.text)', found \(_describe(p.pointee))",
       at: p)
   }
 
@@ -164,7 +202,8 @@ extension JSONParser {
   @inline(never)
   func _commentError(at p: UnsafePointer<UInt8>) -> JSONParseError {
     _error(
-      .unexpectedByte, "expected '/' or '*' after '/' to start a comment, found \(_describe(p.pointee))",
+      .unexpectedByte,
+      "expected '/' or '*' after '/' to start a comment, found \(_describe(p.pointee))",
       at: p)
   }
 

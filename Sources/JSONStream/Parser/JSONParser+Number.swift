@@ -29,7 +29,7 @@ extension JSONParser {
           _literalIndex = 1
           return try _scanLiteral(p, end)
         } else {
-          throw _numberError(state, at: p)
+          throw _numberTextError(_numberError(state, at: p), unflushed: p - start)
         }
       case .afterLeadingZero:
         if c == ._period {
@@ -37,7 +37,7 @@ extension JSONParser {
         } else if c == ._lowerE || c == ._upperE {
           state = .afterE
         } else if c._isDigit {
-          throw _numberError(state, at: p)
+          throw _numberTextError(_numberError(state, at: p), unflushed: p - start)
         } else {
           break scan
         }
@@ -53,7 +53,9 @@ extension JSONParser {
           break scan
         }
       case .afterPoint:
-        guard c._isDigit else { throw _numberError(state, at: p) }
+        guard c._isDigit else {
+          throw _numberTextError(_numberError(state, at: p), unflushed: p - start)
+        }
         state = .fraction
       case .fraction:
         while p < end && p.pointee._isDigit { p += 1 }
@@ -70,10 +72,12 @@ extension JSONParser {
         } else if c._isDigit {
           state = .exponent
         } else {
-          throw _numberError(state, at: p)
+          throw _numberTextError(_numberError(state, at: p), unflushed: p - start)
         }
       case .afterExponentSign:
-        guard c._isDigit else { throw _numberError(state, at: p) }
+        guard c._isDigit else {
+          throw _numberTextError(_numberError(state, at: p), unflushed: p - start)
+        }
         state = .exponent
       case .exponent:
         while p < end && p.pointee._isDigit { p += 1 }
@@ -96,7 +100,7 @@ extension JSONParser {
       try _emitScratchNumber()
     } else {
       let count = p - tokenStart
-      if count > options.limits.maxNumberLength { throw _limitError(.numberLength, at: p) }
+      if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
       _cursor = _offset(p)
       try handler.number(
         JSONNumber(
@@ -107,15 +111,14 @@ extension JSONParser {
   }
 
   @inlinable
-  mutating func _appendNumberText(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws
-  {
+  mutating func _appendNumberText(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws {
     if !_tokenInScratch {
       _scratch.removeAll(keepingCapacity: true)
       _tokenInScratch = true
     }
     let count = to - from
     if _scratch.count &+ count > options.limits.maxNumberLength {
-      throw _limitError(.numberLength, at: to)
+      throw _tokenLimitError(.numberLength)
     }
     _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
   }

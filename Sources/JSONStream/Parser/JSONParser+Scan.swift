@@ -36,6 +36,7 @@ extension JSONParser {
       case .keyOrEndObject, .keyAfterComma:
         if c == ._quote {
           _stringIsKey = true
+          _markTokenStart(p)
           p = try _scanString(p + 1, end, fresh: true)
         } else if c == ._closeBrace
           && (_expect == .keyOrEndObject || options.allowTrailingCommas)
@@ -109,10 +110,12 @@ extension JSONParser {
       return p + 1
     case ._quote:
       _stringIsKey = false
+      _markTokenStart(p)
       return try _scanString(p + 1, end, fresh: true)
     case ._minus, ._zero ... ._nine:
       _numberState = .start
       _tokenInScratch = false
+      _markTokenStart(p)
       return try _scanNumber(p, end)
     case UInt8(ascii: "t"):
       return try _startLiteral(.true, p, end)
@@ -131,6 +134,12 @@ extension JSONParser {
     default:
       return try _scanExtendedWhitespace(p, end)
     }
+  }
+
+  @inlinable
+  mutating func _markTokenStart(_ p: UnsafePointer<UInt8>) {
+    _tokenStart = _offset(p)
+    _tokenStartContinuationBytes = _continuationBytes
   }
 
   @inlinable

@@ -65,7 +65,7 @@ extension JSONParser {
           return end
         }
       } else {
-        throw _controlCharacterError(at: p)
+        throw _stringError(_controlCharacterError(at: p), unflushed: p - runStart)
       }
     }
   }
@@ -108,7 +108,7 @@ extension JSONParser {
     if !_tokenInScratch {
       let count = p - runStart
       if count > options.limits.maxStringLength {
-        throw _limitError(.stringLength, at: p)
+        throw _tokenLimitError(.stringLength)
       }
       let view = JSONString(utf8: UnsafeBufferPointer(start: runStart, count: count))
       if _stringIsKey {
@@ -144,7 +144,7 @@ extension JSONParser {
     }
     let count = to - from
     if _scratch.count &+ count > options.limits.maxStringLength {
-      throw _limitError(.stringLength, at: to)
+      throw _tokenLimitError(.stringLength)
     }
     if count > 0 {
       _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
@@ -194,7 +194,7 @@ extension JSONParser {
           p += 1
           continue
         default:
-          throw _invalidEscapeError(at: p)
+          throw _stringError(_invalidEscapeError(at: p), unflushed: 0)
         }
         if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: p) }
         _scratch.append(decoded)
@@ -206,7 +206,7 @@ extension JSONParser {
       case ._zero ... ._nine: digit = c &- ._zero
       case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
       case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
-      default: throw _invalidUnicodeEscapeError(at: p)
+      default: throw _stringError(_invalidUnicodeEscapeError(at: p), unflushed: 0)
       }
       _escapeValue = _escapeValue << 4 | UInt32(digit)
       _escape &+= 1
@@ -246,7 +246,9 @@ extension JSONParser {
   @inlinable
   mutating func _appendCheckedScalar(_ scalar: UInt32, at p: UnsafePointer<UInt8>) throws {
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(scalar) {
-      if !options.looseUnicode { throw _disallowedCharacterError(scalar, at: p) }
+      if !options.looseUnicode {
+        throw _stringError(_disallowedCharacterError(scalar, at: p), unflushed: 0)
+      }
       _appendScalar(0xFFFD)
       return
     }
@@ -257,7 +259,7 @@ extension JSONParser {
   @inlinable
   mutating func _unpairedSurrogate(at p: UnsafePointer<UInt8>) throws {
     if !(options.looseUnicode || options.replaceUnpairedSurrogates) {
-      throw _unpairedSurrogateError(_pendingHighSurrogate, at: p)
+      throw _stringError(_unpairedSurrogateError(_pendingHighSurrogate, at: p), unflushed: 0)
     }
     _pendingHighSurrogate = 0
     _appendScalar(0xFFFD)
@@ -274,7 +276,9 @@ extension JSONParser {
     if _utf8.need == 0 {
       guard _utf8.start(p.pointee) else {
         // Not a lead byte: a maximal ill-formed subpart of one byte.
-        if !options.looseUnicode { throw _invalidUTF8Error(at: p) }
+        if !options.looseUnicode {
+          throw _stringError(_invalidUTF8Error(at: p), unflushed: p - runStart)
+        }
         try _appendToScratch(runStart, p)
         _appendScalar(0xFFFD)
         runStart = p + 1
@@ -286,7 +290,9 @@ extension JSONParser {
       if p == end { return end }
       guard _utf8.take(p.pointee) else {
         // The sequence so far is a maximal ill-formed subpart; this byte starts afresh.
-        if !options.looseUnicode { throw _invalidUTF8Error(at: p) }
+        if !options.looseUnicode {
+          throw _stringError(_invalidUTF8Error(at: p), unflushed: p - runStart)
+        }
         try _replaceIllFormed(runStart, p)
         runStart = p
         return p
@@ -296,7 +302,9 @@ extension JSONParser {
     }
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(_utf8.scalar) {
       if !options.looseUnicode {
-        throw _disallowedCharacterError(_utf8.scalar, at: p - Int(_utf8.length))
+        throw _stringError(
+          _disallowedCharacterError(_utf8.scalar, at: p - Int(_utf8.length)),
+          unflushed: p - runStart)
       }
       try _replaceIllFormed(runStart, p)
       runStart = p

@@ -54,6 +54,10 @@ public struct JSONParser<Handler: JSONEventHandler> {
   // MARK: A token split across chunks
 
   @usableFromInline var _token = _Token.none
+  /// Offset of the current string's or number's first byte, and the continuation-byte count
+  /// there: limit errors point at the token's start, wherever the chunks were cut.
+  @usableFromInline var _tokenStart = 0
+  @usableFromInline var _tokenStartContinuationBytes = 0
   /// Decoded string bytes or number text when a token has escapes or spans chunks.
   @usableFromInline var _scratch: [UInt8] = []
   @usableFromInline var _tokenInScratch = false
@@ -145,7 +149,8 @@ public struct JSONParser<Handler: JSONEventHandler> {
     }
     do {
       try _finishInput()
-      if _phase == .running { _phase = .ended }
+      // Even when the last number finished the value: input after finish() is a mistake.
+      if _phase != .stopped { _phase = .ended }
     } catch {
       throw _fail(error)
     }

@@ -19,7 +19,8 @@ extension JSONString {
 /// Appends `bytes` (well-formed UTF-8) escaped for the inside of a JSON string literal.
 /// Runs of bytes that need no escape are copied in bulk.
 @inlinable
-func _appendEscapedJSONStringContent(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+func _appendEscapedJSONStringContent(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8])
+{
   var runStart = 0
   var i = 0
   while i < bytes.count {
@@ -28,7 +29,9 @@ func _appendEscapedJSONStringContent(_ bytes: UnsafeBufferPointer<UInt8>, to out
       i &+= 1
       continue
     }
-    if runStart < i { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+    if runStart < i {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+    }
     output.append(._backslash)
     switch c {
     case ._quote, ._backslash: output.append(c)

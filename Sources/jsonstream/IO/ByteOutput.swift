@@ -32,7 +32,9 @@ final class ByteOutput {
   func flush() {
     var written = 0
     while written < buffer.count {
-      let n = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
+      let n = buffer.withUnsafeBytes {
+        systemWrite(fd, $0.baseAddress! + written, $0.count - written)
+      }
       if n < 0 {
         if errno == EINTR { continue }
         if errno == EPIPE { exit(0) }

@@ -12,7 +12,9 @@ struct CorpusTests {
     var count = 0
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
 
-    mutating func mix(_ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)) {
+    mutating func mix(
+      _ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    ) {
       count += 1
       hash = (hash ^ UInt64(tag)) &* 0x100_0000_01B3
       for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }

@@ -7,7 +7,9 @@ struct ErrorTests {
   func example() {
     let text = "{\n  \"items\": [1, 2],\n  \"name\": \"abc\" ]\n}"
     let error = parse(text).error
-    #expect(error?.description == "line 3, column 17: expected ',' or '}' after an object member, found ']'")
+    #expect(
+      error?.description
+        == "line 3, column 17: expected ',' or '}' after an object member, found ']'")
     #expect(error?.offset == 37)
     #expect(error?.kind == .unexpectedByte)
   }
@@ -36,20 +38,41 @@ struct ErrorTests {
     "messages",
     arguments: [
       ("", "line 1, column 1: expected a JSON value, found end of input"),
-      ("[1", "line 1, column 3: unexpected end of input (1 open container), expected ',' or ']' after an array element"),
+      (
+        "[1",
+        "line 1, column 3: unexpected end of input (1 open container), expected ',' or ']' after an array element"
+      ),
       ("{\"a\" 1}", "line 1, column 6: expected ':' after an object key, found '1'"),
       ("[1,]", "line 1, column 4: trailing comma before ']'"),
       ("[01]", "line 1, column 3: invalid number: leading zeros are not allowed"),
-      ("[1.]", "line 1, column 4: invalid number: expected a digit after the decimal point, found ']'"),
+      (
+        "[1.]",
+        "line 1, column 4: invalid number: expected a digit after the decimal point, found ']'"
+      ),
       ("[tru]", "line 1, column 5: invalid literal: expected 'true', found ']'"),
-      ("\"a\\qb\"", "line 1, column 4: invalid escape: '\\' must be followed by one of \" \\ / b f n r t u, found 'q'"),
+      (
+        "\"a\\qb\"",
+        "line 1, column 4: invalid escape: '\\' must be followed by one of \" \\ / b f n r t u, found 'q'"
+      ),
       ("\"\\u12x4\"", "line 1, column 6: invalid \\u escape: expected 4 hex digits, found 'x'"),
       ("\"a\nb\"", "line 1, column 3: control character 0x0A in a string must be escaped (as \\n)"),
       ("{} x", "line 1, column 4: expected end of input after the top-level value, found 'x'"),
-      ("['a']", "line 1, column 2: expected a value or ']', found \"'\" (strings must be in double quotes)"),
-      ("[1] // c", "line 1, column 5: expected end of input after the top-level value, found '/' (comments are not allowed)"),
-      ("[NaN]", "line 1, column 2: expected a value or ']', found 'N' (NaN and Infinity are not JSON numbers)"),
-      ("\"\\uDE00\"", "line 1, column 7: unpaired surrogate \\uDE00: a low surrogate must follow a high surrogate escape"),
+      (
+        "['a']",
+        "line 1, column 2: expected a value or ']', found \"'\" (strings must be in double quotes)"
+      ),
+      (
+        "[1] // c",
+        "line 1, column 5: expected end of input after the top-level value, found '/' (comments are not allowed)"
+      ),
+      (
+        "[NaN]",
+        "line 1, column 2: expected a value or ']', found 'N' (NaN and Infinity are not JSON numbers)"
+      ),
+      (
+        "\"\\uDE00\"",
+        "line 1, column 7: unpaired surrogate \\uDE00: a low surrogate must follow a high surrogate escape"
+      ),
     ])
   func messages(text: String, description: String) {
     #expect(parse(text).error?.description == description)

@@ -30,7 +30,8 @@ struct GrammarTests {
   }
 
   @Test(
-    "escapes decode", arguments: [
+    "escapes decode",
+    arguments: [
       (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"),
       (#""\u0041\u00e9\u20AC""#, "Aé€"),
       (#""\uD83D\uDE00""#, "😀"),
@@ -53,7 +54,8 @@ struct GrammarTests {
       (".5", .unexpectedByte), ("1.", .unexpectedEndOfInput), ("[1.]", .invalidNumber),
       ("-", .unexpectedEndOfInput), ("[-]", .invalidNumber), ("1e", .unexpectedEndOfInput),
       ("1e+", .unexpectedEndOfInput), ("[1e]", .invalidNumber), ("[1.e5]", .invalidNumber),
-      ("[0x10]", .unexpectedByte), (#""\x""#, .invalidEscape), (#""\u12G4""#, .invalidUnicodeEscape),
+      ("[0x10]", .unexpectedByte), (#""\x""#, .invalidEscape),
+      (#""\u12G4""#, .invalidUnicodeEscape),
       (#""\U0041""#, .invalidEscape), ("\"a\tb\"", .controlCharacterInString),
       ("\"a\nb\"", .controlCharacterInString), ("\"\u{0}\"", .controlCharacterInString),
       ("[1] x", .trailingText), ("{} {}", .trailingText), ("1 2", .trailingText),
@@ -62,10 +64,12 @@ struct GrammarTests {
       ("NaN", .unexpectedByte), ("Infinity", .unexpectedByte), ("-Infinity", .invalidNumber),
       ("['a']", .unexpectedByte), ("{'a':1}", .unexpectedByte), ("tru", .unexpectedEndOfInput),
       ("trUe", .invalidLiteral), ("nul", .unexpectedEndOfInput), ("[nulll]", .unexpectedByte),
-      ("[", .unexpectedEndOfInput), ("[1", .unexpectedEndOfInput), (#"{"a""#, .unexpectedEndOfInput),
+      ("[", .unexpectedEndOfInput), ("[1", .unexpectedEndOfInput),
+      (#"{"a""#, .unexpectedEndOfInput),
       (#"{"a":"#, .unexpectedEndOfInput), ("\"abc", .unexpectedEndOfInput),
       ("]", .unexpectedByte), ("[}", .unexpectedByte), (#"{"a":1]"#, .unexpectedByte),
-      (#"{"a" 1}"#, .unexpectedByte), ("{1:2}", .unexpectedByte), (#"{"a":1 "b":2}"#, .unexpectedByte),
+      (#"{"a" 1}"#, .unexpectedByte), ("{1:2}", .unexpectedByte),
+      (#"{"a":1 "b":2}"#, .unexpectedByte),
       ("\u{FEFF}{}", .byteOrderMark), (#""\uD800""#, .unpairedSurrogate),
       (#""\uDC00""#, .unpairedSurrogate), (#""\uD800\u0041""#, .unpairedSurrogate),
       (#""\uD800\n""#, .unpairedSurrogate), (#""\uD800x""#, .unpairedSurrogate),
@@ -108,7 +112,8 @@ struct GrammarTests {
   @Test("U+0000 and noncharacters are accepted by default, raw and escaped")
   func nullAndNoncharacters() {
     let raw: [UInt8] = [0x22, 0xEF, 0xBF, 0xBF, 0xEF, 0xB7, 0x90, 0xF4, 0x8F, 0xBF, 0xBE, 0x22]
-    #expect(parse(raw).events == [.string(String(decoding: raw.dropFirst().dropLast(), as: UTF8.self))])
+    #expect(
+      parse(raw).events == [.string(String(decoding: raw.dropFirst().dropLast(), as: UTF8.self))])
     #expect(parse(#"["\u0000"]"#).events == [.startArray, .string("\u{0}"), .endArray])
   }
 

@@ -78,7 +78,9 @@ struct HandlerControlTests {
     #expect(parser.handler.seen == 2)
     #expect(parser.offset == 10)
     #expect(throws: Refusal(reason: "no")) { try parser.finish() }
-    #expect(throws: Refusal(reason: "no")) { try JSONParser.parse(Array(#"["no"]"#.utf8), handler: NoStrings()) }
+    #expect(throws: Refusal(reason: "no")) {
+      try JSONParser.parse(Array(#"["no"]"#.utf8), handler: NoStrings())
+    }
   }
 
   @Test("the one-call convenience returns the handler")

@@ -33,9 +33,11 @@ struct LimitsTests {
     var options = JSONParseOptions()
     options.limits.maxStringLength = 8
     #expect(parse(#"["12345678"]"#, options: options).error == nil)
-    #expect(parse(#"["\u00312345678\n"]"#, options: options).error?.kind == .limitExceeded(.stringLength))
+    #expect(
+      parse(#"["\u00312345678\n"]"#, options: options).error?.kind == .limitExceeded(.stringLength))
     #expect(parse(#"["123456789"]"#, options: options).error?.kind == .limitExceeded(.stringLength))
-    #expect(parse(#"{"123456789":1}"#, options: options).error?.kind == .limitExceeded(.stringLength))
+    #expect(
+      parse(#"{"123456789":1}"#, options: options).error?.kind == .limitExceeded(.stringLength))
     #expect(
       parseBytewise(Array(#"["123456789"]"#.utf8), options: options).error?.kind
         == .limitExceeded(.stringLength))
@@ -69,5 +71,43 @@ struct LimitsTests {
     #expect(error?.kind == .limitExceeded(.inputLength))
     #expect(error?.offset == 10)
     #expect(parse("[1,2,3,4,5]", options: options, chunkSizes: [4, 4]).error == error)
+  }
+}
+
+@Suite("Limit errors do not depend on chunking (fuzzer regressions)")
+struct LimitSplitTests {
+  static let cases: [(String, JSONParseLimits)] = {
+    var small = JSONParseLimits()
+    small.maxNumberLength = 8
+    small.maxStringLength = 16
+    var tiny = JSONParseLimits()
+    tiny.maxDepth = 3
+    tiny.maxStringLength = 4
+    tiny.maxNumberLength = 3
+    tiny.maxInputLength = 48
+    return [
+      ("[1234567890]", small),
+      ("[\"abcdefghijklmnopqrstuvwxyz\"]", small),
+      ("[\"abcdefghijklmnopqrstuvwxyz\u{1}\"]", small),  // a later error: the limit still wins
+      ("[\"abcdefghijklmnopq\\x\"]", small),
+      ("[\"abcdefghijklmnopqrs\\uD800 \"]", small),
+      ("[\"abcdefghijklmnopqrs", small),  // unterminated
+      ("[123456789.x]", small),
+      ("[-123456789012345678901234567890000000000000000000]", tiny),
+    ]
+  }()
+
+  @Test("same kind, offset, line and column at every split", arguments: 0..<cases.count)
+  func sameAtEverySplit(index: Int) {
+    let (text, limits) = Self.cases[index]
+    var options = JSONParseOptions()
+    options.limits = limits
+    let outcome = parse(text, options: options)
+    #expect(
+      outcome.error?.kind == .limitExceeded(.stringLength)
+        || outcome.error?.kind == .limitExceeded(.numberLength)
+        || outcome.error?.kind == .limitExceeded(.inputLength))
+    #expect(outcome.error?.offset == 1, "limit errors point at the token's start")
+    #expect(splitMismatches(text, options: options) == [])
   }
 }

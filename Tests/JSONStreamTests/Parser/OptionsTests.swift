@@ -15,8 +15,11 @@ struct OptionsTests {
     #expect(
       parse("[1] /* open", options: .with { $0.allowComments = true }).error?.kind
         == .unexpectedEndOfInput)
-    #expect(parse("[1] /", options: .with { $0.allowComments = true }).error?.kind == .unexpectedEndOfInput)
-    #expect(parse("[1 /x]", options: .with { $0.allowComments = true }).error?.kind == .unexpectedByte)
+    #expect(
+      parse("[1] /", options: .with { $0.allowComments = true }).error?.kind
+        == .unexpectedEndOfInput)
+    #expect(
+      parse("[1 /x]", options: .with { $0.allowComments = true }).error?.kind == .unexpectedByte)
     // Line numbers count inside block comments.
     let error = parse("/*\n\n*/ x", options: .with { $0.allowComments = true }).error
     #expect(error?.line == 3)
@@ -25,7 +28,8 @@ struct OptionsTests {
 
   @Test("trailing text: stop after the first value")
   func trailingText() {
-    var parser = JSONParser(handler: EventRecorder(), options: .with { $0.allowTrailingText = true })
+    var parser = JSONParser(
+      handler: EventRecorder(), options: .with { $0.allowTrailingText = true })
     let status = try? parser.feed(Array(#"{"a":1} trailing garbage ]]"#.utf8))
     #expect(status == .finished)
     #expect(parser.offset == 7)
@@ -66,8 +70,14 @@ struct OptionsTests {
   @Test("trailing commas: one before ] or }")
   func trailingCommas() {
     let options = JSONParseOptions.with { $0.allowTrailingCommas = true }
-    #expect(parse("[1,2,]", options: options).events == [.startArray, .number("1"), .number("2"), .endArray])
-    #expect(parse(#"{"a":1,}"#, options: options).events == [.startObject, .key("a"), .number("1"), .endObject])
+    #expect(
+      parse("[1,2,]", options: options).events == [
+        .startArray, .number("1"), .number("2"), .endArray,
+      ])
+    #expect(
+      parse(#"{"a":1,}"#, options: options).events == [
+        .startObject, .key("a"), .number("1"), .endObject,
+      ])
     #expect(parse("[,]", options: options).error?.kind == .unexpectedByte)
     #expect(parse("[1,,]", options: options).error?.kind == .unexpectedByte)
     #expect(parse("{,}", options: options).error?.kind == .unexpectedByte)
@@ -84,7 +94,8 @@ struct OptionsTests {
       }
     }
     let options = JSONParseOptions.with { $0.allowNonFiniteNumbers = true }
-    let doubles = try JSONParser.parse(Array("[NaN, Infinity, -Infinity]".utf8), handler: Doubles(), options: options)
+    let doubles = try JSONParser.parse(
+      Array("[NaN, Infinity, -Infinity]".utf8), handler: Doubles(), options: options)
     #expect(doubles.values.count == 3)
     #expect(doubles.values[0].isNaN)
     #expect(doubles.values[1] == .infinity)
@@ -118,9 +129,10 @@ struct OptionsTests {
       #expect(splitMismatches(bytes, options: options) == [])
     }
     // Lone surrogate escapes too.
-    #expect(parse(#"["\uD800", "\uDC00x", "\uD800\uD83D\uDE00"]"#, options: options).events == [
-      .startArray, .string("\u{FFFD}"), .string("\u{FFFD}x"), .string("\u{FFFD}😀"), .endArray,
-    ])
+    #expect(
+      parse(#"["\uD800", "\uDC00x", "\uD800\uD83D\uDE00"]"#, options: options).events == [
+        .startArray, .string("\u{FFFD}"), .string("\u{FFFD}x"), .string("\u{FFFD}😀"), .endArray,
+      ])
     // Only strings are loosened: bad bytes outside strings are still errors.
     #expect(parse([0x5B, 0xFF, 0x5D], options: options).error != nil)
   }
