@@ -12,7 +12,8 @@ let package = Package(
     .target(name: "JSONStream"),
     // The command-line tool, thin over the library.
     .executableTarget(name: "jsonstream", dependencies: ["JSONStream"]),
-    .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
+    // Depends on the tool so that `swift test` builds it: the CLI tests run the binary.
+    .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream", "jsonstream"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -275,7 +275,13 @@ extension JSONParser {
 /// A byte as a message shows it: `'x'` for printable ASCII, `byte 0xNN` otherwise.
 @usableFromInline
 func _describe(_ c: UInt8) -> String {
-  if c == ._apostrophe { return "\"'\"" }
+  switch c {
+  case ._apostrophe: return "\"'\""
+  case ._newline: return "'\\n'"
+  case ._return: return "'\\r'"
+  case ._tab: return "'\\t'"
+  default: break
+  }
   if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
   return "byte 0x\(_hex(c))"
 }

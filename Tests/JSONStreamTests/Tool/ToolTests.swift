@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// Runs the `jsonstream` binary built next to the test bundle.
+struct Tool {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static let binary: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+    .deletingLastPathComponent().appendingPathComponent("jsonstream")
+
+  static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+  static func run(_ arguments: [String], input: String = "") throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  /// A temporary file holding `bytes`.
+  static func file(_ bytes: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("jsonstream-test-\(UUID().uuidString).json")
+    try Data(bytes.utf8).write(to: url)
+    return url.path
+  }
+}
+
+@Suite(
+  "jsonstream validate and events",
+  .enabled(if: Tool.isBuilt, "the jsonstream binary is not next to the test bundle; skipped"))
+struct ToolTests {
+  @Test("events prints the documented line format")
+  func events() throws {
+    let result = try Tool.run(
+      ["events"], input: #"{"a\"":[1,-2.50e+3,true,false,null,"x\ny\u00e9\u0001"],"b":{}}"#)
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        start_object
+        key "a\\""
+        start_array
+        number 1
+        number -2.50e+3
+        true
+        false
+        null
+        string "x\\nyé\\u0001"
+        end_array
+        key "b"
+        start_object
+        end_object
+        end_object
+
+        """)
+  }
+
+  @Test("events is identical for every chunk size")
+  func chunkSizes() throws {
+    let document = #"{"k":["é😀\uD83D\uDE00", 123.5e-2, [true, {"z": null}]], "s": "\\\""}"#
+    let whole = try Tool.run(["events"], input: document)
+    for size in ["1", "2", "3", "7", "64"] {
+      #expect(try Tool.run(["events", "--chunk-size", size], input: document).stdout == whole.stdout)
+    }
+  }
+
+  @Test("validate: exit 0 when valid, 1 with FILE:LINE:COLUMN: message when not")
+  func validate() throws {
+    let good = try Tool.file("[1, 2]")
+    #expect(try Tool.run(["validate", good]).status == 0)
+    let bad = try Tool.file("{\n  \"a\": 1,\n  \"b\": tru\n}")
+    let result = try Tool.run(["validate", bad])
+    #expect(result.status == 1)
+    #expect(result.stderr == "\(bad):3:11: invalid literal: expected 'true', found '\\n'\n")
+    let stdin = try Tool.run(["validate", "-"], input: "[1,]")
+    #expect(stdin.stderr == "<stdin>:1:4: trailing comma before ']'\n")
+    #expect(try Tool.run(["validate", "--chunk-size", "1"], input: "[1,]").stderr == stdin.stderr)
+  }
+
+  @Test("each parse option has its flag")
+  func optionFlags() throws {
+    let cases: [(String, String)] = [
+      ("--allow-comments", "[1 /* c */] // c"), ("--allow-trailing-commas", "[1,]"),
+      ("--allow-trailing-text", "[1] x"), ("--multiple-values", "1 2\n3"),
+      ("--allow-nan", "[NaN, -Infinity]"), ("--allow-bom", "\u{FEFF}[]"),
+      ("--loose-unicode", #"["\uD800"]"#), ("--replace-unpaired-surrogates", #"["\uDC00"]"#),
+      ("--unicode-newlines", "[1,\u{2028}2]"),
+    ]
+    for (flag, document) in cases {
+      #expect(try Tool.run(["validate"], input: document).status == 1, "\(flag)")
+      #expect(try Tool.run(["validate", flag], input: document).status == 0, "\(flag)")
+    }
+    #expect(try Tool.run(["validate", "--reject-noncharacters"], input: #"["\u0000"]"#).status == 1)
+    #expect(try Tool.run(["validate", "--max-depth", "2"], input: "[[[]]]").status == 1)
+    #expect(try Tool.run(["validate", "--max-string-length", "2"], input: #""abc""#).status == 1)
+    #expect(try Tool.run(["validate", "--max-number-length", "2"], input: "123").status == 1)
+    #expect(try Tool.run(["validate", "--max-input-length", "2"], input: "123").status == 1)
+  }
+
+  @Test("usage errors exit 2, I/O errors exit 3, help exits 0")
+  func usage() throws {
+    #expect(try Tool.run([]).status == 2)
+    #expect(try Tool.run(["frobnicate"]).status == 2)
+    #expect(try Tool.run(["validate", "--no-such-flag"]).status == 2)
+    #expect(try Tool.run(["validate", "--chunk-size"]).status == 2)
+    #expect(try Tool.run(["validate", "--chunk-size", "0"]).status == 2)
+    #expect(try Tool.run(["validate", "a.json", "b.json"]).status == 2)
+    let missing = try Tool.run(["validate", "/nonexistent/file.json"])
+    #expect(missing.status == 3)
+    #expect(missing.stderr.hasPrefix("jsonstream: cannot open /nonexistent/file.json"))
+    let help = try Tool.run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("validate"))
+    let eventsHelp = try Tool.run(["events", "--help"])
+    #expect(eventsHelp.status == 0)
+    #expect(eventsHelp.stdout.contains("--chunk-size"))
+    #expect(eventsHelp.stdout.contains("--allow-comments"))
+  }
+
+  @Test("events on invalid input: the events so far, then the error, exit 1")
+  func eventsThenError() throws {
+    let result = try Tool.run(["events"], input: "[1, x]")
+    #expect(result.status == 1)
+    #expect(result.stdout == "start_array\nnumber 1\n")
+    #expect(result.stderr == "<stdin>:1:5: expected a value after ',', found 'x'\n")
+  }
+}
