@@ -78,7 +78,8 @@ struct ToolTests {
     let document = #"{"k":["é😀\uD83D\uDE00", 123.5e-2, [true, {"z": null}]], "s": "\\\""}"#
     let whole = try Tool.run(["events"], input: document)
     for size in ["1", "2", "3", "7", "64"] {
-      #expect(try Tool.run(["events", "--chunk-size", size], input: document).stdout == whole.stdout)
+      #expect(
+        try Tool.run(["events", "--chunk-size", size], input: document).stdout == whole.stdout)
     }
   }
 
@@ -108,7 +109,8 @@ struct ToolTests {
       #expect(try Tool.run(["validate"], input: document).status == 1, "\(flag)")
       #expect(try Tool.run(["validate", flag], input: document).status == 0, "\(flag)")
     }
-    #expect(try Tool.run(["validate", "--reject-noncharacters"], input: #"["\u0000"]"#).status == 1)
+    #expect(
+      try Tool.run(["validate", "--reject-noncharacters"], input: #"["\u0000"]"#).status == 1)
     #expect(try Tool.run(["validate", "--max-depth", "2"], input: "[[[]]]").status == 1)
     #expect(try Tool.run(["validate", "--max-string-length", "2"], input: #""abc""#).status == 1)
     #expect(try Tool.run(["validate", "--max-number-length", "2"], input: "123").status == 1)
