@@ -31,20 +31,14 @@ public struct JSONNumber {
     self._flags = flags
   }
 
-  /// Wraps the text of a number that a producer has already checked against the JSON grammar
-  /// (or one of `NaN`, `Infinity`, `-Infinity`).
-  public init(validatedText utf8: UnsafeBufferPointer<UInt8>) {
-    var flags: UInt8 = 0
-    for byte in utf8 {
-      switch byte {
-      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-        flags |= JSONNumber._hasFractionOrExponent
-      case UInt8(ascii: "N"), UInt8(ascii: "I"):
-        flags |= JSONNumber._nonFinite
-      default: break
-      }
+  /// Wraps number text from another producer (a binary reader, a replayed value), after checking
+  /// it against the JSON number grammar — or that it is `NaN`, `Infinity` or `-Infinity`.
+  /// Returns nil for anything else, so a `JSONNumber` is always well-formed.
+  public init?(text utf8: UnsafeBufferPointer<UInt8>) {
+    switch _classifyNumberText(utf8) {
+    case nil: return nil
+    case .some(let flags): self.init(_utf8: utf8, flags: flags)
     }
-    self.init(_utf8: utf8, flags: flags)
   }
 
   /// The text exactly as written, e.g. `"-12.50e+3"`.
@@ -274,4 +268,46 @@ internal struct _DecimalDigits {
     guard odd < (1 << 53) else { return false }
     return Double(sign: .plus, exponent: twos, significand: Double(odd)) == d.magnitude
   }
+}
+
+/// JSONNumber's flags for valid number text, or nil when it is not a JSON number (nor one of
+/// the non-finite literals).
+func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
+  var i = 0
+  let n = text.count
+  func digits() -> Int {
+    let start = i
+    while i < n && text[i]._isDigit { i += 1 }
+    return i - start
+  }
+  if i < n && text[i] == ._minus { i += 1 }
+  let rest = UnsafeBufferPointer(rebasing: text[i...])
+  if _bytesEqual(rest, _staticBytes("Infinity"))
+    || (i == 0 && _bytesEqual(rest, _staticBytes("NaN")))
+  {
+    return JSONNumber._nonFinite
+  }
+  guard i < n else { return nil }
+  if text[i] == ._zero {
+    i += 1
+  } else if digits() == 0 {
+    return nil
+  }
+  var flags: UInt8 = 0
+  if i < n && text[i] == ._period {
+    i += 1
+    guard digits() > 0 else { return nil }
+    flags = JSONNumber._hasFractionOrExponent
+  }
+  if i < n && (text[i] == ._lowerE || text[i] == ._upperE) {
+    i += 1
+    if i < n && (text[i] == ._plus || text[i] == ._minus) { i += 1 }
+    guard digits() > 0 else { return nil }
+    flags = JSONNumber._hasFractionOrExponent
+  }
+  return i == n ? flags : nil
+}
+
+func _staticBytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+  UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
 }

@@ -128,3 +128,37 @@ struct SplitMix: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+@Suite("JSONNumber(text:) accepts only JSON numbers")
+struct JSONNumberTextTests {
+  func make(_ text: String) -> (valid: Bool, isInteger: Bool, nonFinite: Bool) {
+    Array(text.utf8).withUnsafeBufferPointer { buffer in
+      guard let number = JSONNumber(text: buffer) else { return (false, false, false) }
+      return (true, number.isInteger, number.isNonFinite)
+    }
+  }
+
+  @Test(
+    "valid",
+    arguments: ["0", "-0", "12", "1.5", "-1.5e+10", "1E5", "0e0", "NaN", "Infinity", "-Infinity"])
+  func valid(text: String) {
+    #expect(make(text).valid)
+  }
+
+  @Test(
+    "invalid",
+    arguments: [
+      "", "-", "01", "+1", ".5", "1.", "1e", "1e+", "0x1", "1 ", " 1", "-NaN", "nan", "inf",
+      "1.5.2", "--1",
+    ])
+  func invalid(text: String) {
+    #expect(!make(text).valid)
+  }
+
+  @Test("flags")
+  func flags() {
+    #expect(make("12").isInteger)
+    #expect(!make("1.0").isInteger)
+    #expect(make("-Infinity").nonFinite)
+  }
+}
