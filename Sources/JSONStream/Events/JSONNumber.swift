@@ -217,6 +217,23 @@ internal struct _DecimalDigits {
     exponent = significand == 0 ? 0 : exponentAdjust + explicitExponent
   }
 
+  /// Whether both denote the same decimal value (trailing zeros aside).
+  func sameValue(as other: _DecimalDigits) -> Bool {
+    if truncated || other.truncated { return false }
+    var a = self
+    var b = other
+    a.stripTrailingZeros()
+    b.stripTrailingZeros()
+    return a.significand == b.significand && (a.significand == 0 || a.exponent == b.exponent)
+  }
+
+  mutating func stripTrailingZeros() {
+    while significand != 0 && significand % 10 == 0 {
+      significand /= 10
+      exponent += 1
+    }
+  }
+
   /// The integral value when it fits in `UInt64`, else nil.
   func integerMagnitude() -> UInt64? {
     if significand == 0 { return truncated ? nil : 0 }
@@ -272,6 +289,7 @@ internal struct _DecimalDigits {
 
 /// JSONNumber's flags for valid number text, or nil when it is not a JSON number (nor one of
 /// the non-finite literals).
+@usableFromInline
 func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
   var i = 0
   let n = text.count
@@ -308,6 +326,7 @@ func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
   return i == n ? flags : nil
 }
 
+@usableFromInline
 func _staticBytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
   UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
 }

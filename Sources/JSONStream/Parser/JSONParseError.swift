@@ -40,6 +40,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case byteOrderMark
     /// A configured limit (see ``JSONParseLimits``) was exceeded; the message names it.
     case limitExceeded(JSONParseLimit)
+    /// An object repeated a key, and the tree builder's policy is to refuse that.
+    case duplicateKey
     /// `feed` was called after `finish()`.
     case inputAfterFinish
   }

@@ -12,7 +12,9 @@ extension JSONParser {
     if let parseError = error as? JSONParseError {
       _consumed = parseError.offset
     } else {
+      // The handler threw: point at the token of the event it was handling.
       _consumed = _cursor
+      if _cursor == _tokenStart { _continuationBytes = _tokenStartContinuationBytes }
     }
     return error
   }

@@ -96,12 +96,12 @@ extension JSONParser {
     _token = .none
     if _tokenInScratch {
       try _appendNumberText(tokenStart, p)
-      _cursor = _offset(p)
+      _cursor = _tokenStart
       try _emitScratchNumber()
     } else {
       let count = p - tokenStart
       if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
-      _cursor = _offset(p)
+      _cursor = _tokenStart
       try handler.number(
         JSONNumber(
           _utf8: UnsafeBufferPointer(start: tokenStart, count: count), flags: state._flags))

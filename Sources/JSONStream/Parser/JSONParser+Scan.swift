@@ -200,6 +200,7 @@ extension JSONParser {
     case .none, .lineComment:
       _token = .none
     case .number where _numberState.isComplete:
+      _cursor = _tokenStart
       try _emitScratchNumber()
       _valueCompleted()
       if handler.isDone { _phase = .stopped }

@@ -104,7 +104,7 @@ extension JSONParser {
   @inlinable
   mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
     _token = .none
-    _cursor = _offset(p)
+    _cursor = _tokenStart
     if !_tokenInScratch {
       let count = p - runStart
       if count > options.limits.maxStringLength {

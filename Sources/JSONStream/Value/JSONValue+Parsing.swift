@@ -1,0 +1,37 @@
+extension JSONValue {
+  /// Parses one JSON document (bytes of any contiguous or other sequence).
+  ///
+  /// ```swift
+  /// let value = try JSONValue(parsing: data)                 // [UInt8], Data, ArraySlice…
+  /// let strict = try JSONValue(parsing: text, duplicateKeys: .error)
+  /// ```
+  ///
+  /// - Throws: ``JSONParseError``, including ``JSONParseError/Kind/duplicateKey`` (at the
+  ///   repeated key) under ``JSONDuplicateKeyPolicy/error``.
+  public init<Bytes: Sequence>(
+    parsing bytes: Bytes, options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
+  ) throws where Bytes.Element == UInt8 {
+    var options = options
+    options.allowMultipleValues = false
+    var parser = JSONParser(
+      handler: JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys), options: options)
+    do {
+      try parser.feed(bytes)
+      try parser.finish()
+    } catch let error as JSONValueError {
+      throw JSONParseError(
+        kind: .duplicateKey, offset: parser.offset, line: parser.line, column: parser.column,
+        message: error.description)
+    }
+    self = parser.handler.value!
+  }
+
+  /// Parses one JSON document from a string.
+  public init(
+    parsing text: String, options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
+  ) throws {
+    try self.init(parsing: text.utf8, options: options, duplicateKeys: duplicateKeys)
+  }
+}

@@ -1,0 +1,161 @@
+import JSONStream
+import Testing
+
+@Suite("JSONValue")
+struct JSONValueTests {
+  @Test("parse, subscripts and typed accessors")
+  func access() throws {
+    let value = try JSONValue(
+      parsing: #"{"id": 7, "name": "Zoë", "ok": true, "none": null, "items": [{"sku": "A1"}, 2.5]}"#
+    )
+    #expect(value["id"]?.int64Value == 7)
+    #expect(value["id"]?.intValue == 7)
+    #expect(value["name"]?.stringValue == "Zoë")
+    #expect(value["ok"]?.boolValue == true)
+    #expect(value["none"]?.isNull == true)
+    #expect(value["items"]?[0]?["sku"]?.stringValue == "A1")
+    #expect(value["items"]?[1]?.doubleValue == 2.5)
+    #expect(value["items"]?[2] == nil)
+    #expect(value["missing"] == nil)
+    #expect(value["items"]?.arrayValue?.count == 2)
+    #expect(value.objectValue?.keys == ["id", "name", "ok", "none", "items"])
+  }
+
+  @Test("literals build the same values as parsing")
+  func literals() throws {
+    let built: JSONValue = [
+      "a": 1, "b": [true, false, nil], "c": "text", "d": 2.5, "e": [:], "f": [],
+    ]
+    let parsed = try JSONValue(
+      parsing: #"{"a":1,"b":[true,false,null],"c":"text","d":2.5,"e":{},"f":[]}"#)
+    #expect(built == parsed)
+    #expect(built.hashValue == parsed.hashValue)
+    #expect(built.description == #"{"a":1,"b":[true,false,null],"c":"text","d":2.5,"e":{},"f":[]}"#)
+  }
+
+  @Test("numbers keep their exact value")
+  func exactNumbers() throws {
+    let cases: [(String, String)] = [
+      ("0", "0"), ("-0", "0"), ("42", "42"), ("-9223372036854775808", "-9223372036854775808"),
+      ("18446744073709551615", "18446744073709551615"), ("1.5", "1.5"), ("0.1", "0.1"),
+      ("1e400", "1e400"), ("123456789012345678901234567890", "123456789012345678901234567890"),
+      ("0.10000000000000000001", "0.10000000000000000001"), ("1E2", "100.0"),
+      ("-65.613616999999977", "-65.613616999999977"), ("2.5e-3", "0.0025"),
+    ]
+    for (text, written) in cases {
+      let value = try JSONValue(parsing: text)
+      #expect(value.description == written, "\(text)")
+      // Writing and reading back gives the same value.
+      #expect(try JSONValue(parsing: value.jsonString()) == value, "\(text)")
+    }
+    // -65.613616999999977 has 17 digits and the double's shortest form is another decimal
+    // (…98): the text is kept, so writing it loses nothing; the double is still at hand.
+    #expect(try JSONValue(parsing: "-65.613616999999977").doubleValue == -65.613616999999977)
+  }
+
+  @Test("number equality is numeric across representations")
+  func numberEquality() throws {
+    #expect(JSONValue(1) == JSONValue(1.0))
+    #expect(JSONValue(1).hashValue == JSONValue(1.0).hashValue)
+    #expect(try JSONValue(parsing: "1e0") == JSONValue(1))
+    #expect(JSONValue(1) != JSONValue(1.5))
+    #expect(try JSONValue(parsing: "1e400") == JSONValue(parsing: "1e400"))
+    #expect(try JSONValue(parsing: "1e400") != JSONValue(parsing: "2e400"))
+    #expect(JSONValue.Number(text: "1.50") == JSONValue.Number(1.5))
+    #expect(JSONValue.Number(text: "1.") == nil)
+    #expect(JSONValue.Number(text: "NaN") == nil)
+    #expect(JSONValue.Number(UInt64.max).uint64 == .max)
+    #expect(JSONValue.Number(UInt64.max).int64 == nil)
+  }
+
+  @Test("objects keep order, compare unordered, and look up fast when large")
+  func objects() throws {
+    let a = try JSONValue(parsing: #"{"b":1,"a":2}"#)
+    let b = try JSONValue(parsing: #"{"a":2,"b":1}"#)
+    #expect(a == b)
+    #expect(a.hashValue == b.hashValue)
+    #expect(a.objectValue?.keys == ["b", "a"])
+    var members = "{"
+    for i in 0..<1000 { members += "\(i == 0 ? "" : ",")\"k\(i)\":\(i)" }
+    let large = try JSONValue(parsing: members + "}")
+    #expect(large["k999"]?.intValue == 999)
+    #expect(large["k0"]?.intValue == 0)
+    #expect(large["k1000"] == nil)
+    var object = large.objectValue!
+    object["k5"] = nil
+    #expect(object["k5"] == nil)
+    #expect(object["k6"]?.intValue == 6)
+    #expect(object.count == 999)
+    object["new"] = "x"
+    #expect(object.keys.last == "new")
+  }
+
+  @Test("duplicate keys: last wins (default), first wins, or an error at the key")
+  func duplicateKeys() throws {
+    let text = "{\"a\": 1, \"b\": 2,\n \"a\": 3}"
+    let last = try JSONValue(parsing: text)
+    #expect(last["a"]?.intValue == 3)
+    #expect(last.objectValue?.keys == ["a", "b"])
+    #expect(try JSONValue(parsing: text, duplicateKeys: .firstWins)["a"]?.intValue == 1)
+    #expect(try JSONValue(parsing: text, duplicateKeys: .firstWins).objectValue?.count == 2)
+    do {
+      _ = try JSONValue(parsing: text, duplicateKeys: .error)
+      Issue.record("expected an error")
+    } catch let error as JSONParseError {
+      #expect(error.kind == .duplicateKey)
+      #expect(error.description == "line 2, column 2: duplicate key \"a\" in an object")
+    }
+    // Nested containers as the repeated value, and large objects (indexed lookup).
+    var many = "{"
+    for i in 0..<20 { many += "\"k\(i)\":[\(i)]," }
+    many += "\"k3\":{\"x\":[1]}}"
+    #expect(try JSONValue(parsing: many)["k3"] == ["x": [1]])
+    #expect(try JSONValue(parsing: many, duplicateKeys: .firstWins)["k3"] == [3])
+    #expect(throws: JSONParseError.self) { try JSONValue(parsing: many, duplicateKeys: .error) }
+  }
+
+  @Test("the tree builder works chunked, across documents, and with multiple values")
+  func builder() throws {
+    let text = #"{"a":[1,"é😀",{"b":null}]} [true] "s" 12"#
+    var options = JSONParseOptions()
+    options.allowMultipleValues = true
+    let whole = try JSONParser.parse(Array(text.utf8), handler: JSONTreeBuilder(), options: options)
+    #expect(whole.values.count == 4)
+    for size in 1...5 {
+      var parser = JSONParser(handler: JSONTreeBuilder(), options: options)
+      let bytes = Array(text.utf8)
+      var start = 0
+      while start < bytes.count {
+        try parser.feed(bytes[start..<min(bytes.count, start + size)])
+        start += size
+      }
+      try parser.finish()
+      #expect(parser.handler.values == whole.values)
+    }
+    // Reuse: the same builder, reset between documents.
+    var builder = JSONTreeBuilder()
+    for document in [#"{"k":1}"#, #"{"k":2}"#] {
+      builder.reset()
+      builder = try JSONParser.parse(Array(document.utf8), handler: builder)
+      #expect(builder.value?["k"] != nil)
+    }
+    // Without the key cache, the same values.
+    let uncached = try JSONParser.parse(
+      Array(text.utf8), handler: JSONTreeBuilder(cachesKeys: false), options: options)
+    #expect(uncached.values == whole.values)
+  }
+
+  @Test("replay gives the events a parse of the value's text gives")
+  func replay() throws {
+    let value: JSONValue = ["a": [1, 2.5, "x\n", nil, true], "b": ["c": [:]], "d": []]
+    var recorder = EventRecorder()
+    try value.replay(into: &recorder)
+    #expect(recorder.events == parse(try value.jsonString()).events)
+    // Deep values replay without recursion.
+    var deep: JSONValue = 1
+    for _ in 0..<10_000 { deep = [deep] }
+    var counter = EventRecorder()
+    try deep.replay(into: &counter)
+    #expect(counter.events.count == 20_001)
+  }
+}
