@@ -6,19 +6,27 @@ struct Arguments {
   var inputPath: String?
   var chunkSize = 64 * 1024
   var options = JSONParseOptions()
+  var writeOptions = JSONWriteOptions()
   var wantsHelp = false
 }
 
 enum Command: String, CaseIterable {
   case validate
   case events
+  case fmt
+  case minify
 
   var summary: String {
     switch self {
     case .validate: return "check that the input is JSON; report where it is not"
     case .events: return "print the parser's events, one per line"
+    case .fmt: return "pretty-print JSON (2-space indent by default)"
+    case .minify: return "remove all whitespace outside strings"
     }
   }
+
+  /// Whether the command writes JSON (and so takes the writer's flags).
+  var writesJSON: Bool { self == .fmt || self == .minify }
 }
 
 /// A flag without a value that switches on a parse option.
@@ -70,9 +78,29 @@ let optionFlags: [OptionFlag] = [
   },
 ]
 
+/// A flag without a value that sets a writer option (fmt, minify).
+struct WriterFlag: Sendable {
+  let name: String
+  let help: String
+  let apply: @Sendable (inout JSONWriteOptions) -> Void
+}
+
+let writerFlags: [WriterFlag] = [
+  WriterFlag(name: "--sort-keys", help: "write object members sorted by key") {
+    $0.sortKeys = true
+  },
+  WriterFlag(name: "--escape-unicode", help: "write non-ASCII characters as \\uXXXX") {
+    $0.escapeUnicode = true
+  },
+  WriterFlag(name: "--escape-slash", help: "write / as \\/") { $0.escapeSlash = true },
+]
+
 let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
     $0.chunkSize = $1
+  },
+  NumberFlag(name: "--indent", help: "fmt: spaces per level (default 2; 0 for line breaks only)") {
+    $0.writeOptions.indent = $1
   },
   NumberFlag(name: "--max-depth", help: "deepest nesting allowed (default 1000)") {
     $0.options.limits.maxDepth = $1
@@ -98,6 +126,7 @@ extension Arguments {
       throw ToolError.usage("unknown command '\(first)' (try 'jsonstream --help')")
     }
     var result = Arguments(command: command)
+    if command == .fmt { result.writeOptions.indent = 2 }
     var index = 1
     while index < arguments.count {
       let argument = arguments[index]
@@ -106,7 +135,11 @@ extension Arguments {
         result.wantsHelp = true
       } else if let flag = optionFlags.first(where: { $0.name == argument }) {
         flag.apply(&result.options)
-      } else if let flag = numberFlags.first(where: { $0.name == argument }) {
+      } else if command.writesJSON, let flag = writerFlags.first(where: { $0.name == argument }) {
+        flag.apply(&result.writeOptions)
+      } else if let flag = numberFlags.first(where: { $0.name == argument }),
+        flag.name != "--indent" || command == .fmt
+      {
         guard index < arguments.count else {
           throw ToolError.usage("\(argument) needs a number")
         }
@@ -167,6 +200,28 @@ func commandHelp(_ command: Command) -> String {
         jsonstream validate --allow-comments settings.json
 
       """
+  case .fmt:
+    text += """
+
+      Streams the input through the parser and a pretty writer: files of any size
+      are reformatted in constant memory (with --sort-keys, memory grows with the
+      largest object). The output ends with a newline.
+
+      Example:
+        jsonstream fmt --indent 4 --sort-keys data.json > pretty.json
+
+      """
+  case .minify:
+    text += """
+
+      Streams the input through the parser and a compact writer: no whitespace
+      outside strings; numbers and strings keep their exact content. The output
+      ends with a newline.
+
+      Example:
+        jsonstream minify big.json > big.min.json
+
+      """
   case .events:
     text += """
 
@@ -181,8 +236,13 @@ func commandHelp(_ command: Command) -> String {
       """
   }
   text += "\nOptions:\n"
-  for flag in numberFlags {
+  for flag in numberFlags where flag.name != "--indent" || command == .fmt {
     text += "  " + (flag.name + " N").padding(32) + flag.help + "\n"
+  }
+  if command.writesJSON {
+    for flag in writerFlags {
+      text += "  " + flag.name.padding(32) + flag.help + "\n"
+    }
   }
   for flag in optionFlags {
     text += "  " + flag.name.padding(32) + flag.help + "\n"

@@ -25,6 +25,7 @@ func runTool(_ arguments: [String]) -> Int32 {
     switch parsed.command {
     case .validate: return try runValidate(parsed)
     case .events: return try runEvents(parsed, output: output)
+    case .fmt, .minify: return try runTranscode(parsed, output: output)
     }
   } catch let error as ToolError {
     writeStandardError("jsonstream: \(error.message)\n")

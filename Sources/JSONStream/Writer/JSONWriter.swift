@@ -62,11 +62,21 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
         kind: .incompleteDocument,
         message: "finish() with \(_stack.count) container(s) still open")
     }
-    guard _valueCount > 0 else {
+    guard _valueCount > 0 || options.allowMultipleValues else {
       throw JSONWriterError(kind: .incompleteDocument, message: "finish() before any value")
     }
     try _flush()
   }
+
+  /// Hands everything buffered so far to the sink, without checking that the document is
+  /// complete (for example to show progress, or to keep what was written before an error).
+  /// Output inside an object held for ``JSONWriteOptions/sortKeys`` stays held.
+  public mutating func flush() throws {
+    try _flush()
+  }
+
+  /// The number of complete top-level values written.
+  public var valueCount: Int { _valueCount }
 
   // MARK: Events
 

@@ -61,3 +61,61 @@ struct CorpusTests {
     #expect(try digest(bytes, chunks: [1]) == whole)
   }
 }
+
+/// parse → write → parse on the corpus: the same events, compact and pretty.
+@Suite(
+  "Corpus round trips through the writer",
+  .enabled(if: SharedData.hasCorpus, "corpus not found at ../shared/corpus; skipped"))
+struct CorpusWriterTests {
+  @Test(
+    "write then parse gives the same events",
+    arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
+  func roundTrip(name: String) throws {
+    let bytes = try SharedData.corpusFile(name)
+    let original = try JSONParser.parse(bytes, handler: CorpusTests.Digest())
+    for options in [JSONWriteOptions.compact, .pretty] {
+      let written = try JSONParser.parse(bytes, handler: JSONWriter(options: options))
+      var writer = written
+      try writer.finish()
+      #expect(try JSONParser.parse(writer.bytes, handler: CorpusTests.Digest()) == original)
+      if options.indent == nil {
+        #expect(whitespaceOutsideStrings(writer.bytes) == 0)
+      }
+    }
+  }
+
+  @Test(
+    "tree → replay → writer equals parser → writer",
+    arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
+  func treeRoundTrip(name: String) throws {
+    let bytes = try SharedData.corpusFile(name)
+    let value = try JSONValue(parsing: bytes)
+    var direct = try JSONParser.parse(bytes, handler: JSONWriter())
+    try direct.finish()
+    #expect(try value.jsonBytes() == direct.bytes)
+    #expect(try JSONValue(parsing: value.jsonBytes()) == value)
+  }
+
+  /// Counts whitespace bytes that are not inside a string literal.
+  func whitespaceOutsideStrings(_ bytes: [UInt8]) -> Int {
+    var inString = false
+    var escaped = false
+    var count = 0
+    for byte in bytes {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == 0x5C {
+          escaped = true
+        } else if byte == 0x22 {
+          inString = false
+        }
+      } else if byte == 0x22 {
+        inString = true
+      } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        count += 1
+      }
+    }
+    return count
+  }
+}

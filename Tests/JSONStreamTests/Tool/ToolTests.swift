@@ -145,3 +145,64 @@ struct ToolTests {
     #expect(result.stderr == "<stdin>:1:5: expected a value after ',', found 'x'\n")
   }
 }
+
+@Suite(
+  "jsonstream fmt and minify",
+  .enabled(if: Tool.isBuilt, "the jsonstream binary is not next to the test bundle; skipped"))
+struct TranscodeToolTests {
+  let document = #"{"b" : [1, -2.50e+3, {"c" : "é\n😀"}], "a" : {}, "d": [], "e": null}"#
+
+  @Test("minify: no whitespace outside strings; same for every chunk size")
+  func minify() throws {
+    let result = try Tool.run(["minify"], input: document)
+    #expect(result.status == 0)
+    #expect(result.stdout == #"{"b":[1,-2.50e+3,{"c":"é\n😀"}],"a":{},"d":[],"e":null}"# + "\n")
+    for size in ["1", "3", "17"] {
+      #expect(
+        try Tool.run(["minify", "--chunk-size", size], input: document).stdout == result.stdout)
+    }
+  }
+
+  @Test("fmt: pretty, idempotent, with every writer option")
+  func fmt() throws {
+    let pretty = try Tool.run(["fmt"], input: document).stdout
+    #expect(
+      pretty == """
+        {
+          "b": [
+            1,
+            -2.50e+3,
+            {
+              "c": "é\\n😀"
+            }
+          ],
+          "a": {},
+          "d": [],
+          "e": null
+        }
+
+        """)
+    #expect(try Tool.run(["fmt"], input: pretty).stdout == pretty)
+    #expect(try Tool.run(["fmt", "--chunk-size", "2"], input: document).stdout == pretty)
+    let sorted = try Tool.run(["fmt", "--indent", "1", "--sort-keys"], input: document).stdout
+    #expect(sorted.hasPrefix("{\n \"a\": {},\n \"b\": [\n  1,"))
+    #expect(
+      try Tool.run(["minify", "--escape-unicode"], input: #"["é😀"]"#).stdout
+        == "[\"\\u00e9\\ud83d\\ude00\"]\n")
+    #expect(
+      try Tool.run(["minify", "--escape-slash"], input: #"["a/b"]"#).stdout == "[\"a\\/b\"]\n")
+    #expect(
+      try Tool.run(["minify", "--multiple-values"], input: "{} [1]\n2").stdout == "{}\n[1]\n2\n")
+    #expect(try Tool.run(["minify", "--allow-comments"], input: "[1 /* c */]").stdout == "[1]\n")
+  }
+
+  @Test("invalid input: exit 1 with the position; usage errors exit 2")
+  func errors() throws {
+    let result = try Tool.run(["fmt"], input: "[1,\n x]")
+    #expect(result.status == 1)
+    #expect(result.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n")
+    #expect(try Tool.run(["minify", "--indent", "2"]).status == 2)
+    #expect(try Tool.run(["validate", "--sort-keys"]).status == 2)
+    #expect(try Tool.run(["fmt", "--indent", "-1"]).status == 2)
+  }
+}

@@ -1,0 +1,39 @@
+import JSONStream
+
+/// Sends the writer's chunks to the tool's buffered output.
+struct ByteOutputSink: JSONOutputSink {
+  let output: ByteOutput
+
+  mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    output.buffer.append(contentsOf: bytes)
+    output.didAppend()
+  }
+}
+
+/// `jsonstream fmt` and `jsonstream minify`: parser → writer, chunk by chunk, so memory stays
+/// bounded whatever the input size. On invalid input, what was written so far stays written
+/// (a prefix of valid JSON), the error goes to stderr as for `validate`, and the status is 1.
+func runTranscode(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  var writeOptions = arguments.writeOptions
+  if arguments.command == .minify { writeOptions.indent = nil }
+  writeOptions.allowMultipleValues = arguments.options.allowMultipleValues
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
+  var parser = JSONParser(handler: writer, options: arguments.options)
+  do {
+    try input.forEachChunk { chunk in
+      try parser.feed(chunk) == .needsMoreInput
+    }
+    try parser.finish()
+    try parser.handler.finish()
+  } catch let error as JSONParseError {
+    try? parser.handler.flush()
+    output.flush()
+    writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
+    return 1
+  }
+  if parser.handler.valueCount > 0 { output.buffer.append(0x0A) }
+  output.flush()
+  return 0
+}

@@ -1,0 +1,288 @@
+import JSONStream
+import Testing
+
+/// Parses `text` straight into a writer with `options`, as `jsonstream fmt/minify` does.
+func transcode(_ text: String, _ options: JSONWriteOptions = .compact, chunkSizes: [Int] = [])
+  throws -> String
+{
+  var parser = JSONParser(handler: JSONWriter(options: options))
+  let bytes = Array(text.utf8)
+  var start = 0
+  for size in chunkSizes where start < bytes.count {
+    let end = min(bytes.count, start + size)
+    try parser.feed(bytes[start..<end])
+    start = end
+  }
+  try parser.feed(bytes[start...])
+  try parser.finish()
+  try parser.handler.finish()
+  return String(decoding: parser.handler.bytes, as: UTF8.self)
+}
+
+let awkwardText = """
+  { "a" : [ 1 , -2.50e+3 , true , false , null , "x\\n\\u00e9\\ud83d\\ude00\\/\\"" ] ,
+    "b" : { } , "c" : [ ] , "d" : { "e" : [ [ ] , { } , 123456789012345678901234567890 ] } ,
+    "é" : "\\u0000\\u001f" }
+  """
+
+@Suite("JSONWriter")
+struct JSONWriterTests {
+  @Test("compact output has no whitespace outside strings; numbers pass through")
+  func compact() throws {
+    let output = try transcode(awkwardText)
+    #expect(
+      output
+        == #"{"a":[1,-2.50e+3,true,false,null,"x\né😀/\""],"b":{},"c":[],"d":{"e":[[],{},123456789012345678901234567890]},"é":"\u0000\u001f"}"#
+    )
+  }
+
+  @Test("pretty output with the indent chosen")
+  func pretty() throws {
+    let output = try transcode(#"{"a":[1,{"b":null}],"c":{},"d":[]}"#, .pretty)
+    #expect(
+      output == """
+        {
+          "a": [
+            1,
+            {
+              "b": null
+            }
+          ],
+          "c": {},
+          "d": []
+        }
+        """)
+    var four = JSONWriteOptions()
+    four.indent = 4
+    #expect(try transcode("[1]", four) == "[\n    1\n]")
+    four.indent = 0
+    #expect(try transcode("[1,[2]]", four) == "[\n1,\n[\n2\n]\n]")
+  }
+
+  @Test("parse → write → parse gives the same events, compact and pretty, at any chunking")
+  func roundTrip() throws {
+    for options in [JSONWriteOptions.compact, .pretty] {
+      let output = try transcode(awkwardText, options)
+      #expect(parse(output).events == parse(awkwardText).events)
+      for size in [1, 2, 3, 7] {
+        #expect(
+          try transcode(awkwardText, options, chunkSizes: Array(repeating: size, count: 500))
+            == output)
+      }
+      // Formatting is idempotent.
+      #expect(try transcode(output, options) == output)
+    }
+  }
+
+  @Test("sorted keys, recursively, by code point")
+  func sortedKeys() throws {
+    var options = JSONWriteOptions()
+    options.sortKeys = true
+    let output = try transcode(
+      #"{"b":{"z":1,"a":[{"y":0,"x":0}]},"a":2,"é":3,"Z":4,"aa":5}"#, options)
+    #expect(output == #"{"Z":4,"a":2,"aa":5,"b":{"a":[{"x":0,"y":0}],"z":1},"é":3}"#)
+    options.indent = 2
+    #expect(
+      try transcode(#"{"b":1,"a":{"d":[],"c":{}}}"#, options) == """
+        {
+          "a": {
+            "c": {},
+            "d": []
+          },
+          "b": 1
+        }
+        """)
+  }
+
+  @Test("escape options: non-ASCII as \\uXXXX with surrogate pairs; forward slashes")
+  func escaping() throws {
+    var options = JSONWriteOptions()
+    options.escapeUnicode = true
+    #expect(
+      try transcode(#"["w∈L⟺y", "😀/é"]"#, options) == #"["w\u2208L\u27fay","\ud83d\ude00/\u00e9"]"#)
+    options.escapeSlash = true
+    #expect(try transcode(#"["</script>"]"#, options) == #"["<\/script>"]"#)
+    #expect("é/\"".jsonStringLiteral() == "\"é/\\\"\"")
+    #expect(
+      "é/".jsonStringLiteral(includeQuotes: false, escapeUnicode: true, escapeSlash: true)
+        == "\\u00e9\\/")
+  }
+
+  @Test("doubles are written in the shortest form that reads back the same")
+  func doubles() throws {
+    var writer = JSONWriter()
+    try writer.startArray()
+    for value in [
+      0.1, 1.0 / 3.0, 1e22, Double.leastNonzeroMagnitude, -0.0, 1.7976931348623157e308, 100.0,
+    ] {
+      try writer.number(value)
+    }
+    try writer.number(42)
+    try writer.endArray()
+    try writer.finish()
+    let text = String(decoding: writer.bytes, as: UTF8.self)
+    #expect(text == "[0.1,0.3333333333333333,1e+22,5e-324,-0.0,1.7976931348623157e+308,100.0,42]")
+    let reread = try JSONValue(parsing: text).arrayValue!.map { $0.doubleValue! }
+    #expect(
+      reread == [
+        0.1, 1.0 / 3.0, 1e22, Double.leastNonzeroMagnitude, -0.0, 1.7976931348623157e308, 100.0, 42,
+      ])
+  }
+
+  @Test("grammar errors: refused, nothing written")
+  func grammarErrors() throws {
+    func kind(_ body: (inout JSONWriter<JSONByteSink>) throws -> Void) -> JSONWriterError.Kind? {
+      var writer = JSONWriter()
+      do {
+        try body(&writer)
+        try writer.finish()
+        return nil
+      } catch let error as JSONWriterError {
+        return error.kind
+      } catch {
+        return nil
+      }
+    }
+    #expect(kind { try $0.key("a") } == .misplacedKey)
+    #expect(
+      kind {
+        try $0.startArray()
+        try $0.key("a")
+      } == .misplacedKey)
+    #expect(
+      kind {
+        try $0.startObject()
+        try $0.key("a")
+        try $0.key("b")
+      } == .misplacedKey)
+    #expect(
+      kind {
+        try $0.startObject()
+        try $0.string("v")
+      } == .valueWhereKeyExpected)
+    #expect(kind { try $0.endArray() } == .unbalancedEnd)
+    #expect(
+      kind {
+        try $0.startArray()
+        try $0.endObject()
+      } == .unbalancedEnd)
+    #expect(
+      kind {
+        try $0.startObject()
+        try $0.endArray()
+      } == .unbalancedEnd)
+    #expect(
+      kind {
+        try $0.startObject()
+        try $0.key("a")
+        try $0.endObject()
+      } == .unbalancedEnd)
+    #expect(
+      kind {
+        try $0.null()
+        try $0.null()
+      } == .multipleTopLevelValues)
+    #expect(kind { try $0.number(Double.nan) } == .nonFiniteNumber)
+    #expect(kind { try $0.number(-Double.infinity) } == .nonFiniteNumber)
+    #expect(kind { try $0.startArray() } == .incompleteDocument)
+    #expect(kind { _ in } == .incompleteDocument)
+    let invalid: [UInt8] = [0x61, 0xC3, 0x28]
+    #expect(
+      kind { w in try invalid.withUnsafeBufferPointer { try w.string(JSONString(utf8: $0)) } }
+        == .invalidUTF8)
+    #expect(
+      kind { w in
+        try w.startObject()
+        try invalid.withUnsafeBufferPointer { try w.key(JSONString(utf8: $0)) }
+      } == .invalidUTF8)
+
+    // A refused event leaves the output and state as they were.
+    var writer = JSONWriter()
+    try writer.startArray()
+    try writer.number(1)
+    #expect(throws: JSONWriterError.self) {
+      try invalid.withUnsafeBufferPointer { try writer.string(JSONString(utf8: $0)) }
+    }
+    #expect(throws: JSONWriterError.self) { try writer.key("k") }
+    try writer.number(2)
+    try writer.endArray()
+    try writer.finish()
+    #expect(writer.bytes == Array("[1,2]".utf8))
+  }
+
+  @Test("multiple top-level values, one per line, when allowed")
+  func multipleValues() throws {
+    var options = JSONWriteOptions()
+    options.allowMultipleValues = true
+    var parseOptions = JSONParseOptions()
+    parseOptions.allowMultipleValues = true
+    var parser = JSONParser(handler: JSONWriter(options: options), options: parseOptions)
+    try parser.feed(Array("{\"a\" : 1}   [2]\n3 \"x\"".utf8))
+    try parser.finish()
+    try parser.handler.finish()
+    #expect(parser.handler.bytes == Array("{\"a\":1}\n[2]\n3\n\"x\"".utf8))
+  }
+
+  @Test("non-finite numbers only on request")
+  func nonFinite() throws {
+    var options = JSONWriteOptions()
+    options.allowNonFiniteNumbers = true
+    var parseOptions = JSONParseOptions()
+    parseOptions.allowNonFiniteNumbers = true
+    var parser = JSONParser(handler: JSONWriter(options: options), options: parseOptions)
+    try parser.feed(Array("[NaN,-Infinity]".utf8))
+    try parser.finish()
+    try parser.handler.finish()
+    #expect(parser.handler.bytes == Array("[NaN,-Infinity]".utf8))
+    #expect(throws: JSONWriterError.self) {
+      _ = try JSONParser.parse(Array("[NaN]".utf8), handler: JSONWriter(), options: parseOptions)
+    }
+  }
+
+  @Test("the sink receives chunks of bounded size; their concatenation is the output")
+  func boundedChunks() throws {
+    final class Chunks: @unchecked Sendable {
+      var sizes: [Int] = []
+      var bytes: [UInt8] = []
+    }
+    let chunks = Chunks()
+    let sink = JSONChunkSink { chunk in
+      chunks.sizes.append(chunk.count)
+      chunks.bytes.append(contentsOf: chunk)
+    }
+    var writer = JSONWriter(sink: sink, options: .compact, chunkSize: 100)
+    try writer.startArray()
+    for i in 0..<1000 { try writer.number(i) }
+    try writer.string(String(repeating: "long ", count: 200))  // one value larger than a chunk
+    try writer.endArray()
+    try writer.finish()
+    #expect(chunks.sizes.allSatisfy { $0 <= 100 })
+    #expect(chunks.sizes.count > 40)
+    let value = try JSONValue(parsing: chunks.bytes)
+    #expect(value.arrayValue?.count == 1001)
+  }
+
+  @Test("values built in code serialize through replay")
+  func replaySerialization() throws {
+    let value: JSONValue = ["name": "Zoë", "tags": ["a", "b"], "n": 1.5, "ok": true, "none": nil]
+    #expect(
+      try value.jsonString() == #"{"name":"Zoë","tags":["a","b"],"n":1.5,"ok":true,"none":null}"#)
+    var options = JSONWriteOptions.pretty
+    options.sortKeys = true
+    #expect(
+      try value.jsonString(options: options) == """
+        {
+          "n": 1.5,
+          "name": "Zoë",
+          "none": null,
+          "ok": true,
+          "tags": [
+            "a",
+            "b"
+          ]
+        }
+        """)
+    #expect(throws: JSONWriterError.self) { try JSONValue(Double.nan).jsonBytes() }
+    #expect(JSONValue(Double.nan).description == "NaN")
+  }
+}
