@@ -70,36 +70,6 @@ extension JSONParser {
     }
   }
 
-  /// Skips bytes that need no attention: ASCII from 0x20, except `"` and `\`. Eight at a time
-  /// while eight remain: a word is clean when no byte is below 0x20, `"`, `\` or 0x80 and up.
-  @inlinable
-  func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
-    -> UnsafePointer<UInt8>
-  {
-    var p = start
-    while end - p >= 8 {
-      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      let quote = word ^ (ones &* UInt64(UInt8._quote))
-      let backslash = word ^ (ones &* UInt64(UInt8._backslash))
-      // Classic "has a zero byte" / "has a byte below n" tests: exact about whether any byte
-      // qualifies, which is all we need before locating it bytewise below.
-      let below20 = word &- (ones &* 0x20)
-      let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (below20 & ~word)
-        | word
-      if special & highs != 0 { break }
-      p += 8
-    }
-    while p < end {
-      let c = p.pointee
-      if c < 0x20 || c == ._quote || c == ._backslash || c >= 0x80 { break }
-      p += 1
-    }
-    return p
-  }
-
   /// The closing quote at `p`: delivers the string or key.
   @inlinable
   mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
@@ -273,6 +243,18 @@ extension JSONParser {
     runStart: inout UnsafePointer<UInt8>
   ) throws -> UnsafePointer<UInt8> {
     var p = start
+    if _utf8.need == 0 && !options.rejectNullAndNoncharacters {
+      // Fast path: a run of well-formed characters that lie wholly in this chunk.
+      var length = _wellFormedCharacterLength(p, end)
+      if length > 0 {
+        repeat {
+          _continuationBytes &+= length &- 1
+          p += length
+          length = p < end && p.pointee >= 0x80 ? _wellFormedCharacterLength(p, end) : 0
+        } while length > 0
+        return p
+      }
+    }
     if _utf8.need == 0 {
       guard _utf8.start(p.pointee) else {
         // Not a lead byte: a maximal ill-formed subpart of one byte.

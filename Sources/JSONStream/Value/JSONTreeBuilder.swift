@@ -165,8 +165,9 @@ public enum JSONValueError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// A direct-mapped cache of key strings by their bytes: a hit returns a `String` made before
-/// (sharing its storage) instead of decoding and allocating a new one. Bounded: a colliding
-/// key replaces the older one.
+/// (sharing its storage) instead of allocating a new one. Only keys longer than 15 bytes go
+/// through it, since shorter ones are stored inline anyway. Bounded: a colliding key
+/// replaces the older one.
 @usableFromInline
 struct _KeyCache {
   @usableFromInline var slots: [String?]
@@ -181,7 +182,9 @@ struct _KeyCache {
   @inlinable
   mutating func string(for key: JSONString) -> String {
     let bytes = key.utf8
-    guard bytes.count <= _KeyCache.maxKeyLength else { return key.string }
+    // Up to 15 bytes, Swift stores a string inline: making one costs no allocation, and
+    // less than a lookup would.
+    guard bytes.count > 15 && bytes.count <= _KeyCache.maxKeyLength else { return key.string }
     // FNV-1a over the bytes.
     var hash: UInt32 = 2_166_136_261
     for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }

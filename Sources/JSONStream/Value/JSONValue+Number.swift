@@ -49,16 +49,25 @@ extension JSONValue {
     @inlinable
     public init(exactly number: JSONNumber) {
       if number.isInteger, let value = number.int64 {
-        storage = .int(value)
-      } else if number.isNonFinite {
+        self.init(storage: .int(value))
+      } else {
+        self.init(_nonInt64: number)
+      }
+    }
+
+    @usableFromInline
+    init(_nonInt64 number: JSONNumber) {
+      if number.isNonFinite {
         storage = .double(number.double)
-      } else if let value = number.losslessDouble {
+      } else if let value = number._shortDouble {
         storage = .double(value)
-      } else if let value = number.uint64 {
-        storage = .uint(value)
       } else if let value = number.int64 {
         storage = .int(value)
+      } else if let value = number.uint64 {
+        storage = .uint(value)
       } else {
+        // More digits than a double is sure to keep, or out of its normal range: the text is
+        // the value (conversions parse it on demand; equality compares decimal values).
         storage = .text(number.text)
       }
     }
@@ -135,14 +144,24 @@ extension JSONValue {
       case (.int(let a), .int(let b)): return a == b
       case (.uint(let a), .uint(let b)): return a == b
       case (.double(let a), .double(let b)): return a == b
-      case (.text(let a), .text(let b)): return a == b
+      case (.text(let a), .text(let b)):
+        return a == b || Self.decimalsEqual(a, b)
       case (.int, .uint), (.uint, .int): return false  // .uint is always above Int64.max
       case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
         return Double(exactly: a) == b
       case (.uint(let a), .double(let b)), (.double(let b), .uint(let a)):
         return Double(exactly: a) == b
-      default: return false
+      case (.text(let a), .double(let b)), (.double(let b), .text(let a)):
+        return Self.withNumber(a) { $0.losslessDouble } == b
+      case (.text(let a), .int(let b)), (.int(let b), .text(let a)):
+        return Self.withNumber(a) { $0.int64 } == b
+      case (.text(let a), .uint(let b)), (.uint(let b), .text(let a)):
+        return Self.withNumber(a) { $0.uint64 } == b
       }
+    }
+
+    static func decimalsEqual(_ a: String, _ b: String) -> Bool {
+      _NormalizedDecimal(a) == _NormalizedDecimal(b)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -162,21 +181,41 @@ extension JSONValue {
           hasher.combine(value)
         }
       case .double(let value): hasher.combine(value == 0 ? 0 : value)
-      case .text(let text): hasher.combine(text)
+      case .text(let text):
+        // Hash as the equal double or integer would, else by normalized decimal digits.
+        if let value = Self.withNumber(text, { $0.int64 }), let exact = Double(exactly: value) {
+          hasher.combine(exact == 0 ? 0 : exact)
+        } else if let value = Self.withNumber(text, { $0.losslessDouble }) {
+          hasher.combine(value == 0 ? 0 : value)
+        } else {
+          hasher.combine(_NormalizedDecimal(text))
+        }
       }
     }
   }
 }
 
 extension JSONNumber {
+  /// The value as a `Double` when it has at most 15 significant digits and lands in the normal
+  /// range: such a decimal always survives text → double → shortest text, so the double
+  /// holds it without loss. Cheap (usually Clinger's fast path); nil otherwise.
+  @usableFromInline
+  var _shortDouble: Double? {
+    guard let digits = _DecimalDigits(self), digits.digitCount <= 15, !digits.truncated else {
+      return nil
+    }
+    let value = double
+    if value.isNormal || (value == 0 && digits.significand == 0) { return value }
+    return nil
+  }
+
   /// The value as a `Double` when writing that double back (shortest round-trip text) gives the
   /// same decimal value as the text here — so keeping the double loses nothing.
   @usableFromInline
   var losslessDouble: Double? {
+    if let value = _shortDouble { return value }
     let value = double
-    guard value.isFinite, let digits = _DecimalDigits(self) else { return nil }
-    // Up to 15 significant digits always survive text → double → shortest text.
-    if digits.digitCount <= 15 && !digits.truncated { return value }
+    guard value.isNormal, let digits = _DecimalDigits(self) else { return nil }
     var shortest = _shortestText(value)
     let same = shortest.withUTF8 { bytes -> Bool in
       guard let flags = _classifyNumberText(bytes),
@@ -193,4 +232,50 @@ extension JSONNumber {
 @usableFromInline
 func _shortestText(_ value: Double) -> String {
   value.description
+}
+
+/// A number's decimal value in a canonical form — sign, significant digits without leading or
+/// trailing zeros, and the exponent of the last digit — so that `1.50`, `15e-1` and `1.5`
+/// compare and hash alike, at any length. Only for valid number text.
+struct _NormalizedDecimal: Hashable {
+  var negative = false
+  var digits: [UInt8] = []
+  var exponent = 0
+
+  init(_ text: String) {
+    var fractionDigits = 0
+    var inFraction = false
+    var explicitExponent = 0
+    var exponentSign = 1
+    var inExponent = false
+    for byte in text.utf8 {
+      switch byte {
+      case ._minus where !inExponent: negative = true
+      case ._minus: exponentSign = -1
+      case ._plus: break
+      case ._period: inFraction = true
+      case ._lowerE, ._upperE: inExponent = true
+      case _ where inExponent:
+        if explicitExponent < 1_000_000_000 {
+          explicitExponent = explicitExponent * 10 + Int(byte - ._zero)
+        }
+      default:
+        if byte == ._zero && digits.isEmpty {
+          if inFraction { fractionDigits += 1 }
+          continue
+        }
+        digits.append(byte)
+        if inFraction { fractionDigits += 1 }
+      }
+    }
+    exponent = exponentSign * explicitExponent - fractionDigits
+    while digits.last == ._zero {
+      digits.removeLast()
+      exponent += 1
+    }
+    if digits.isEmpty {
+      negative = false
+      exponent = 0
+    }
+  }
 }

@@ -132,13 +132,15 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
     if options.sortKeys {
       var quoted: [UInt8] = []
-      guard _appendQuoted(key.utf8, to: &quoted) else { throw _invalidUTF8("key") }
+      guard Self._appendQuoted(key.utf8, to: &quoted, options: options) else {
+        throw _invalidUTF8("key")
+      }
       _sortFrames[_sortFrames.count - 1].startMember(key: key.bytes, quoted: quoted, output: &_out)
     } else {
       let rollback = _out.count
       if top & Self._hasMembers != 0 { _out.append(._comma) }
       _newline(depth: _stack.count)
-      guard _appendQuoted(key.utf8, to: &_out) else {
+      guard Self._appendQuoted(key.utf8, to: &_out, options: options) else {
         _out.removeSubrange(rollback...)
         throw _invalidUTF8("key")
       }
@@ -153,7 +155,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     let rollback = _out.count
     let state = _stack.last
     try _beginValue()
-    guard _appendQuoted(value.utf8, to: &_out) else {
+    guard Self._appendQuoted(value.utf8, to: &_out, options: options) else {
       _out.removeSubrange(rollback...)
       if let state { _stack[_stack.count - 1] = state }
       throw _invalidUTF8("string")
@@ -268,8 +270,12 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// Quoted, escaped string; false (with partial output) when `bytes` is not UTF-8.
+  /// Static on purpose: a method on `self` taking `&self._out` would copy `self`, and with it
+  /// force a copy of the whole output buffer.
   @inlinable
-  func _appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
+  static func _appendQuoted(
+    _ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], options: JSONWriteOptions
+  ) -> Bool {
     output.append(._quote)
     let valid = _appendEscapedJSONStringContent(
       bytes, to: &output, escapeUnicode: options.escapeUnicode, escapeSlash: options.escapeSlash)

@@ -64,6 +64,17 @@ struct JSONValueTests {
     #expect(JSONValue.Number(text: "1.50") == JSONValue.Number(1.5))
     #expect(JSONValue.Number(text: "1.") == nil)
     #expect(JSONValue.Number(text: "NaN") == nil)
+    // Long numbers are kept as text, yet equal (and hash like) the double they denote.
+    let long = try JSONValue(parsing: "0.30000000000000004")
+    #expect(long == JSONValue(0.1 + 0.2))
+    #expect(long.hashValue == JSONValue(0.1 + 0.2).hashValue)
+    #expect(try JSONValue(parsing: "0.300000000000000040") == long)
+    #expect(
+      try JSONValue(parsing: "1234567890123456789012")
+        == JSONValue(parsing: "1.234567890123456789012e21"))
+    #expect(try JSONValue(parsing: "12345678901234567.0") == JSONValue(12_345_678_901_234_567))
+    #expect(try JSONValue(parsing: "1e-400") != JSONValue(0.0))
+    #expect(try JSONValue(parsing: "4.9e-324").description == "4.9e-324")
     #expect(JSONValue.Number(UInt64.max).uint64 == .max)
     #expect(JSONValue.Number(UInt64.max).int64 == nil)
   }

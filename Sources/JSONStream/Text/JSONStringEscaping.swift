@@ -44,42 +44,52 @@ func _appendEscapedJSONStringContent(
   _ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], escapeUnicode: Bool,
   escapeSlash: Bool
 ) -> Bool {
-  let count = bytes.count
   guard let base = bytes.baseAddress else { return true }
-  var runStart = 0
-  var i = 0
-  while i < count {
-    let c = base[i]
-    if c >= 0x20 && c != ._quote && c != ._backslash && c < 0x80 && !(escapeSlash && c == ._slash) {
-      i &+= 1
-      continue
+  let end = base + bytes.count
+  var runStart = base
+  var p = base
+  while p < end {
+    if escapeSlash {
+      while p < end && p.pointee >= 0x20 && p.pointee < 0x80 && p.pointee != ._quote
+        && p.pointee != ._backslash && p.pointee != ._slash
+      {
+        p += 1
+      }
+    } else {
+      p = _skipPlainStringBytes(p, end)
     }
+    guard p < end else { break }
+    let c = p.pointee
     if c >= 0x80 {
-      // A multi-byte character: validate, then copy it with the run or escape it.
-      var sequence = _UTF8Sequence()
-      guard sequence.start(c) else { return false }
-      var j = i &+ 1
-      while sequence.need > 0 {
-        guard j < count, sequence.take(base[j]) else { return false }
-        j &+= 1
-      }
+      // Multi-byte characters: checked, then copied with the run or escaped.
+      let length = _wellFormedCharacterLength(p, end)
+      guard length > 0 else { return false }
       if escapeUnicode {
-        if runStart < i {
-          output.append(
-            contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
-        }
+        output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
+        var sequence = _UTF8Sequence()
+        _ = sequence.start(c)
+        for i in 1..<length { _ = sequence.take(p[i]) }
         _appendUnicodeEscape(sequence.scalar, to: &output)
-        runStart = j
+        runStart = p + length
       }
-      i = j
+      p += length
       continue
     }
-    if runStart < i {
-      output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+    if c == ._slash {
+      // Plain unless asked to escape it.
+      if escapeSlash {
+        output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
+        output.append(._backslash)
+        output.append(._slash)
+        runStart = p + 1
+      }
+      p += 1
+      continue
     }
+    output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
     output.append(._backslash)
     switch c {
-    case ._quote, ._backslash, ._slash: output.append(c)
+    case ._quote, ._backslash: output.append(c)
     case 0x08: output.append(UInt8(ascii: "b"))
     case 0x0C: output.append(UInt8(ascii: "f"))
     case ._newline: output.append(UInt8(ascii: "n"))
@@ -89,12 +99,10 @@ func _appendEscapedJSONStringContent(
       output.append(UInt8(ascii: "u"))
       _appendHex4(UInt32(c), to: &output)
     }
-    i &+= 1
-    runStart = i
+    p += 1
+    runStart = p
   }
-  if runStart < count {
-    output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
-  }
+  output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: end - runStart))
   return true
 }
 

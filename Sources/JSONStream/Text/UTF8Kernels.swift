@@ -1,0 +1,59 @@
+// Small kernels over UTF-8 bytes shared by the parser and the writer. Each works on a pointer
+// range it is given and never reads outside it.
+
+/// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
+/// `\`. Eight at a time while eight remain: a word is clean when no byte is below 0x20, `"`,
+/// `\`, or 0x80 and up.
+@inlinable
+func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* UInt64(UInt8._quote))
+    let backslash = word ^ (ones &* UInt64(UInt8._backslash))
+    // Classic "has a zero byte" / "has a byte below n" tests: exact about whether any byte
+    // qualifies, which is all we need before locating it bytewise below.
+    let below20 = word &- (ones &* 0x20)
+    let special =
+      ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (below20 & ~word) | word
+    if special & highs != 0 { break }
+    p += 8
+  }
+  while p < end {
+    let c = p.pointee
+    if c < 0x20 || c == ._quote || c == ._backslash || c >= 0x80 { break }
+    p += 1
+  }
+  return p
+}
+
+/// The length (2…4) of the well-formed UTF-8 character at `p` when it lies entirely before
+/// `end`; 0 when it is ill-formed or cut off by `end` (callers then take the careful path).
+@inlinable
+func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
+  let available = end - p
+  let c = p[0]
+  @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+  if c < 0xE0 {
+    guard c >= 0xC2, available >= 2, isContinuation(p[1]) else { return 0 }
+    return 2
+  }
+  if c < 0xF0 {
+    guard available >= 3 else { return 0 }
+    let c1 = p[1]
+    let low: UInt8 = c == 0xE0 ? 0xA0 : 0x80
+    let high: UInt8 = c == 0xED ? 0x9F : 0xBF
+    guard c1 >= low, c1 <= high, isContinuation(p[2]) else { return 0 }
+    return 3
+  }
+  guard c <= 0xF4, available >= 4 else { return 0 }
+  let c1 = p[1]
+  let low: UInt8 = c == 0xF0 ? 0x90 : 0x80
+  let high: UInt8 = c == 0xF4 ? 0x8F : 0xBF
+  guard c1 >= low, c1 <= high, isContinuation(p[2]), isContinuation(p[3]) else { return 0 }
+  return 4
+}
