@@ -14,7 +14,7 @@ extension JSONFoundation {
   /// Accepted, as `JSONSerialization` accepts them: `NSDictionary` and Swift dictionaries with
   /// string keys; `NSArray` and Swift arrays; `NSString` and `String`; `NSNumber` (a boolean one
   /// as `true`/`false`, an `NSDecimalNumber` as its digits); `NSNull` and `nil`; the Swift
-  /// integer types, `Double`, `Float`, `Bool` and `Decimal`. Integers are delivered as their
+  /// integer types, `Double`, `Float`, `CGFloat`, `Bool` and `Decimal`. Integers are delivered as their
   /// decimal text, floating-point numbers as their shortest round-trip text (`0.1`, `5.0`,
   /// `1e-07`), strings as their UTF-8 bytes.
   ///
@@ -144,10 +144,13 @@ private struct Walker {
       return .container(frame(forPairs: dictionary.map { ($0.key, $0.value) }))
     }
     if let dictionary = value as? [AnyHashable: Any] {
-      let key = dictionary.keys.first { !($0.base is String) }!
-      throw error(
-        .nonStringKey,
-        "a dictionary key of type \(Swift.type(of: key.base)) (JSON object keys are strings)")
+      var members: [(String, Any)] = []
+      members.reserveCapacity(dictionary.count)
+      for (key, member) in dictionary {
+        guard let key = key.base as? String else { throw nonStringKey(key.base) }
+        members.append((key, member))
+      }
+      return .container(frame(forPairs: members))
     }
     if let integer = value as? any BinaryInteger { return .number("\(integer)") }
     if type == Float.self {
@@ -156,6 +159,7 @@ private struct Walker {
       return .number(float.description)
     }
     if type == Decimal.self { return .number(try text(of: value as! Decimal)) }
+    if type == CGFloat.self { return .number(try text(of: Double(value as! CGFloat))) }
     if let optional = value as? any _OptionalValue {
       guard let wrapped = optional._wrappedValue else { return .null }
       return try classify(wrapped)
@@ -225,11 +229,7 @@ private struct Walker {
     var members: [(String, Any)] = []
     members.reserveCapacity(pairs.count)
     for (key, value) in pairs {
-      guard let key = key as? String else {
-        throw error(
-          .nonStringKey,
-          "a dictionary key of type \(type(of: key)) (JSON object keys are strings)")
-      }
+      guard let key = key as? String else { throw nonStringKey(key) }
       members.append((key, value))
     }
     var frame = self.frame(forPairs: members)
@@ -246,6 +246,10 @@ private struct Walker {
   }
 
   // MARK: Errors
+
+  private func nonStringKey(_ key: Any) -> JSONFoundationError {
+    error(.nonStringKey, "a dictionary key of type \(type(of: key)) (JSON object keys are strings)")
+  }
 
   private func nonFinite(_ text: String) -> JSONFoundationError {
     error(.nonFiniteNumber, "the number \(text), which JSON cannot express")
