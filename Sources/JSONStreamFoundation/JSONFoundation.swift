@@ -40,9 +40,7 @@ public enum JSONFoundation {
     with data: Data, options: JSONFoundationReadingOptions = [],
     parseOptions: JSONParseOptions = JSONParseOptions()
   ) throws -> Any {
-    try data.withUnsafeBytes { raw in
-      try object(with: raw.bindMemory(to: UInt8.self), options: options, parseOptions: parseOptions)
-    }
+    try data.withUnsafeBytes { try object(with: $0, options: options, parseOptions: parseOptions) }
   }
 
   /// Every top-level value of the input: one for a JSON document; any number (zero included)

@@ -18,7 +18,15 @@ import JSONStream
 ///   numbers with many digits become `NSDecimalNumber`s where `JSONSerialization` makes them so;
 ///   other numbers are `Double` `NSNumber`s; a number beyond `Double`'s range (`1e400`) is an
 ///   error, as it is for `JSONSerialization`.
-/// - Duplicate keys: the last value wins.
+/// - `NaN`, `Infinity` and `-Infinity` (accepted only with
+///   ``JSONParseOptions/allowNonFiniteNumbers``; `JSONSerialization` never reads them) become
+///   `Double` `NSNumber`s.
+/// - Duplicate keys: the last value wins. Keys are immutable `NSString`s, and the dictionaries
+///   of a document share one object per recurring key.
+/// - On swift-corelibs-foundation, reading a member (`object(at:)`, subscripts, enumeration)
+///   converts a nested container or string into a Swift `Array`, `Dictionary` or `String`: a
+///   copy. The stored objects are the mutable ones asked for (reachable as stored through
+///   `NSDictionary.allValues`, for example), as with `JSONSerialization`'s own mutable trees.
 ///
 /// The builder keeps open containers on an explicit stack, so nesting depth is bounded by the
 /// parser's ``JSONParseLimits/maxDepth``, not by the call stack. Reuse it with ``reset()``.

@@ -47,7 +47,8 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
   /// A readable explanation, without the position or path.
   public var message: String
   /// Where in the JSON text, when the error comes from parsing and the parser is known (see
-  /// ``positioned(by:)``).
+  /// ``positioned(by:)``): where the parser was when the builder threw, which is just past the
+  /// offending token (or at its start, for a number the end of input completes).
   public var position: Position?
   /// Replay errors: where in the tree, e.g. `$["users"][3]["born"]`.
   public var path: String?
