@@ -5,15 +5,21 @@ let package = Package(
   name: "JSONStream",
   products: [
     .library(name: "JSONStream", targets: ["JSONStream"]),
+    .library(name: "JSONStreamFoundation", targets: ["JSONStreamFoundation"]),
     .executable(name: "jsonstream", targets: ["jsonstream"]),
   ],
   targets: [
     // The core: an incremental push parser and the event model. Standard library only.
     .target(name: "JSONStream"),
+    // Foundation trees (NSDictionary, NSArray, …) from events and back: the only target that
+    // imports Foundation.
+    .target(name: "JSONStreamFoundation", dependencies: ["JSONStream"]),
     // The command-line tool, thin over the library.
     .executableTarget(name: "jsonstream", dependencies: ["JSONStream"]),
     // Depends on the tool so that `swift test` builds it: the CLI tests run the binary.
     .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream", "jsonstream"]),
+    .testTarget(
+      name: "JSONStreamFoundationTests", dependencies: ["JSONStreamFoundation", "JSONStream"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,67 @@
+import Foundation
+import JSONStream
+
+/// One-call conversions between JSON and Foundation trees, in the manner of `JSONSerialization`.
+///
+/// ```swift
+/// let tree = try JSONFoundation.object(with: data)          // like JSONSerialization.jsonObject
+/// try JSONFoundation.replay(tree, into: &writer)            // the tree back as events
+/// ```
+public enum JSONFoundation {
+  /// Parses a whole JSON text into a Foundation tree, like
+  /// `JSONSerialization.jsonObject(with:options:)`: see ``JSONFoundationBuilder`` for the objects
+  /// made.
+  ///
+  /// - Parameters:
+  ///   - bytes: UTF-8 JSON text.
+  ///   - options: mutable containers or leaves, and whether a top-level scalar is allowed.
+  ///   - parseOptions: the parser's strictness and limits (strict RFC 8259 by default). With
+  ///     ``JSONParseOptions/allowMultipleValues``, the result is the first value; use
+  ///     ``objects(with:options:parseOptions:)`` for all of them.
+  /// - Throws: ``JSONParseError`` for malformed input; ``JSONFoundationError`` (with its
+  ///   ``JSONFoundationError/position``) for a fragment that is not allowed or a number out of
+  ///   range.
+  public static func object<Bytes: Sequence<UInt8>>(
+    with bytes: Bytes, options: JSONFoundationReadingOptions = [],
+    parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> Any {
+    let parser = try parse(bytes, options: options, parseOptions: parseOptions)
+    guard let first = parser.handler.values.first else {
+      // Only under allowMultipleValues; otherwise the parser reports the empty input itself.
+      throw JSONParseError(
+        kind: .emptyInput, offset: parser.offset, line: parser.line, column: parser.column,
+        message: "expected a JSON value, found the end of the input")
+    }
+    return first
+  }
+
+  /// ``object(with:options:parseOptions:)`` for `Data`.
+  public static func object(
+    with data: Data, options: JSONFoundationReadingOptions = [],
+    parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> Any {
+    try data.withUnsafeBytes { try object(with: $0, options: options, parseOptions: parseOptions) }
+  }
+
+  /// Every top-level value of the input: one for a JSON document; any number (zero included)
+  /// with ``JSONParseOptions/allowMultipleValues`` (NDJSON, concatenated JSON).
+  public static func objects<Bytes: Sequence<UInt8>>(
+    with bytes: Bytes, options: JSONFoundationReadingOptions = [],
+    parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> [Any] {
+    try parse(bytes, options: options, parseOptions: parseOptions).handler.values
+  }
+
+  private static func parse<Bytes: Sequence<UInt8>>(
+    _ bytes: Bytes, options: JSONFoundationReadingOptions, parseOptions: JSONParseOptions
+  ) throws -> JSONParser<JSONFoundationBuilder> {
+    var parser = JSONParser(handler: JSONFoundationBuilder(options: options), options: parseOptions)
+    do {
+      try parser.feed(bytes)
+      try parser.finish()
+    } catch let error as JSONFoundationError {
+      throw error.positioned(by: parser)
+    }
+    return parser
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import JSONStream
+
+/// A ``JSONEventHandler`` that builds the tree `JSONSerialization.jsonObject(with:options:)`
+/// returns: `NSDictionary`, `NSArray`, `NSString`, `NSNumber` and `NSNull`.
+///
+/// ```swift
+/// var parser = JSONParser(handler: JSONFoundationBuilder(options: [.mutableContainers]))
+/// for chunk in chunks { try parser.feed(chunk) }
+/// try parser.finish()
+/// let tree = parser.handler.value as! NSMutableDictionary
+/// ```
+///
+/// The tree follows `JSONSerialization` on the platform it runs on:
+/// - `true` and `false` are the `NSNumber` booleans (`kCFBooleanTrue`/`kCFBooleanFalse`): they
+///   write back as `true`/`false` and are distinct from `1`/`0`.
+/// - Integers that fit in `Int64` (negative) or `UInt64` (non-negative) are integer `NSNumber`s;
+///   numbers with many digits become `NSDecimalNumber`s where `JSONSerialization` makes them so;
+///   other numbers are `Double` `NSNumber`s; a number beyond `Double`'s range (`1e400`) is an
+///   error, as it is for `JSONSerialization`.
+/// - `NaN`, `Infinity` and `-Infinity` (accepted only with
+///   ``JSONParseOptions/allowNonFiniteNumbers``; `JSONSerialization` never reads them) become
+///   `Double` `NSNumber`s.
+/// - Duplicate keys: the last value wins. Keys are immutable `NSString`s, and the dictionaries
+///   of a document share one object per recurring key.
+/// - On swift-corelibs-foundation, reading a member (`object(at:)`, subscripts, enumeration)
+///   converts a nested container or string into a Swift `Array`, `Dictionary` or `String`: a
+///   copy. The stored objects are the mutable ones asked for (reachable as stored through
+///   `NSDictionary.allValues`, for example), as with `JSONSerialization`'s own mutable trees.
+///
+/// The builder keeps open containers on an explicit stack, so nesting depth is bounded by the
+/// parser's ``JSONParseLimits/maxDepth``, not by the call stack. Reuse it with ``reset()``.
+public struct JSONFoundationBuilder: JSONEventHandler {
+  /// The kind of objects made.
+  public let options: JSONFoundationReadingOptions
+
+  /// Every complete top-level value, in order: one for a JSON document, several with
+  /// ``JSONParseOptions/allowMultipleValues``.
+  public private(set) var values: [Any] = []
+
+  /// The top-level value (the first one, when there are several); `nil` until it is complete.
+  public var value: Any? { values.first }
+
+  /// Values of the open containers, innermost last; an object's values pair with `keys`.
+  private var stack: [AnyObject] = []
+  /// Keys of the open objects, innermost last.
+  private var keys: [NSObject] = []
+  /// The open containers, innermost last.
+  private var frames: [Frame] = []
+  private var keyCache = KeyCache()
+
+  private let mutableContainers: Bool
+  private let mutableLeaves: Bool
+  private let fragmentsAllowed: Bool
+  private let trueNumber = NSNumber(value: true)
+  private let falseNumber = NSNumber(value: false)
+  private let nullObject = NSNull()
+
+  private struct Frame {
+    var isObject: Bool
+    /// Where the container's values and keys start in `stack` and `keys`.
+    var valueStart: Int
+    var keyStart: Int
+  }
+
+  public init(options: JSONFoundationReadingOptions = []) {
+    self.options = options
+    mutableContainers = options.contains(.mutableContainers)
+    mutableLeaves = options.contains(.mutableLeaves)
+    fragmentsAllowed = options.contains(.fragmentsAllowed)
+  }
+
+  /// Forgets every value and any partly built one, to build again with the same options.
+  public mutating func reset() {
+    values.removeAll()
+    stack.removeAll(keepingCapacity: true)
+    keys.removeAll(keepingCapacity: true)
+    frames.removeAll(keepingCapacity: true)
+  }
+
+  /// Returns the complete top-level values and forgets them, keeping any value still being
+  /// built: for a stream of values (NDJSON), take them as they arrive.
+  public mutating func takeValues() -> [Any] {
+    defer { values.removeAll() }
+    return values
+  }
+
+  // MARK: Events
+
+  public mutating func startObject() {
+    frames.append(Frame(isObject: true, valueStart: stack.count, keyStart: keys.count))
+  }
+
+  public mutating func endObject() {
+    let frame = frames.removeLast()
+    let count = stack.count - frame.valueStart
+    let dictionary: NSDictionary
+    if count == 0 {
+      dictionary = mutableContainers ? NSMutableDictionary() : NSDictionary()
+    } else {
+      dictionary = stack.withUnsafeBufferPointer { values in
+        keys.withUnsafeBufferPointer { keys in
+          let valueStart = values.baseAddress! + frame.valueStart
+          let keyStart = keys.baseAddress! + frame.keyStart
+          // NSDictionary stores the pairs in order, so a duplicate key's last value wins.
+          return mutableContainers
+            ? NSMutableDictionary(objects: valueStart, forKeys: keyStart, count: count)
+            : NSDictionary(objects: valueStart, forKeys: keyStart, count: count)
+        }
+      }
+      stack.removeLast(count)
+      keys.removeLast(count)
+    }
+    append(dictionary)
+  }
+
+  public mutating func startArray() {
+    frames.append(Frame(isObject: false, valueStart: stack.count, keyStart: keys.count))
+  }
+
+  public mutating func endArray() {
+    let frame = frames.removeLast()
+    let count = stack.count - frame.valueStart
+    let array: NSArray
+    if count == 0 {
+      array = mutableContainers ? NSMutableArray() : NSArray()
+    } else {
+      array = stack.withUnsafeBufferPointer { values in
+        let start = values.baseAddress! + frame.valueStart
+        return mutableContainers
+          ? NSMutableArray(objects: start, count: count)
+          : NSArray(objects: start, count: count)
+      }
+      stack.removeLast(count)
+    }
+    append(array)
+  }
+
+  public mutating func key(_ key: JSONString) {
+    keys.append(keyCache.string(for: key.utf8))
+  }
+
+  public mutating func string(_ value: JSONString) throws {
+    if frames.isEmpty { try checkFragment("string") }
+    let string = String(decoding: value.utf8, as: UTF8.self)
+    append(mutableLeaves ? NSMutableString(string: string) : NSString(string: string))
+  }
+
+  public mutating func number(_ value: JSONNumber) throws {
+    if frames.isEmpty { try checkFragment("number") }
+    guard let number = FoundationNumbers.number(value) else {
+      throw JSONFoundationError(
+        kind: .numberNotRepresentable,
+        message: "the number \(value.text) is beyond the range of every Foundation number type")
+    }
+    append(number)
+  }
+
+  public mutating func bool(_ value: Bool) throws {
+    if frames.isEmpty { try checkFragment("boolean") }
+    append(value ? trueNumber : falseNumber)
+  }
+
+  public mutating func null() throws {
+    if frames.isEmpty { try checkFragment("null") }
+    append(nullObject)
+  }
+
+  // MARK: Helpers
+
+  private mutating func append(_ object: AnyObject) {
+    if frames.isEmpty {
+      values.append(object)
+    } else {
+      stack.append(object)
+    }
+  }
+
+  private func checkFragment(_ what: String) throws {
+    guard fragmentsAllowed else {
+      throw JSONFoundationError(
+        kind: .fragmentNotAllowed,
+        message: "a top-level \(what) is not allowed without .fragmentsAllowed "
+          + "(the JSON text must be an object or an array)")
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import JSONStream
+
+/// Why a JSON document could not become a Foundation tree, or a Foundation tree could not become
+/// events.
+///
+/// Errors of the input's syntax are ``JSONParseError``s; this type covers what is valid JSON but
+/// not acceptable here (a top-level fragment without ``JSONFoundationReadingOptions/fragmentsAllowed``,
+/// a number no `NSNumber` holds) and, for ``JSONFoundation/replay(_:into:sortedKeys:)``, objects
+/// that have no JSON form.
+///
+/// `description` reads like ``JSONParseError``'s when the position is known:
+/// `line 1, column 1: a top-level string is not allowed without .fragmentsAllowed`.
+public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Sendable, Equatable {
+    /// The top-level value is a string, number, boolean or null, and fragments are not allowed.
+    case fragmentNotAllowed
+    /// A number too large for every Foundation number type (`1e400`), as `JSONSerialization`
+    /// rejects it.
+    case numberNotRepresentable
+    /// Replay: a dictionary key that is not a string.
+    case nonStringKey
+    /// Replay: an object with no JSON form (`Date`, `Data`, an arbitrary class or struct, …).
+    case unsupportedType
+    /// Replay: NaN or an infinity, which JSON numbers cannot express.
+    case nonFiniteNumber
+    /// Replay: an `NSArray` or `NSDictionary` that contains itself.
+    case cyclicReference
+  }
+
+  /// Where in the input the error was found: byte offset from 0, line and column from 1 (as in
+  /// ``JSONParseError``).
+  public struct Position: Sendable, Equatable {
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    public init(offset: Int, line: Int, column: Int) {
+      self.offset = offset
+      self.line = line
+      self.column = column
+    }
+  }
+
+  /// What went wrong.
+  public var kind: Kind
+  /// A readable explanation, without the position or path.
+  public var message: String
+  /// Where in the JSON text, when the error comes from parsing and the parser is known (see
+  /// ``positioned(by:)``): where the parser was when the builder threw, which is just past the
+  /// offending token (or at its start, for a number the end of input completes).
+  public var position: Position?
+  /// Replay errors: where in the tree, e.g. `$["users"][3]["born"]`.
+  public var path: String?
+
+  public init(kind: Kind, message: String, position: Position? = nil, path: String? = nil) {
+    self.kind = kind
+    self.message = message
+    self.position = position
+    self.path = path
+  }
+
+  /// This error with the position of `parser`, which has just failed with it: the parser
+  /// remembers where it was when the handler threw.
+  ///
+  /// ```swift
+  /// do { try parser.feed(chunk) } catch let error as JSONFoundationError {
+  ///   throw error.positioned(by: parser)
+  /// }
+  /// ```
+  public func positioned<Handler>(by parser: JSONParser<Handler>) -> JSONFoundationError {
+    var copy = self
+    copy.position = Position(offset: parser.offset, line: parser.line, column: parser.column)
+    return copy
+  }
+
+  /// `line L, column C: message`, or `message at path`, or just the message.
+  public var description: String {
+    var text = message
+    if let path { text += " at \(path)" }
+    if let position { text = "line \(position.line), column \(position.column): " + text }
+    return text
+  }
+}
