@@ -11,7 +11,8 @@ let package = Package(
     .executableTarget(
       name: "jsonstream-bench",
       dependencies: [
-        .product(name: "JSONStream", package: "JSONStream")
+        .product(name: "JSONStream", package: "JSONStream"),
+        .product(name: "JSONStreamFoundation", package: "JSONStream"),
       ]
     )
   ],

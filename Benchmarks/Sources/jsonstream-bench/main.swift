@@ -1,5 +1,6 @@
 import Foundation
 import JSONStream
+import JSONStreamFoundation
 
 // Side-by-side figures for the consumers: each operation of ours is timed in the same run as
 // the matching Foundation operation on the same bytes. Medians of repeated runs after warm-up.
@@ -64,6 +65,26 @@ for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
       ours: try harness.median { blackHole(try JSONValue(parsing: bytes)) },
       peerName: "JSONSerialization.jsonObject", peer: foundationParse))
 
+  // Foundation containers: ours vs JSONSerialization's (equal trees, see the tests).
+  rows.append(
+    Row(
+      operation: "Foundation containers", file: name, bytes: bytes.count,
+      ours: try harness.median { blackHole(try JSONFoundation.object(with: data)) },
+      peerName: "JSONSerialization.jsonObject", peer: foundationParse))
+  rows.append(
+    Row(
+      operation: "Foundation mutable containers", file: name, bytes: bytes.count,
+      ours: try harness.median {
+        blackHole(
+          try JSONFoundation.object(with: data, options: [.mutableContainers, .mutableLeaves]))
+      },
+      peerName: ".mutableContainers+Leaves",
+      peer: try harness.median {
+        blackHole(
+          try JSONSerialization.jsonObject(
+            with: data, options: [.mutableContainers, .mutableLeaves]))
+      }))
+
   // What the key cache saves: a builder reused across documents, with and without it.
   var cached = JSONTreeBuilder()
   var uncached = JSONTreeBuilder(cachesKeys: false)
@@ -104,6 +125,14 @@ for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
     Row(
       operation: "write compact from tree", file: name, bytes: bytes.count,
       ours: try harness.median { blackHole(try value.jsonBytes()) },
+      peerName: "JSONSerialization.data",
+      peer: try harness.median {
+        blackHole(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
+      }))
+  rows.append(
+    Row(
+      operation: "write Foundation tree", file: name, bytes: bytes.count,
+      ours: try harness.median { blackHole(try JSONFoundation.bytes(withJSONObject: object)) },
       peerName: "JSONSerialization.data",
       peer: try harness.median {
         blackHole(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
