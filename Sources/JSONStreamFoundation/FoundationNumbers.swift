@@ -50,47 +50,14 @@ enum FoundationNumbers {
   /// are built from their digits, which gives the identical `Decimal` several times faster;
   /// the rest (and zero, whose exponent `Decimal(string:)` keeps) go through the string parser.
   static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Decimal? {
-    if let (negative, significand, exponent) = decimalParts(text), significand != 0,
+    if let (negative, significand, exponent) = JSONNumber(text: text)?.decimalComponents,
+      significand != 0,
       exponent >= -100 && exponent <= 100
     {
       return Decimal(
         sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(significand))
     }
     return Decimal(string: String(decoding: text, as: UTF8.self))
-  }
-
-  /// The number as `significand × 10^exponent`, when the significand fits in `UInt64`.
-  private static func decimalParts(_ text: UnsafeBufferPointer<UInt8>)
-    -> (negative: Bool, significand: UInt64, exponent: Int)?
-  {
-    var i = 0
-    let negative = text.first == UInt8(ascii: "-")
-    if negative { i += 1 }
-    var significand: UInt64 = 0
-    var exponent = 0
-    var inFraction = false
-    while i < text.count {
-      let c = text[i]
-      if c == UInt8(ascii: ".") {
-        inFraction = true
-      } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
-        let (times10, overflow1) = significand.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(c &- UInt8(ascii: "0")))
-        if overflow1 || overflow2 { return nil }
-        significand = sum
-        if inFraction { exponent -= 1 }
-      } else {
-        break
-      }
-      i += 1
-    }
-    if i < text.count {
-      guard let explicit = parseExponent(UnsafeBufferPointer(rebasing: text[(i + 1)...])),
-        explicit.magnitude < 10_000
-      else { return nil }
-      exponent += explicit
-    }
-    return (negative, significand, exponent)
   }
 
   /// `Int(text)`: an optional sign and digits; nil on overflow.

@@ -112,6 +112,15 @@ public struct JSONNumber {
 
   /// `true` when ``double`` is exactly the written value.
   public var isExactDouble: Bool { exactDouble != nil }
+
+  /// The value as `significand × 10^exponent` with every significant digit kept, when those
+  /// digits fit in `UInt64`: the base of exact conversions, such as to `Decimal`. Trailing
+  /// zeros that were written stay (`1.50` is 150 × 10⁻²); zero is 0 × 10⁰. Nil for longer
+  /// numbers and for the non-finite literals. Exponents saturate beyond ±10⁹.
+  public var decimalComponents: (isNegative: Bool, significand: UInt64, exponent: Int)? {
+    guard !isNonFinite, let digits = _DecimalDigits(self), !digits.truncated else { return nil }
+    return (isNegative, digits.significand, digits.exponent)
+  }
 }
 
 extension JSONNumber: CustomStringConvertible {

@@ -155,6 +155,22 @@ struct JSONNumberTextTests {
     #expect(!make(text).valid)
   }
 
+  @Test("decimal components keep every digit, or are nil")
+  func decimalComponents() {
+    func components(_ text: String) -> (Bool, UInt64, Int)? {
+      Array(text.utf8).withUnsafeBufferPointer { JSONNumber(text: $0)?.decimalComponents }
+        .map { ($0.isNegative, $0.significand, $0.exponent) }
+    }
+    #expect(components("1.50")! == (false, 150, -2))
+    #expect(components("-0.05e3")! == (true, 5, 1))
+    #expect(components("0")! == (false, 0, 0))
+    #expect(components("18446744073709551615")! == (false, .max, 0))
+    #expect(components("18446744073709551616") == nil)
+    #expect(components("1844674407370955161500")! == (false, .max, 2))
+    #expect(components("1844674407370955161600") == nil)
+    #expect(components("NaN") == nil)
+  }
+
   @Test("flags")
   func flags() {
     #expect(make("12").isInteger)
