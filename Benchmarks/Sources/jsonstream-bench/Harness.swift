@@ -3,14 +3,14 @@ import Foundation
 /// Times an operation: warm-up runs, then `runs` timed runs; reports the median.
 struct Harness {
   var runs: Int
-  var warmups = 3
+  var warmups: Int
 
   /// Median seconds of one call of `body`.
   func median(_ body: () throws -> Void) rethrows -> Double {
     for _ in 0..<warmups { try body() }
     var samples: [Double] = []
     let clock = ContinuousClock()
-    for _ in 0..<runs {
+    for _ in 0..<max(1, runs) {
       let elapsed = try clock.measure { try body() }
       samples.append(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
@@ -26,30 +26,53 @@ func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
-/// One line of the report: our figure next to the peer's, measured in the same run.
+/// A failed check: a parse that a peer or we rejected, or a result that makes no sense.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+  if !condition { throw BenchmarkFailure(description: message()) }
+}
+
+/// One line of the report: our figure next to a peer's, measured in the same run, and the
+/// target ratio when the project has one.
 struct Row {
   var operation: String
-  var file: String
+  var input: String
   var bytes: Int
   var ours: Double
-  var peerName: String?
-  var peer: Double?
+  var peerName: String? = nil
+  var peer: Double? = nil
+  var target: Double? = nil
 
-  static func header() -> String {
-    "operation".padding(34) + "file".padding(18) + "ours MB/s".padding(12) + "peer".padding(28)
-      + "peer MB/s".padding(12) + "ratio"
+  var oursRate: Double { Double(bytes) / ours / 1e6 }
+  var peerRate: Double? { peer.map { Double(bytes) / $0 / 1e6 } }
+  var ratio: Double? { peerRate.map { oursRate / $0 } }
+  var meetsTarget: Bool? {
+    guard let target, let ratio else { return nil }
+    return ratio >= target
+  }
+
+  static var header: String {
+    "operation".padding(30) + "input".padding(16) + "ours MB/s".padding(11) + "peer".padding(30)
+      + "peer MB/s".padding(11) + "ratio".padding(8) + "target"
   }
 
   var line: String {
-    let oursRate = Double(bytes) / ours / 1e6
-    var text =
-      operation.padding(34) + file.padding(18) + String(format: "%.0f", oursRate).padding(12)
-    if let peer, let peerName {
-      let peerRate = Double(bytes) / peer / 1e6
-      text += peerName.padding(28) + String(format: "%.0f", peerRate).padding(12)
-      text += String(format: "%.2f×", oursRate / peerRate)
+    var text = operation.padding(30) + input.padding(16) + format(oursRate).padding(11)
+    if let peerName, let peerRate, let ratio {
+      text += peerName.padding(30) + format(peerRate).padding(11)
+      text += String(format: "%.2f×", ratio).padding(8)
+      if let target, let meets = meetsTarget {
+        text += String(format: "≥ %.1f× %@", target, meets ? "met" : "NOT MET")
+      }
     }
     return text
+  }
+
+  func format(_ rate: Double) -> String {
+    rate >= 100 ? String(format: "%.0f", rate) : String(format: "%.1f", rate)
   }
 }
 

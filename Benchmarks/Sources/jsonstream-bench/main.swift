@@ -2,179 +2,260 @@ import Foundation
 import JSONStream
 import JSONStreamFoundation
 
-// Side-by-side figures for the consumers: each operation of ours is timed in the same run as
-// the matching Foundation operation on the same bytes. Medians of repeated runs after warm-up.
+// Every operation of ours next to the matching peer operation, measured in the same run on
+// the same bytes: medians of repeated runs after warm-up, MB/s of input JSON, and the
+// project's target ratio where it has one.
+//
+//   jsonstream-bench [--runs N] [--corpus DIR] [--large-mb N] [--large PATH]
+//   jsonstream-bench --smoke          every benchmark once on a small input (CI)
 
-struct NoOp: JSONEventHandler {}
+struct Ignore: JSONEventHandler {}
+
+/// Sums numbers as doubles, as RapidJSON's full-precision handler does.
+struct SumDoubles: JSONEventHandler {
+  var sum = 0.0
+  mutating func number(_ value: JSONNumber) { sum += value.double }
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-var runs = 15
-if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count {
-  runs = Int(arguments[index + 1]) ?? runs
-  arguments.removeSubrange(index...(index + 1))
+@MainActor func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  defer { arguments.removeSubrange(index...(index + 1)) }
+  return arguments[index + 1]
 }
-var only: String?
-if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
-  // Repeats one of our operations for a profiler: --profile minify|tree|write FILE
-  only = arguments[index + 1]
-  arguments.removeSubrange(index...(index + 1))
-}
-let corpus = URL(
-  fileURLWithPath: arguments.first
-    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus").path)
-let harness = Harness(runs: runs)
 
-if let only {
-  let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments.last!)))
-  let value = try JSONValue(parsing: bytes)
-  for _ in 0..<200 {
-    switch only {
-    case "minify":
-      var writer = try JSONParser.parse(bytes, handler: JSONWriter())
-      try writer.finish()
-      blackHole(writer.bytes)
-    case "tree": blackHole(try JSONValue(parsing: bytes))
-    default: blackHole(try value.jsonBytes())
-    }
-  }
+if let job = option("--stream-job") {
+  try StreamJob.run(job, path: arguments[0])
+  try String(StreamJob.peakResidentBytes()).write(
+    toFile: arguments[1], atomically: true, encoding: .utf8)
   exit(0)
 }
 
-print("corpus: \(corpus.path), \(runs) timed runs per figure (median), 3 warm-up runs")
-print(Row.header())
-for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
-  let data = try Data(contentsOf: corpus.appendingPathComponent(name))
-  let bytes = [UInt8](data)
-  var rows: [Row] = []
+let smoke = arguments.contains("--smoke")
+let doubleChecks = Int(option("--check-doubles") ?? "") ?? (smoke ? 100_000 : 10_000_000)
+let runs = Int(option("--runs") ?? "") ?? (smoke ? 1 : 15)
+let harness = Harness(runs: runs, warmups: smoke ? 0 : 3)
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let corpusDirectory =
+  option("--corpus")
+  ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+let largeMB = Int(option("--large-mb") ?? "") ?? (smoke ? 2 : 1024)
+let largePath =
+  option("--large")
+  ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+    "jsonstream-bench-\(largeMB)mb.json"
+  ).path
 
-  // Tokenize: the parser alone, every event ignored.
-  rows.append(
+var inputs: [(name: String, bytes: [UInt8])] = []
+if smoke {
+  inputs.append(
+    (
+      "orders.json",
+      [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent("Samples/orders.json")))
+    ))
+} else {
+  for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+    let url = URL(fileURLWithPath: corpusDirectory).appendingPathComponent(name)
+    if let data = try? Data(contentsOf: url) { inputs.append((name, [UInt8](data))) }
+  }
+  if inputs.isEmpty { print("no corpus at \(corpusDirectory); pass --corpus DIR") }
+}
+
+print(
+  "JSONStream benchmarks: \(runs) timed run(s) per figure, median, \(harness.warmups) warm-up run(s)"
+)
+print(
+  "machine: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+)
+print(Row.header)
+var rows: [Row] = []
+@MainActor func report(_ row: Row) {
+  rows.append(row)
+  print(row.line)
+}
+
+for (name, bytes) in inputs {
+  let data = Data(bytes)
+  let peers = PeerInput(bytes)
+  let size = bytes.count
+  try require(
+    peers.rapidjsonSAX() > 0 && peers.yajl(chunk: 0) > 0 && peers.simdjsonDOM() >= 0,
+    "a peer rejected \(name)")
+
+  func tokenize(chunk: Int) throws {
+    var parser = JSONParser(handler: Ignore())
+    try bytes.withUnsafeBytes { all in
+      var start = 0
+      while start < all.count {
+        let end = min(all.count, start + chunk)
+        try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+        start = end
+      }
+    }
+    try parser.finish()
+  }
+
+  // Tokenize.
+  let whole = try harness.median { try tokenize(chunk: size) }
+  report(
     Row(
-      operation: "tokenize (no-op handler)", file: name, bytes: bytes.count,
-      ours: try harness.median { blackHole(try JSONParser.parse(bytes, handler: NoOp())) }))
+      operation: "tokenize", input: name, bytes: size, ours: whole,
+      peerName: "RapidJSON SAX Reader", peer: harness.median { blackHole(peers.rapidjsonSAX()) },
+      target: 1.0))
+  report(
+    Row(
+      operation: "tokenize", input: name, bytes: size, ours: whole,
+      peerName: "yajl, whole buffer", peer: harness.median { blackHole(peers.yajl(chunk: 0)) },
+      target: 1.5))
+  report(
+    Row(
+      operation: "tokenize", input: name, bytes: size, ours: whole,
+      peerName: "simdjson DOM parse", peer: harness.median { blackHole(peers.simdjsonDOM()) }))
+  let chunked64 = try harness.median { try tokenize(chunk: 65_536) }
+  report(
+    Row(
+      operation: "tokenize, 64 KiB chunks", input: name, bytes: size, ours: chunked64,
+      peerName: "yajl, 64 KiB chunks", peer: harness.median { blackHole(peers.yajl(chunk: 65_536)) }
+    ))
+  let chunked4 = try harness.median { try tokenize(chunk: 4096) }
+  report(
+    Row(
+      operation: "tokenize, 4 KiB chunks", input: name, bytes: size, ours: chunked4,
+      peerName: "yajl, 4 KiB chunks", peer: harness.median { blackHole(peers.yajl(chunk: 4096)) }))
+  report(
+    Row(
+      operation: "tokenize, 4 KiB chunks", input: name, bytes: size, ours: chunked4,
+      peerName: "ours, whole buffer", peer: whole, target: 0.9))
+  if name == "twitter.json" || smoke {
+    // 1-byte chunks: the cost per byte stays flat (linear), a few times the whole-buffer cost.
+    report(
+      Row(
+        operation: "tokenize, 1-byte chunks", input: name, bytes: size,
+        ours: try harness.median { try tokenize(chunk: 1) },
+        peerName: "yajl, 1-byte chunks", peer: harness.median { blackHole(peers.yajl(chunk: 1)) }))
+  }
+  report(
+    Row(
+      operation: "tokenize + every Double", input: name, bytes: size,
+      ours: try harness.median {
+        blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum)
+      },
+      peerName: "RapidJSON full precision",
+      peer: harness.median { blackHole(peers.rapidjsonSAXDoubles()) },
+      target: name == "canada.json" ? 1.0 : nil))
 
-  // Tree building: JSONValue vs JSONSerialization's Foundation tree.
-  let foundationParse = try harness.median {
+  // Trees.
+  let tree = try harness.median { blackHole(try JSONValue(parsing: bytes)) }
+  let jsonSerialization = try harness.median {
     blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
   }
-  rows.append(
+  report(
     Row(
-      operation: "tree build (JSONValue)", file: name, bytes: bytes.count,
-      ours: try harness.median { blackHole(try JSONValue(parsing: bytes)) },
-      peerName: "JSONSerialization.jsonObject", peer: foundationParse))
-
-  // Foundation containers: ours vs JSONSerialization's (equal trees, see the tests).
-  rows.append(
+      operation: "tree build (JSONValue)", input: name, bytes: size, ours: tree,
+      peerName: "JSONSerialization", peer: jsonSerialization, target: 4))
+  report(
     Row(
-      operation: "Foundation containers", file: name, bytes: bytes.count,
+      operation: "tree build (JSONValue)", input: name, bytes: size, ours: tree,
+      peerName: "RapidJSON Document", peer: harness.median { blackHole(peers.rapidjsonDocument()) },
+      target: 0.8))
+  report(
+    Row(
+      operation: "Foundation containers", input: name, bytes: size,
       ours: try harness.median { blackHole(try JSONFoundation.object(with: data)) },
-      peerName: "JSONSerialization.jsonObject", peer: foundationParse))
-  rows.append(
-    Row(
-      operation: "Foundation mutable containers", file: name, bytes: bytes.count,
-      ours: try harness.median {
-        blackHole(
-          try JSONFoundation.object(with: data, options: [.mutableContainers, .mutableLeaves]))
-      },
-      peerName: ".mutableContainers+Leaves",
-      peer: try harness.median {
-        blackHole(
-          try JSONSerialization.jsonObject(
-            with: data, options: [.mutableContainers, .mutableLeaves]))
-      }))
+      peerName: "JSONSerialization", peer: jsonSerialization, target: 1.5))
 
-  // What the key cache saves: a builder reused across documents, with and without it.
-  var cached = JSONTreeBuilder()
-  var uncached = JSONTreeBuilder(cachesKeys: false)
-  rows.append(
-    Row(
-      operation: "tree build, reused builder", file: name, bytes: bytes.count,
-      ours: try harness.median {
-        cached.reset()
-        cached = try JSONParser.parse(bytes, handler: cached)
-        blackHole(cached.value)
-      },
-      peerName: "same, key cache off",
-      peer: try harness.median {
-        uncached.reset()
-        uncached = try JSONParser.parse(bytes, handler: uncached)
-        blackHole(uncached.value)
-      }))
-
-  // Minify: parser → compact writer vs parse + serialize with Foundation.
-  rows.append(
-    Row(
-      operation: "minify (parse → write)", file: name, bytes: bytes.count,
-      ours: try harness.median {
-        var writer = try JSONParser.parse(bytes, handler: JSONWriter())
-        try writer.finish()
-        blackHole(writer.bytes)
-      },
-      peerName: "JSONSerialization read+write",
-      peer: try harness.median {
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        blackHole(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
-      }))
-
-  // Writing from a tree: JSONValue → compact bytes vs Foundation tree → data.
+  // Writing from a tree.
   let value = try JSONValue(parsing: bytes)
-  let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-  rows.append(
+  let foundationTree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+  let compact = try harness.median { blackHole(try value.jsonBytes()) }
+  report(
     Row(
-      operation: "write compact from tree", file: name, bytes: bytes.count,
-      ours: try harness.median { blackHole(try value.jsonBytes()) },
+      operation: "write compact from tree", input: name, bytes: size, ours: compact,
+      peerName: "RapidJSON Writer",
+      peer: harness.median { blackHole(peers.rapidjsonWrite(pretty: false)) }, target: 0.8))
+  report(
+    Row(
+      operation: "write compact from tree", input: name, bytes: size, ours: compact,
       peerName: "JSONSerialization.data",
       peer: try harness.median {
-        blackHole(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
-      }))
-  rows.append(
+        blackHole(
+          try JSONSerialization.data(withJSONObject: foundationTree, options: [.fragmentsAllowed]))
+      }, target: 5))
+  let pretty = try harness.median { blackHole(try value.jsonBytes(options: .pretty)) }
+  report(
     Row(
-      operation: "write Foundation tree", file: name, bytes: bytes.count,
-      ours: try harness.median { blackHole(try JSONFoundation.bytes(withJSONObject: object)) },
-      peerName: "JSONSerialization.data",
-      peer: try harness.median {
-        blackHole(try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
-      }))
-  rows.append(
+      operation: "write pretty from tree", input: name, bytes: size, ours: pretty,
+      peerName: "RapidJSON PrettyWriter",
+      peer: harness.median { blackHole(peers.rapidjsonWrite(pretty: true)) }))
+  report(
     Row(
-      operation: "write pretty from tree", file: name, bytes: bytes.count,
-      ours: try harness.median { blackHole(try value.jsonBytes(options: .pretty)) },
-      peerName: "JSONSerialization .prettyPrinted",
+      operation: "write pretty from tree", input: name, bytes: size, ours: pretty,
+      peerName: "JSONSerialization pretty",
       peer: try harness.median {
         blackHole(
           try JSONSerialization.data(
-            withJSONObject: object, options: [.fragmentsAllowed, .prettyPrinted]))
+            withJSONObject: foundationTree, options: [.fragmentsAllowed, .prettyPrinted]))
       }))
 
-  for row in rows { print(row.line) }
+  // Streaming reformat: parser → writer.
+  for prettyOutput in [false, true] {
+    let options: JSONWriteOptions = prettyOutput ? .pretty : .compact
+    let ours = try harness.median {
+      var writer = try JSONParser.parse(bytes, handler: JSONWriter(options: options))
+      try writer.finish()
+      blackHole(writer.bytes)
+    }
+    let label = prettyOutput ? "reformat pretty" : "reformat compact"
+    report(
+      Row(
+        operation: label, input: name, bytes: size, ours: ours,
+        peerName: "RapidJSON Reader → Writer",
+        peer: harness.median { blackHole(peers.rapidjsonReformat(pretty: prettyOutput)) }))
+    report(
+      Row(
+        operation: label, input: name, bytes: size, ours: ours,
+        peerName: "yajl → yajl_gen",
+        peer: harness.median { blackHole(peers.yajlReformat(pretty: prettyOutput)) }))
+  }
 }
 
-// The key cache on keys long enough to be heap-allocated Strings: 20,000 records with the
-// same six 20-to-30-byte keys.
-var records: [String] = []
-for i in 0..<20_000 {
-  records.append(
-    #"{"customer_identifier_key":\#(i),"shipping_address_line_one":"x","billing_address_line_one":"y","#
-      + #""order_placed_timestamp_utc":1,"payment_method_description":"card","loyalty_program_member":true}"#
+// At scale: a generated file, streamed from disk in 64 KiB chunks by a child process each.
+if !FileManager.default.fileExists(atPath: largePath) {
+  print("generating \(largeMB) MB at \(largePath) …")
+  try LargeFile.generate(at: largePath, targetBytes: largeMB << 20)
+}
+let largeSize = (try FileManager.default.attributesOfItem(atPath: largePath)[.size] as? Int) ?? 0
+print(
+  "\nstreaming \(largePath) (\(largeSize >> 20) MiB) from disk, 64 KiB chunks, one child process per job:"
+)
+var memoryOK = true
+for job in ["validate", "reformat", "reformat-pretty"] {
+  let (seconds, peak) = try StreamJob.measure(job, path: largePath)
+  let peakMB = Double(peak) / 1_048_576
+  if peakMB >= 64 { memoryOK = false }
+  print(
+    "  \(job.padding(16)) \(String(format: "%6.0f MB/s", Double(largeSize) / seconds / 1e6))   peak RSS \(String(format: "%.1f", peakMB)) MiB (target < 64 MiB: \(peakMB < 64 ? "met" : "NOT MET"))"
   )
 }
-let longKeys = Array(("[" + records.joined(separator: ",") + "]").utf8)
-var cachedLong = JSONTreeBuilder()
-var uncachedLong = JSONTreeBuilder(cachesKeys: false)
+
+// Correct rounding: JSONNumber.double against strtod.
+let checkStart = ContinuousClock.now
+let mismatches = try DoubleCheck.run(count: doubleChecks)
 print(
-  Row(
-    operation: "tree build, reused builder", file: "long keys (synthetic)", bytes: longKeys.count,
-    ours: try harness.median {
-      cachedLong.reset()
-      cachedLong = try JSONParser.parse(longKeys, handler: cachedLong)
-      blackHole(cachedLong.value)
-    },
-    peerName: "same, key cache off",
-    peer: try harness.median {
-      uncachedLong.reset()
-      uncachedLong = try JSONParser.parse(longKeys, handler: uncachedLong)
-      blackHole(uncachedLong.value)
-    }
-  ).line)
+  "\ndoubles: \(doubleChecks) generated inputs checked against strtod in \(ContinuousClock.now - checkStart): \(mismatches.isEmpty ? "all correctly rounded" : "\(mismatches.count)+ MISMATCHES")"
+)
+for mismatch in mismatches { print("  \(mismatch)") }
+
+let targeted = rows.filter { $0.target != nil }
+let unmet = targeted.filter { $0.meetsTarget == false }
+print(
+  "\ntargets: \(targeted.count - unmet.count) of \(targeted.count) met\(memoryOK ? "" : "; peak RSS target NOT MET")"
+)
+for row in unmet {
+  print(
+    "  NOT MET: \(row.operation) on \(row.input) vs \(row.peerName!): \(String(format: "%.2f×", row.ratio!)), target \(String(format: "%.1f×", row.target!))"
+  )
+}
+
+if !mismatches.isEmpty { exit(1) }

@@ -97,8 +97,26 @@ public struct JSONNumber {
       if utf8.count == 3 { return .nan }
       return isNegative ? -.infinity : .infinity
     }
-    if let fast = _clingerFastPath() { return fast }
-    // Correct for every input: the C library's strtod rounds correctly.
+    if let digits = _DecimalDigits(self) {
+      if !digits.truncated {
+        // Clinger: exact operands, one correctly rounded operation.
+        if digits.significand <= (1 << 53) && digits.exponent >= -22 && digits.exponent <= 22 {
+          let sign: Double = isNegative ? -1 : 1
+          let mantissa = Double(digits.significand)
+          if digits.exponent >= 0 { return sign * mantissa * _powersOfTen[digits.exponent] }
+          return sign * mantissa / _powersOfTen[-digits.exponent]
+        }
+        return _eiselLemire(digits.significand, digits.exponent, negative: isNegative)
+      }
+      // More digits than UInt64 holds: the value lies in [w, w+1) × 10^q; when both ends
+      // round to the same double, that is the answer.
+      if digits.significand < .max {
+        let low = _eiselLemire(digits.significand, digits.exponent, negative: isNegative)
+        let high = _eiselLemire(digits.significand + 1, digits.exponent, negative: isNegative)
+        if low == high { return low }
+      }
+    }
+    // The rare rest: the C library's strtod, which rounds correctly.
     return Double(String(decoding: utf8, as: UTF8.self)) ?? .nan
   }
 
@@ -135,23 +153,6 @@ extension JSONNumber {
   internal func _integerMagnitude() -> UInt64? {
     guard !isNonFinite, let digits = _DecimalDigits(self) else { return nil }
     return digits.integerMagnitude()
-  }
-
-  /// Clinger's fast path: when the significant digits fit in 53 bits and the power of ten is
-  /// at most 22, one IEEE multiplication or division of exact operands is correctly rounded.
-  @usableFromInline
-  internal func _clingerFastPath() -> Double? {
-    guard let digits = _DecimalDigits(self), digits.significand <= (1 << 53),
-      !digits.truncated
-    else { return nil }
-    let sign: Double = isNegative ? -1 : 1
-    if digits.significand == 0 { return sign * 0 }
-    let mantissa = Double(digits.significand)
-    let e = digits.exponent
-    if e == 0 { return sign * mantissa }
-    if e > 0 && e <= 22 { return sign * mantissa * _powersOfTen[e] }
-    if e < 0 && e >= -22 { return sign * mantissa / _powersOfTen[-e] }
-    return nil
   }
 }
 

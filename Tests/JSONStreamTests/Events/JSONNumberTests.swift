@@ -97,6 +97,50 @@ struct JSONNumberTests {
     }
   }
 
+  @Test("Eisel–Lemire agrees with strtod across the whole range, subnormals and halfway cases")
+  func fullRangeDoubles() throws {
+    var generator = SplitMix(seed: 0xD0B1E)
+    var texts: [String] = []
+    for _ in 0..<60_000 {
+      // 1 to 19 significant digits, exponents across every binade, subnormals included.
+      let digits = Int(generator.next() % 19) + 1
+      var mantissa = String(generator.next() % 10_000_000_000_000_000_000)
+      while mantissa.count < digits { mantissa = "1" + mantissa }
+      let exponent = Int(generator.next() % 680) - 360
+      texts.append("\(generator.next() % 2 == 0 ? "-" : "")\(mantissa.prefix(digits))e\(exponent)")
+    }
+    for _ in 0..<300 {
+      // Exact decimal midpoints between neighbouring doubles, and just above and below them:
+      // the ties must round to even.
+      let value = Double(
+        bitPattern: 0x3800_0000_0000_0000 + generator.next() % 0x0FFF_FFFF_FFFF_FFFF)
+      let midpoint = exactMidpointText(value)
+      texts.append(midpoint)
+      texts.append(midpoint.replacingOccurrences(of: "e", with: "1e"))  // a hair above
+    }
+    for _ in 0..<5_000 {
+      let value = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)
+      texts.append(String(value) + "0000000000000000000001")
+    }
+    texts += [
+      "2.2250738585072011e-308", "2.2250738585072012e-308", "4.9406564584124654e-324",
+      "2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
+      "1.7976931348623158e308", "1.7976931348623159e308", "9007199254740993",
+      "9007199254740992.9999999999999999999", "123456789012345678901234567890e-10",
+      "0.000000000000000000000000000000000000000000001", "1e-342", "1e-343", "1e308", "1e309",
+      "7.2057594037927933e16", "3.0000000000000000000000000000000000000000000000000001",
+    ]
+    var mismatches: [String] = []
+    for text in texts {
+      let ours = try probe(text).double
+      let reference = Double(text)!
+      if ours.bitPattern != reference.bitPattern {
+        mismatches.append("\(text): \(ours) vs \(reference)")
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+  }
+
   @Test("exactDouble only when no rounding happened")
   func exactDouble() throws {
     #expect(try probe("0.5").exactDouble == 0.5)
@@ -114,6 +158,35 @@ struct JSONNumberTests {
       #expect(try probe(text).text == text)
     }
   }
+}
+
+/// The exact decimal text of the midpoint between `value` (positive, normal) and the next
+/// double up: (2M + 1) × 2^(E−1) for value = M × 2^E, written as digits and an exponent.
+func exactMidpointText(_ value: Double) -> String {
+  let exponent = Int(value.exponent) - 52
+  let mantissa = value.significandBitPattern | (1 << 52)
+  var digits = Array(String(2 * mantissa + 1).utf8).map { Int($0) - 48 }.reversed().map { $0 }
+  func multiply(by factor: Int) {
+    var carry = 0
+    for i in digits.indices {
+      let product = digits[i] * factor + carry
+      digits[i] = product % 10
+      carry = product / 10
+    }
+    while carry > 0 {
+      digits.append(carry % 10)
+      carry /= 10
+    }
+  }
+  var decimalExponent = 0
+  if exponent - 1 >= 0 {
+    for _ in 0..<(exponent - 1) { multiply(by: 2) }
+  } else {
+    // 2^-k = 5^k × 10^-k
+    for _ in 0..<(1 - exponent) { multiply(by: 5) }
+    decimalExponent = exponent - 1
+  }
+  return String(digits.reversed().map { Character(String($0)) }) + "e\(decimalExponent)"
 }
 
 /// A small deterministic generator, so generated tests are reproducible.
