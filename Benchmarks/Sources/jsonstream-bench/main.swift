@@ -31,6 +31,36 @@ if let job = option("--stream-job") {
   exit(0)
 }
 
+if let operation = option("--profile") {
+  // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
+  // OPERATION is tokenize, tokenize4k, doubles, tree or write.
+  let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
+  let value = try JSONValue(parsing: bytes)
+  let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
+  for _ in 0..<iterations {
+    switch operation {
+    case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))
+    case "tokenize4k", "tokenize64k", "tokenize256":
+      var parser = JSONParser(handler: Ignore())
+      try bytes.withUnsafeBytes { all in
+        let size = operation == "tokenize64k" ? 65536 : (operation == "tokenize256" ? 256 : 4096)
+        for start in stride(from: 0, to: all.count, by: size) {
+          try parser.feed(
+            UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + size)]))
+        }
+      }
+      try parser.finish()
+    case "doubles": blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum)
+    case "rapidjson": blackHole(PeerInput(bytes).rapidjsonSAX())
+    case "rapidjson-doubles": blackHole(PeerInput(bytes).rapidjsonSAXDoubles())
+    case "yajl": blackHole(PeerInput(bytes).yajl(chunk: 0))
+    case "tree": blackHole(try JSONValue(parsing: bytes))
+    default: blackHole(try value.jsonBytes())
+    }
+  }
+  exit(0)
+}
+
 let smoke = arguments.contains("--smoke")
 let doubleChecks = Int(option("--check-doubles") ?? "") ?? (smoke ? 100_000 : 10_000_000)
 let runs = Int(option("--runs") ?? "") ?? (smoke ? 1 : 15)

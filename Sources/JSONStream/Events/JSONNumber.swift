@@ -173,6 +173,10 @@ internal struct _DecimalDigits {
   var digitCount = 0
 
   init?(_ number: JSONNumber) {
+    if let fast = _DecimalDigits(short: number.utf8) {
+      self = fast
+      return
+    }
     let text = number.utf8
     var i = 0
     if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
@@ -225,6 +229,59 @@ internal struct _DecimalDigits {
       if negative { explicitExponent = -explicitExponent }
     }
     exponent = significand == 0 ? 0 : exponentAdjust + explicitExponent
+  }
+
+  /// Straight-line decoding for text with at most 19 digits in all (so `UInt64` cannot
+  /// overflow): the usual case, without the general loop's bookkeeping. Nil otherwise.
+  init?(short text: UnsafeBufferPointer<UInt8>) {
+    guard var p = text.baseAddress, text.count <= 40 else { return nil }
+    let end = p + text.count
+    if p < end && p.pointee == ._minus { p += 1 }
+    var value: UInt64 = 0
+    var digits = 0
+    var leadingZeros = 0
+    var counting = true  // still in the leading zeros
+    while p < end && p.pointee._isDigit {
+      let d = p.pointee &- ._zero
+      if counting && d == 0 { leadingZeros += 1 } else { counting = false }
+      value = value &* 10 &+ UInt64(d)
+      digits += 1
+      p += 1
+    }
+    var fractionDigits = 0
+    if p < end && p.pointee == ._period {
+      p += 1
+      while p < end && p.pointee._isDigit {
+        let d = p.pointee &- ._zero
+        if counting && d == 0 { leadingZeros += 1 } else { counting = false }
+        value = value &* 10 &+ UInt64(d)
+        digits += 1
+        fractionDigits += 1
+        p += 1
+      }
+    }
+    guard digits <= 19 else { return nil }
+    var explicitExponent = 0
+    if p < end {
+      // 'e' or 'E', an optional sign, then digits (the text is valid).
+      p += 1
+      var negative = false
+      if p < end && (p.pointee == ._minus || p.pointee == ._plus) {
+        negative = p.pointee == ._minus
+        p += 1
+      }
+      while p < end {
+        if explicitExponent < 1_000_000_000 {
+          explicitExponent = explicitExponent * 10 + Int(p.pointee &- ._zero)
+        }
+        p += 1
+      }
+      if negative { explicitExponent = -explicitExponent }
+    }
+    significand = value
+    digitCount = digits - leadingZeros
+    exponent = value == 0 ? 0 : explicitExponent - fractionDigits
+    truncated = false
   }
 
   /// Whether both denote the same decimal value (trailing zeros aside).

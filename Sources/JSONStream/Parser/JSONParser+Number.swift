@@ -6,6 +6,80 @@
 // always waits in scratch for the next chunk or `finish()`.
 
 extension JSONParser {
+  /// The end of a well-formed number starting at `start` that is followed, inside this chunk,
+  /// by a byte that cannot continue it; nil when it runs to the chunk's end or breaks the
+  /// grammar (the state machine below then takes over, and reports errors).
+  @inlinable @inline(__always)
+  static func _wellFormedNumberEnd(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+    -> UnsafePointer<UInt8>?
+  {
+    var p = start
+    if p.pointee == ._minus {
+      p += 1
+      guard p < end else { return nil }
+    }
+    if p.pointee == ._zero {
+      p += 1
+    } else if p.pointee._isDigit {
+      p += 1
+      while p < end && p.pointee._isDigit { p += 1 }
+    } else {
+      return nil
+    }
+    guard p < end else { return nil }
+    if p.pointee == ._period {
+      p += 1
+      let digits = p
+      while p < end && p.pointee._isDigit { p += 1 }
+      guard p > digits, p < end else { return nil }
+    }
+    if p.pointee == ._lowerE || p.pointee == ._upperE {
+      p += 1
+      if p < end && (p.pointee == ._plus || p.pointee == ._minus) { p += 1 }
+      let digits = p
+      while p < end && p.pointee._isDigit { p += 1 }
+      guard p > digits, p < end else { return nil }
+    }
+    // A digit right after a leading zero ("01") is an error for the state machine to report.
+    return p.pointee._isDigit ? nil : p
+  }
+
+  /// JSONNumber's flags for well-formed number text `[start, end)`.
+  @inlinable @inline(__always)
+  static func _numberFlags(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt8 {
+    var p = start
+    while p < end {
+      let c = p.pointee
+      if c == ._period || c == ._lowerE || c == ._upperE {
+        return JSONNumber._hasFractionOrExponent
+      }
+      p += 1
+    }
+    return 0
+  }
+
+  /// A number starting at `start`: straight through when it is well-formed and ends inside
+  /// this chunk (the common case), else by the resumable state machine.
+  @inlinable
+  mutating func _scanNewNumber(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    if let numberEnd = Self._wellFormedNumberEnd(start, end) {
+      let count = numberEnd - start
+      if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
+      _cursor = _tokenStart
+      try handler.number(
+        JSONNumber(
+          _utf8: UnsafeBufferPointer(start: start, count: count),
+          flags: Self._numberFlags(start, numberEnd)))
+      _valueCompleted()
+      return numberEnd
+    }
+    _numberState = .start
+    _tokenInScratch = false
+    return try _scanNumber(start, end)
+  }
+
   /// Scans number text from `start`, in `_numberState`.
   @inlinable
   mutating func _scanNumber(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws

@@ -54,9 +54,9 @@ extension JSONParser {
         }
       case .afterValue:
         if c == ._comma {
-          _expect = _stack.last! ? .keyAfterComma : .valueAfterComma
+          _expect = _inObject ? .keyAfterComma : .valueAfterComma
           p += 1
-        } else if c == (_stack.last! ? ._closeBrace : ._closeBracket) {
+        } else if c == (_inObject ? ._closeBrace : ._closeBracket) {
           p = try _endContainer(p)
         } else {
           p = try _scanExtendedWhitespace(p, end)
@@ -78,7 +78,7 @@ extension JSONParser {
   }
 
   /// After a token: has the handler asked to stop, or is the value finished?
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _checkStop(_ p: UnsafePointer<UInt8>) -> JSONParseStatus? {
     if _phase == .running && !handler.isDone { return nil }
     _consumed = _offset(p)
@@ -91,7 +91,7 @@ extension JSONParser {
   }
 
   /// A byte where a value is expected.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _scanValue(
     _ c: UInt8, _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
   ) throws -> UnsafePointer<UInt8> {
@@ -113,10 +113,8 @@ extension JSONParser {
       _markTokenStart(p)
       return try _scanString(p + 1, end, fresh: true)
     case ._minus, ._zero ... ._nine:
-      _numberState = .start
-      _tokenInScratch = false
       _markTokenStart(p)
-      return try _scanNumber(p, end)
+      return try _scanNewNumber(p, end)
     case UInt8(ascii: "t"):
       return try _startLiteral(.true, p, end)
     case UInt8(ascii: "f"):
@@ -136,24 +134,26 @@ extension JSONParser {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _markTokenStart(_ p: UnsafePointer<UInt8>) {
     _tokenStart = _offset(p)
     _tokenStartContinuationBytes = _continuationBytes
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _push(isObject: Bool, at p: UnsafePointer<UInt8>) throws {
     if _stack.count >= options.limits.maxDepth {
       throw _limitError(.depth, at: p)
     }
     _stack.append(isObject)
+    _inObject = isObject
   }
 
   /// `}` or `]` that closes the innermost container (the caller checked it matches).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _endContainer(_ p: UnsafePointer<UInt8>) throws -> UnsafePointer<UInt8> {
     let isObject = _stack.removeLast()
+    _inObject = _stack.last ?? false
     _cursor = _offset(p)
     if isObject {
       try handler.endObject()
@@ -165,7 +165,7 @@ extension JSONParser {
   }
 
   /// A value (scalar or container) just ended.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _valueCompleted() {
     if _stack.isEmpty {
       _expect = .afterTopLevel

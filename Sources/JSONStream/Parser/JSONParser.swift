@@ -47,6 +47,8 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _expect = _Expect.value
   /// Open containers, innermost last: `true` for an object.
   @usableFromInline var _stack: [Bool] = []
+  /// Whether the innermost open container is an object (`_stack.last`, kept at hand).
+  @usableFromInline var _inObject = false
   @usableFromInline var _valueCount = 0
   @usableFromInline var _phase = _Phase.running
   @usableFromInline var _failure: (any Error)? = nil
