@@ -237,28 +237,37 @@ internal struct _DecimalDigits {
     guard var p = text.baseAddress, text.count <= 40 else { return nil }
     let end = p + text.count
     if p < end && p.pointee == ._minus { p += 1 }
+    // Leading zeros (before and just after the point) are digits but not significant ones.
+    var leadingZeros = 0
+    var q = p
+    while q < end && (q.pointee == ._zero || q.pointee == ._period) {
+      if q.pointee == ._zero { leadingZeros += 1 }
+      q += 1
+    }
     var value: UInt64 = 0
     var digits = 0
-    var leadingZeros = 0
-    var counting = true  // still in the leading zeros
-    while p < end && p.pointee._isDigit {
-      let d = p.pointee &- ._zero
-      if counting && d == 0 { leadingZeros += 1 } else { counting = false }
-      value = value &* 10 &+ UInt64(d)
-      digits += 1
-      p += 1
+    /// Accumulates digits, eight at a time while eight remain.
+    func accumulate() {
+      while end - p >= 8 {
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        guard _isEightDigits(word), digits + 8 <= 19 else { break }
+        value = value &* 100_000_000 &+ _eightDigitsValue(word)
+        digits += 8
+        p += 8
+      }
+      while p < end && p.pointee._isDigit {
+        value = value &* 10 &+ UInt64(p.pointee &- ._zero)
+        digits += 1
+        p += 1
+      }
     }
+    accumulate()
     var fractionDigits = 0
     if p < end && p.pointee == ._period {
       p += 1
-      while p < end && p.pointee._isDigit {
-        let d = p.pointee &- ._zero
-        if counting && d == 0 { leadingZeros += 1 } else { counting = false }
-        value = value &* 10 &+ UInt64(d)
-        digits += 1
-        fractionDigits += 1
-        p += 1
-      }
+      let before = digits
+      accumulate()
+      fractionDigits = digits - before
     }
     guard digits <= 19 else { return nil }
     var explicitExponent = 0
@@ -279,7 +288,7 @@ internal struct _DecimalDigits {
       if negative { explicitExponent = -explicitExponent }
     }
     significand = value
-    digitCount = digits - leadingZeros
+    digitCount = value == 0 ? 0 : digits - leadingZeros
     exponent = value == 0 ? 0 : explicitExponent - fractionDigits
     truncated = false
   }

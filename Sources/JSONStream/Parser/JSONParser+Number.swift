@@ -21,6 +21,7 @@ extension JSONParser {
     if p.pointee == ._zero {
       p += 1
     } else if p.pointee._isDigit {
+      // Integer parts are mostly short: bytewise beats eight-at-a-time here.
       p += 1
       while p < end && p.pointee._isDigit { p += 1 }
     } else {
@@ -30,7 +31,7 @@ extension JSONParser {
     if p.pointee == ._period {
       p += 1
       let digits = p
-      while p < end && p.pointee._isDigit { p += 1 }
+      p = _skipDigits(p, end)
       guard p > digits, p < end else { return nil }
     }
     if p.pointee == ._lowerE || p.pointee == ._upperE {

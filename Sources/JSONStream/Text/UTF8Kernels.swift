@@ -57,3 +57,36 @@ func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<
   guard c1 >= low, c1 <= high, isContinuation(p[2]), isContinuation(p[3]) else { return 0 }
   return 4
 }
+
+/// Whether the eight bytes of `word` (little-endian load) are all ASCII digits.
+@inlinable @inline(__always)
+func _isEightDigits(_ word: UInt64) -> Bool {
+  ((word & 0xF0F0_F0F0_F0F0_F0F0)
+    | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)) == 0x3333_3333_3333_3333
+}
+
+/// The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte),
+/// with three multiplications instead of eight.
+@inlinable @inline(__always)
+func _eightDigitsValue(_ word: UInt64) -> UInt64 {
+  var value = word &- 0x3030_3030_3030_3030
+  value = (value &* 10) &+ (value >> 8)
+  value =
+    (((value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32)))
+      &+ (((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32)))) >> 32
+  return value & 0xFFFF_FFFF
+}
+
+/// Skips ASCII digits from `start`, eight at a time while eight remain.
+@inlinable @inline(__always)
+func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8
+    && _isEightDigits(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
+  {
+    p += 8
+  }
+  while p < end && p.pointee._isDigit { p += 1 }
+  return p
+}
