@@ -5,6 +5,31 @@ struct Harness {
   var runs: Int
   var warmups: Int
 
+  /// Median seconds of `ours` and of `peer`, timed alternately sample by sample, so that the
+  /// machine's drift (other tenants, frequency changes) affects both alike.
+  func compare(_ ours: () throws -> Void, _ peer: () throws -> Void) rethrows -> (
+    ours: Double, peer: Double
+  ) {
+    for _ in 0..<warmups {
+      try ours()
+      try peer()
+    }
+    var oursSamples: [Double] = []
+    var peerSamples: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<max(1, runs) {
+      oursSamples.append(seconds(try clock.measure { try ours() }))
+      peerSamples.append(seconds(try clock.measure { try peer() }))
+    }
+    oursSamples.sort()
+    peerSamples.sort()
+    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+  }
+
+  func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
   /// Median seconds of one call of `body`.
   func median(_ body: () throws -> Void) rethrows -> Double {
     for _ in 0..<warmups { try body() }

@@ -105,6 +105,33 @@ var rows: [Row] = []
   print(row.line)
 }
 
+/// Feeds `bytes` in chunks of `chunk` bytes to a parser with a no-op handler.
+func tokenize(_ bytes: [UInt8], chunk: Int) throws {
+  var parser = JSONParser(handler: Ignore())
+  try bytes.withUnsafeBytes { all in
+    var start = 0
+    while start < all.count {
+      let end = min(all.count, start + chunk)
+      try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+      start = end
+    }
+  }
+  try parser.finish()
+}
+
+/// Times ours against a peer, interleaved, and reports the row.
+@MainActor
+func row(
+  _ operation: String, _ input: String, _ bytes: Int, target: Double? = nil,
+  ours: () throws -> Void, peer peerName: String, _ peer: () throws -> Void
+) rethrows {
+  let (oursTime, peerTime) = try harness.compare(ours, peer)
+  report(
+    Row(
+      operation: operation, input: input, bytes: bytes, ours: oursTime, peerName: peerName,
+      peer: peerTime, target: target))
+}
+
 for (name, bytes) in inputs {
   let data = Data(bytes)
   let peers = PeerInput(bytes)
@@ -113,140 +140,109 @@ for (name, bytes) in inputs {
     peers.rapidjsonSAX() > 0 && peers.yajl(chunk: 0) > 0 && peers.simdjsonDOM() >= 0,
     "a peer rejected \(name)")
 
-  func tokenize(chunk: Int) throws {
-    var parser = JSONParser(handler: Ignore())
-    try bytes.withUnsafeBytes { all in
-      var start = 0
-      while start < all.count {
-        let end = min(all.count, start + chunk)
-        try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-        start = end
-      }
-    }
-    try parser.finish()
-  }
-
   // Tokenize.
-  let whole = try harness.median { try tokenize(chunk: size) }
-  report(
-    Row(
-      operation: "tokenize", input: name, bytes: size, ours: whole,
-      peerName: "RapidJSON SAX Reader", peer: harness.median { blackHole(peers.rapidjsonSAX()) },
-      target: 1.0))
-  report(
-    Row(
-      operation: "tokenize", input: name, bytes: size, ours: whole,
-      peerName: "yajl, whole buffer", peer: harness.median { blackHole(peers.yajl(chunk: 0)) },
-      target: 1.5))
-  report(
-    Row(
-      operation: "tokenize", input: name, bytes: size, ours: whole,
-      peerName: "simdjson DOM parse", peer: harness.median { blackHole(peers.simdjsonDOM()) }))
-  let chunked64 = try harness.median { try tokenize(chunk: 65_536) }
-  report(
-    Row(
-      operation: "tokenize, 64 KiB chunks", input: name, bytes: size, ours: chunked64,
-      peerName: "yajl, 64 KiB chunks", peer: harness.median { blackHole(peers.yajl(chunk: 65_536)) }
-    ))
-  let chunked4 = try harness.median { try tokenize(chunk: 4096) }
-  report(
-    Row(
-      operation: "tokenize, 4 KiB chunks", input: name, bytes: size, ours: chunked4,
-      peerName: "yajl, 4 KiB chunks", peer: harness.median { blackHole(peers.yajl(chunk: 4096)) }))
-  report(
-    Row(
-      operation: "tokenize, 4 KiB chunks", input: name, bytes: size, ours: chunked4,
-      peerName: "ours, whole buffer", peer: whole, target: 0.9))
+  try row(
+    "tokenize", name, size, target: 1.0, ours: { try tokenize(bytes, chunk: size) },
+    peer: "RapidJSON SAX Reader"
+  ) { blackHole(peers.rapidjsonSAX()) }
+  try row(
+    "tokenize", name, size, target: 1.5, ours: { try tokenize(bytes, chunk: size) },
+    peer: "yajl, whole buffer"
+  ) { blackHole(peers.yajl(chunk: 0)) }
+  try row(
+    "tokenize", name, size, ours: { try tokenize(bytes, chunk: size) },
+    peer: "simdjson DOM parse"
+  ) { blackHole(peers.simdjsonDOM()) }
+  try row(
+    "tokenize, 64 KiB chunks", name, size, ours: { try tokenize(bytes, chunk: 65_536) },
+    peer: "yajl, 64 KiB chunks"
+  ) { blackHole(peers.yajl(chunk: 65_536)) }
+  try row(
+    "tokenize, 4 KiB chunks", name, size, ours: { try tokenize(bytes, chunk: 4096) },
+    peer: "yajl, 4 KiB chunks"
+  ) { blackHole(peers.yajl(chunk: 4096)) }
+  try row(
+    "tokenize, 4 KiB chunks", name, size, target: 0.9, ours: { try tokenize(bytes, chunk: 4096) },
+    peer: "ours, whole buffer"
+  ) { try tokenize(bytes, chunk: size) }
   if name == "twitter.json" || smoke {
-    // 1-byte chunks: the cost per byte stays flat (linear), a few times the whole-buffer cost.
-    report(
-      Row(
-        operation: "tokenize, 1-byte chunks", input: name, bytes: size,
-        ours: try harness.median { try tokenize(chunk: 1) },
-        peerName: "yajl, 1-byte chunks", peer: harness.median { blackHole(peers.yajl(chunk: 1)) }))
+    // 1-byte chunks: the cost per byte stays flat (linear), a small multiple of the whole-buffer cost.
+    try row(
+      "tokenize, 1-byte chunks", name, size, ours: { try tokenize(bytes, chunk: 1) },
+      peer: "yajl, 1-byte chunks"
+    ) { blackHole(peers.yajl(chunk: 1)) }
   }
-  report(
-    Row(
-      operation: "tokenize + every Double", input: name, bytes: size,
-      ours: try harness.median {
-        blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum)
-      },
-      peerName: "RapidJSON full precision",
-      peer: harness.median { blackHole(peers.rapidjsonSAXDoubles()) },
-      target: name == "canada.json" ? 1.0 : nil))
+  try row(
+    "tokenize + every Double", name, size, target: name == "canada.json" ? 1.0 : nil,
+    ours: { blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum) },
+    peer: "RapidJSON full precision"
+  ) { blackHole(peers.rapidjsonSAXDoubles()) }
 
   // Trees.
-  let tree = try harness.median { blackHole(try JSONValue(parsing: bytes)) }
-  let jsonSerialization = try harness.median {
+  try row(
+    "tree build (JSONValue)", name, size, target: 4,
+    ours: { blackHole(try JSONValue(parsing: bytes)) },
+    peer: "JSONSerialization"
+  ) {
     blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
   }
-  report(
-    Row(
-      operation: "tree build (JSONValue)", input: name, bytes: size, ours: tree,
-      peerName: "JSONSerialization", peer: jsonSerialization, target: 4))
-  report(
-    Row(
-      operation: "tree build (JSONValue)", input: name, bytes: size, ours: tree,
-      peerName: "RapidJSON Document", peer: harness.median { blackHole(peers.rapidjsonDocument()) },
-      target: 0.8))
-  report(
-    Row(
-      operation: "Foundation containers", input: name, bytes: size,
-      ours: try harness.median { blackHole(try JSONFoundation.object(with: data)) },
-      peerName: "JSONSerialization", peer: jsonSerialization, target: 1.5))
+  try row(
+    "tree build (JSONValue)", name, size, target: 0.8,
+    ours: { blackHole(try JSONValue(parsing: bytes)) },
+    peer: "RapidJSON Document"
+  ) { blackHole(peers.rapidjsonDocument()) }
+  try row(
+    "Foundation containers", name, size, target: 1.5,
+    ours: { blackHole(try JSONFoundation.object(with: data)) },
+    peer: "JSONSerialization"
+  ) {
+    blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+  }
 
   // Writing from a tree.
   let value = try JSONValue(parsing: bytes)
   let foundationTree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-  let compact = try harness.median { blackHole(try value.jsonBytes()) }
-  report(
-    Row(
-      operation: "write compact from tree", input: name, bytes: size, ours: compact,
-      peerName: "RapidJSON Writer",
-      peer: harness.median { blackHole(peers.rapidjsonWrite(pretty: false)) }, target: 0.8))
-  report(
-    Row(
-      operation: "write compact from tree", input: name, bytes: size, ours: compact,
-      peerName: "JSONSerialization.data",
-      peer: try harness.median {
-        blackHole(
-          try JSONSerialization.data(withJSONObject: foundationTree, options: [.fragmentsAllowed]))
-      }, target: 5))
-  let pretty = try harness.median { blackHole(try value.jsonBytes(options: .pretty)) }
-  report(
-    Row(
-      operation: "write pretty from tree", input: name, bytes: size, ours: pretty,
-      peerName: "RapidJSON PrettyWriter",
-      peer: harness.median { blackHole(peers.rapidjsonWrite(pretty: true)) }))
-  report(
-    Row(
-      operation: "write pretty from tree", input: name, bytes: size, ours: pretty,
-      peerName: "JSONSerialization pretty",
-      peer: try harness.median {
-        blackHole(
-          try JSONSerialization.data(
-            withJSONObject: foundationTree, options: [.fragmentsAllowed, .prettyPrinted]))
-      }))
+  try row(
+    "write compact from tree", name, size, target: 0.8, ours: { blackHole(try value.jsonBytes()) },
+    peer: "RapidJSON Writer"
+  ) { blackHole(peers.rapidjsonWrite(pretty: false)) }
+  try row(
+    "write compact from tree", name, size, target: 5, ours: { blackHole(try value.jsonBytes()) },
+    peer: "JSONSerialization.data"
+  ) {
+    blackHole(
+      try JSONSerialization.data(withJSONObject: foundationTree, options: [.fragmentsAllowed]))
+  }
+  try row(
+    "write pretty from tree", name, size,
+    ours: { blackHole(try value.jsonBytes(options: .pretty)) },
+    peer: "RapidJSON PrettyWriter"
+  ) { blackHole(peers.rapidjsonWrite(pretty: true)) }
+  try row(
+    "write pretty from tree", name, size,
+    ours: { blackHole(try value.jsonBytes(options: .pretty)) },
+    peer: "JSONSerialization pretty"
+  ) {
+    blackHole(
+      try JSONSerialization.data(
+        withJSONObject: foundationTree, options: [.fragmentsAllowed, .prettyPrinted]))
+  }
 
   // Streaming reformat: parser → writer.
   for prettyOutput in [false, true] {
     let options: JSONWriteOptions = prettyOutput ? .pretty : .compact
-    let ours = try harness.median {
+    let reformat = {
       var writer = try JSONParser.parse(bytes, handler: JSONWriter(options: options))
       try writer.finish()
       blackHole(writer.bytes)
     }
     let label = prettyOutput ? "reformat pretty" : "reformat compact"
-    report(
-      Row(
-        operation: label, input: name, bytes: size, ours: ours,
-        peerName: "RapidJSON Reader → Writer",
-        peer: harness.median { blackHole(peers.rapidjsonReformat(pretty: prettyOutput)) }))
-    report(
-      Row(
-        operation: label, input: name, bytes: size, ours: ours,
-        peerName: "yajl → yajl_gen",
-        peer: harness.median { blackHole(peers.yajlReformat(pretty: prettyOutput)) }))
+    try row(label, name, size, ours: reformat, peer: "RapidJSON Reader → Writer") {
+      blackHole(peers.rapidjsonReformat(pretty: prettyOutput))
+    }
+    try row(label, name, size, ours: reformat, peer: "yajl → yajl_gen") {
+      blackHole(peers.yajlReformat(pretty: prettyOutput))
+    }
   }
 }
 
