@@ -123,7 +123,7 @@ func tokenize(_ bytes: [UInt8], chunk: Int) throws {
 @MainActor
 func row(
   _ operation: String, _ input: String, _ bytes: Int, target: Double? = nil,
-  ours: () throws -> Void, peer peerName: String, _ peer: () throws -> Void
+  ours: () throws -> Void, peer peerName: String, measuring peer: () throws -> Void
 ) rethrows {
   let (oursTime, peerTime) = try harness.compare(ours, peer)
   report(
@@ -143,90 +143,94 @@ for (name, bytes) in inputs {
   // Tokenize.
   try row(
     "tokenize", name, size, target: 1.0, ours: { try tokenize(bytes, chunk: size) },
-    peer: "RapidJSON SAX Reader"
-  ) { blackHole(peers.rapidjsonSAX()) }
+    peer: "RapidJSON SAX Reader", measuring: { blackHole(peers.rapidjsonSAX()) }
+  )
   try row(
     "tokenize", name, size, target: 1.5, ours: { try tokenize(bytes, chunk: size) },
-    peer: "yajl, whole buffer"
-  ) { blackHole(peers.yajl(chunk: 0)) }
+    peer: "yajl, whole buffer", measuring: { blackHole(peers.yajl(chunk: 0)) }
+  )
   try row(
     "tokenize", name, size, ours: { try tokenize(bytes, chunk: size) },
-    peer: "simdjson DOM parse"
-  ) { blackHole(peers.simdjsonDOM()) }
+    peer: "simdjson DOM parse", measuring: { blackHole(peers.simdjsonDOM()) }
+  )
   try row(
     "tokenize, 64 KiB chunks", name, size, ours: { try tokenize(bytes, chunk: 65_536) },
-    peer: "yajl, 64 KiB chunks"
-  ) { blackHole(peers.yajl(chunk: 65_536)) }
+    peer: "yajl, 64 KiB chunks", measuring: { blackHole(peers.yajl(chunk: 65_536)) }
+  )
   try row(
     "tokenize, 4 KiB chunks", name, size, ours: { try tokenize(bytes, chunk: 4096) },
-    peer: "yajl, 4 KiB chunks"
-  ) { blackHole(peers.yajl(chunk: 4096)) }
+    peer: "yajl, 4 KiB chunks", measuring: { blackHole(peers.yajl(chunk: 4096)) }
+  )
   try row(
     "tokenize, 4 KiB chunks", name, size, target: 0.9, ours: { try tokenize(bytes, chunk: 4096) },
-    peer: "ours, whole buffer"
-  ) { try tokenize(bytes, chunk: size) }
+    peer: "ours, whole buffer", measuring: { try tokenize(bytes, chunk: size) }
+  )
   if name == "twitter.json" || smoke {
     // 1-byte chunks: the cost per byte stays flat (linear), a small multiple of the whole-buffer cost.
     try row(
       "tokenize, 1-byte chunks", name, size, ours: { try tokenize(bytes, chunk: 1) },
-      peer: "yajl, 1-byte chunks"
-    ) { blackHole(peers.yajl(chunk: 1)) }
+      peer: "yajl, 1-byte chunks", measuring: { blackHole(peers.yajl(chunk: 1)) }
+    )
   }
   try row(
     "tokenize + every Double", name, size, target: name == "canada.json" ? 1.0 : nil,
     ours: { blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum) },
-    peer: "RapidJSON full precision"
-  ) { blackHole(peers.rapidjsonSAXDoubles()) }
+    peer: "RapidJSON full precision", measuring: { blackHole(peers.rapidjsonSAXDoubles()) }
+  )
 
   // Trees.
   try row(
     "tree build (JSONValue)", name, size, target: 4,
     ours: { blackHole(try JSONValue(parsing: bytes)) },
-    peer: "JSONSerialization"
-  ) {
-    blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-  }
+    peer: "JSONSerialization",
+    measuring: {
+      blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    }
+  )
   try row(
     "tree build (JSONValue)", name, size, target: 0.8,
     ours: { blackHole(try JSONValue(parsing: bytes)) },
-    peer: "RapidJSON Document"
-  ) { blackHole(peers.rapidjsonDocument()) }
+    peer: "RapidJSON Document", measuring: { blackHole(peers.rapidjsonDocument()) }
+  )
   try row(
     "Foundation containers", name, size, target: 1.5,
     ours: { blackHole(try JSONFoundation.object(with: data)) },
-    peer: "JSONSerialization"
-  ) {
-    blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-  }
+    peer: "JSONSerialization",
+    measuring: {
+      blackHole(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    }
+  )
 
   // Writing from a tree.
   let value = try JSONValue(parsing: bytes)
   let foundationTree = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
   try row(
     "write compact from tree", name, size, target: 0.8, ours: { blackHole(try value.jsonBytes()) },
-    peer: "RapidJSON Writer"
-  ) { blackHole(peers.rapidjsonWrite(pretty: false)) }
+    peer: "RapidJSON Writer", measuring: { blackHole(peers.rapidjsonWrite(pretty: false)) }
+  )
   try row(
     "write compact from tree", name, size, target: 5, ours: { blackHole(try value.jsonBytes()) },
-    peer: "JSONSerialization.data"
-  ) {
-    blackHole(
-      try JSONSerialization.data(withJSONObject: foundationTree, options: [.fragmentsAllowed]))
-  }
+    peer: "JSONSerialization.data",
+    measuring: {
+      blackHole(
+        try JSONSerialization.data(withJSONObject: foundationTree, options: [.fragmentsAllowed]))
+    }
+  )
   try row(
     "write pretty from tree", name, size,
     ours: { blackHole(try value.jsonBytes(options: .pretty)) },
-    peer: "RapidJSON PrettyWriter"
-  ) { blackHole(peers.rapidjsonWrite(pretty: true)) }
+    peer: "RapidJSON PrettyWriter", measuring: { blackHole(peers.rapidjsonWrite(pretty: true)) }
+  )
   try row(
     "write pretty from tree", name, size,
     ours: { blackHole(try value.jsonBytes(options: .pretty)) },
-    peer: "JSONSerialization pretty"
-  ) {
-    blackHole(
-      try JSONSerialization.data(
-        withJSONObject: foundationTree, options: [.fragmentsAllowed, .prettyPrinted]))
-  }
+    peer: "JSONSerialization pretty",
+    measuring: {
+      blackHole(
+        try JSONSerialization.data(
+          withJSONObject: foundationTree, options: [.fragmentsAllowed, .prettyPrinted]))
+    }
+  )
 
   // Streaming reformat: parser → writer.
   for prettyOutput in [false, true] {
@@ -237,12 +241,16 @@ for (name, bytes) in inputs {
       blackHole(writer.bytes)
     }
     let label = prettyOutput ? "reformat pretty" : "reformat compact"
-    try row(label, name, size, ours: reformat, peer: "RapidJSON Reader → Writer") {
-      blackHole(peers.rapidjsonReformat(pretty: prettyOutput))
-    }
-    try row(label, name, size, ours: reformat, peer: "yajl → yajl_gen") {
-      blackHole(peers.yajlReformat(pretty: prettyOutput))
-    }
+    try row(
+      label, name, size, ours: reformat, peer: "RapidJSON Reader → Writer",
+      measuring: {
+        blackHole(peers.rapidjsonReformat(pretty: prettyOutput))
+      })
+    try row(
+      label, name, size, ours: reformat, peer: "yajl → yajl_gen",
+      measuring: {
+        blackHole(peers.yajlReformat(pretty: prettyOutput))
+      })
   }
 }
 

@@ -122,9 +122,26 @@ extension JSONValue {
       }
     }
 
-    /// Emits the number as an event.
+    /// Emits the number as an event. Integers are written into a stack buffer: no `String`.
     @inlinable
     func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+      if case .int(let value) = storage {
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+          var magnitude = value.magnitude
+          var start = 20
+          repeat {
+            start -= 1
+            buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ ._zero
+            magnitude /= 10
+          } while magnitude != 0
+          if value < 0 {
+            start -= 1
+            buffer[start] = ._minus
+          }
+          return try body(
+            JSONNumber(_utf8: UnsafeBufferPointer(rebasing: buffer[start..<20]), flags: 0))
+        }
+      }
       var text = description
       return try text.withUTF8 { bytes in
         try body(

@@ -8,6 +8,7 @@ extension JSONValue {
   ///
   /// - Throws: ``JSONParseError``, including ``JSONParseError/Kind/duplicateKey`` (at the
   ///   repeated key) under ``JSONDuplicateKeyPolicy/error``.
+  @inlinable  // so the parser is specialized for the tree builder at the call site
   public init<Bytes: Sequence>(
     parsing bytes: Bytes, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
