@@ -20,10 +20,16 @@ let package = Package(
       ],
       linkerSettings: [.linkedLibrary("yajl"), .linkedLibrary("simdjson")]
     ),
+    // Number-consuming handlers, compiled apart from the no-op one (see DoubleCheck.swift).
+    .target(
+      name: "NumberBench",
+      dependencies: [.product(name: "JSONStream", package: "JSONStream")]
+    ),
     .executableTarget(
       name: "jsonstream-bench",
       dependencies: [
         "Peers",
+        "NumberBench",
         .product(name: "JSONStream", package: "JSONStream"),
         .product(name: "JSONStreamFoundation", package: "JSONStream"),
       ]

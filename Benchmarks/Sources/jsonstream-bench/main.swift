@@ -1,6 +1,7 @@
 import Foundation
 import JSONStream
 import JSONStreamFoundation
+import NumberBench
 
 // Every operation of ours next to the matching peer operation, measured in the same run on
 // the same bytes: medians of repeated runs after warm-up, MB/s of input JSON, and the
@@ -10,12 +11,6 @@ import JSONStreamFoundation
 //   jsonstream-bench --smoke          every benchmark once on a small input (CI)
 
 struct Ignore: JSONEventHandler {}
-
-/// Sums numbers as doubles, as RapidJSON's full-precision handler does.
-struct SumDoubles: JSONEventHandler {
-  var sum = 0.0
-  mutating func number(_ value: JSONNumber) { sum += value.double }
-}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -50,7 +45,7 @@ if let operation = option("--profile") {
         }
       }
       try parser.finish()
-    case "doubles": blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum)
+    case "doubles": blackHole(try sumOfDoubles(bytes))
     case "rapidjson": blackHole(PeerInput(bytes).rapidjsonSAX())
     case "rapidjson-doubles": blackHole(PeerInput(bytes).rapidjsonSAXDoubles())
     case "yajl": blackHole(PeerInput(bytes).yajl(chunk: 0))
@@ -174,7 +169,7 @@ for (name, bytes) in inputs {
   }
   try row(
     "tokenize + every Double", name, size, target: name == "canada.json" ? 1.0 : nil,
-    ours: { blackHole(try JSONParser.parse(bytes, handler: SumDoubles()).sum) },
+    ours: { blackHole(try sumOfDoubles(bytes)) },
     peer: "RapidJSON full precision", measuring: { blackHole(peers.rapidjsonSAXDoubles()) }
   )
 
