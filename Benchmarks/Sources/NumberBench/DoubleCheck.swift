@@ -16,11 +16,11 @@ public func sumOfDoubles(_ bytes: [UInt8]) throws -> Double {
   try JSONParser.parse(bytes, handler: SumDoubles()).sum
 }
 
-/// A small deterministic generator, so generated inputs are reproducible.
-struct Generator {
+/// A small deterministic generator (SplitMix64), so generated inputs are reproducible.
+public struct SplitMix {
   var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -40,7 +40,7 @@ public enum DoubleCheck {
   }
 
   public static func run(count: Int, seed: UInt64 = 0x5EED_D0B1) throws -> [String] {
-    var random = Generator(seed: seed)
+    var random = SplitMix(seed: seed)
     var mismatches: [String] = []
     var text = ""
     for i in 0..<count {

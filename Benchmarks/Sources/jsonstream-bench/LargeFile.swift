@@ -1,4 +1,5 @@
 import Foundation
+import NumberBench
 
 /// A large, deterministic JSON file: a top-level array of records shaped like real exports
 /// (nested objects and arrays, ASCII and non-ASCII strings, escapes, integers and doubles).
@@ -40,18 +41,5 @@ enum LargeFile {
     }
     buffer.append(contentsOf: "\n]\n".utf8)
     fwrite(buffer, 1, buffer.count, file)
-  }
-}
-
-/// A small deterministic generator, so generated inputs are reproducible.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
