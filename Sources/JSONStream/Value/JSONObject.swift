@@ -16,7 +16,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   @usableFromInline var _keys: [String]
   @usableFromInline var _values: [JSONValue]
   /// Key → position, present once the object is larger than `_indexThreshold`.
-  @usableFromInline var _index: [String: Int]?
+  @usableFromInline var _index: _KeyIndex?
 
   @usableFromInline static var _indexThreshold: Int { 8 }
 
@@ -52,7 +52,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   /// The position of `key`, if present.
   @inlinable
   public func index(forKey key: String) -> Int? {
-    if let index = _index { return index[key] }
+    if let index = _index { return index.find(key, in: _keys) }
     return _keys.firstIndex(of: key)
   }
 
@@ -83,7 +83,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     _keys.append(key)
     _values.append(value)
     if _index != nil {
-      _index![key] = _keys.count - 1
+      if _index!.isFull(afterAdding: _keys.count) {
+        _buildIndex()
+      } else {
+        _index!.insert(_keys.count - 1, key: key)
+      }
     } else if _keys.count > JSONObject._indexThreshold {
       _buildIndex()
     }
@@ -91,9 +95,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
 
   @usableFromInline
   mutating func _buildIndex() {
-    var index = [String: Int](minimumCapacity: _keys.count * 2)
-    for (position, key) in _keys.enumerated() { index[key] = position }
-    _index = index
+    _index = _KeyIndex(_keys)
   }
 
   @usableFromInline
