@@ -101,6 +101,35 @@ struct JSONValueTests {
     #expect(object.keys.last == "new")
   }
 
+  @Test("the key index of large objects finds every key, misses absent ones, survives growth")
+  func keyIndex() {
+    var object = JSONObject()
+    var keys: [String] = []
+    for i in 0..<3000 {
+      // Short, long, non-ASCII and empty keys, so hashing sees every length.
+      let key =
+        i == 0 ? "" : (i % 3 == 0 ? "k\(i)" : (i % 3 == 1 ? "a long key number \(i) é😀" : "\(i)"))
+      keys.append(key)
+      object[key] = JSONValue(i)
+      if [9, 17, 100, 2999].contains(i) {
+        for (position, known) in keys.enumerated() {
+          #expect(object.index(forKey: known) == position)
+        }
+        #expect(object["absent"] == nil)
+        #expect(object["k1"] == nil)
+      }
+    }
+    #expect(object.count == 3000)
+    for removed in stride(from: 2999, to: 0, by: -7) { object[keys[removed]] = nil }
+    for (i, key) in keys.enumerated() {
+      #expect((object[key] == nil) == (i != 0 && (2999 - i) % 7 == 0))
+    }
+    var copy = object
+    copy["new"] = true
+    #expect(object["new"] == nil)
+    #expect(copy["new"] == true)
+  }
+
   @Test("duplicate keys: last wins (default), first wins, or an error at the key")
   func duplicateKeys() throws {
     let text = "{\"a\": 1, \"b\": 2,\n \"a\": 3}"
