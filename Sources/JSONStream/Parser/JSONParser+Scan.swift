@@ -21,14 +21,21 @@ extension JSONParser {
     }
     while p < end {
       let c = p.pointee
-      if c == ._space || c == ._tab {
-        p += 1
-        continue
-      }
-      if c == ._newline || c == ._return {
-        _lineBreak(c, at: p)
-        p += 1
-        continue
+      if c <= ._space {
+        // Whitespace by bit mask, not by comparisons LLVM may lower to a jump table (an
+        // indirect jump per byte, which mispredicts on indented input). Runs of spaces —
+        // indentation — get a loop of their own.
+        let bit = UInt64(1) &<< UInt64(c)
+        if bit & 0x1_0000_0200 != 0 {  // space, tab
+          p += 1
+          while p < end && p.pointee == ._space { p += 1 }
+          continue
+        }
+        if bit & 0x2400 != 0 {  // \n, \r
+          _lineBreak(c, at: p)
+          p += 1
+          continue
+        }
       }
       switch _expect {
       case .value, .valueOrEndArray, .valueAfterComma:
