@@ -29,20 +29,6 @@ struct Harness {
   func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
-
-  /// Median seconds of one call of `body`.
-  func median(_ body: () throws -> Void) rethrows -> Double {
-    for _ in 0..<warmups { try body() }
-    var samples: [Double] = []
-    let clock = ContinuousClock()
-    for _ in 0..<max(1, runs) {
-      let elapsed = try clock.measure { try body() }
-      samples.append(
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-  }
 }
 
 /// Keeps a result alive so the optimizer cannot drop the work that made it.
