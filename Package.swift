@@ -16,10 +16,16 @@ let package = Package(
     .target(name: "JSONStreamFoundation", dependencies: ["JSONStream"]),
     // The command-line tool, thin over the library.
     .executableTarget(name: "jsonstream", dependencies: ["JSONStream"]),
+    // Helpers both test targets use (event recording, the shared test data). Not a product.
+    .target(
+      name: "JSONStreamTestSupport", dependencies: ["JSONStream"],
+      path: "Tests/JSONStreamTestSupport"),
     // Depends on the tool so that `swift test` builds it: the CLI tests run the binary.
-    .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream", "jsonstream"]),
     .testTarget(
-      name: "JSONStreamFoundationTests", dependencies: ["JSONStreamFoundation", "JSONStream"]),
+      name: "JSONStreamTests", dependencies: ["JSONStream", "JSONStreamTestSupport", "jsonstream"]),
+    .testTarget(
+      name: "JSONStreamFoundationTests",
+      dependencies: ["JSONStreamFoundation", "JSONStream", "JSONStreamTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

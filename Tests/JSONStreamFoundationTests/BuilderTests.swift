@@ -1,6 +1,7 @@
 import Foundation
 import JSONStream
 import JSONStreamFoundation
+import JSONStreamTestSupport
 import Testing
 
 @Suite("Builder: the trees JSONSerialization makes")
@@ -38,7 +39,7 @@ struct BuilderTests {
     .enabled(if: SharedData.hasCorpus, "corpus not found at ../shared/corpus; skipped"),
     arguments: SharedData.corpusNames)
   func corpus(name: String) throws {
-    let data = try SharedData.corpusFile(name)
+    let data = try SharedData.corpusData(name)
     let ours = try JSONFoundation.object(with: data)
     let theirs = try JSONSerialization.jsonObject(with: data)
     let directlyEqual = (ours as! NSObject).isEqual(theirs)

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStream
 import JSONStreamFoundation
+import JSONStreamTestSupport
 import Testing
 
 @Suite("Replay: Foundation trees as events")
@@ -146,7 +147,7 @@ struct ReplayTests {
     .enabled(if: SharedData.hasCorpus, "corpus not found at ../shared/corpus; skipped"),
     arguments: SharedData.corpusNames)
   func corpusRoundTrip(name: String) throws {
-    let data = try SharedData.corpusFile(name)
+    let data = try SharedData.corpusData(name)
     let ours = try JSONFoundation.object(with: data)
     let theirs = try JSONSerialization.jsonObject(with: data)
     var fromOurs = JSONFoundationBuilder()

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStream
 import JSONStreamFoundation
+import JSONStreamTestSupport
 import Testing
 
 @Suite("Serializing Foundation trees")

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStream
 import JSONStreamFoundation
+import JSONStreamTestSupport
 import Testing
 
 /// A Foundation tree reduced to what JSON and JSONSerialization distinguish: the kind of every

@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// The real-world documents of ../shared/corpus, fed at random chunkings: the events must be

@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// JSONTestSuite (github.com/nst/JSONTestSuite), read from the shared test data next to the

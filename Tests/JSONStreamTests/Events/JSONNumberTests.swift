@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// Collects one number's conversions.
@@ -187,19 +188,6 @@ func exactMidpointText(_ value: Double) -> String {
     decimalExponent = exponent - 1
   }
   return String(digits.reversed().map { Character(String($0)) }) + "e\(decimalExponent)"
-}
-
-/// A small deterministic generator, so generated tests are reproducible.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }
 
 @Suite("JSONNumber(text:) accepts only JSON numbers")

@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 @Suite("JSONString views")

@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// Stops once it has seen the value of `"id"`.

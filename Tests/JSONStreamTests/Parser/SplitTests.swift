@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// Documents that put every kind of token across a chunk boundary somewhere.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONStreamTestSupport
 import Testing
 
 /// Runs the `jsonstream` binary built next to the test bundle.

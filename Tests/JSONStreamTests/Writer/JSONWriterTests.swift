@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 /// Parses `text` straight into a writer with `options`, as `jsonstream fmt/minify` does.

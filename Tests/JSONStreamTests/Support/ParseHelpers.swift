@@ -1,51 +1,5 @@
 import JSONStream
-
-/// An event with its payload copied out, so event streams can be compared.
-enum Event: Equatable, CustomStringConvertible {
-  case startObject, endObject, startArray, endArray
-  case key(String)
-  case string(String)
-  case number(String)
-  case bool(Bool)
-  case null
-
-  var description: String {
-    switch self {
-    case .startObject: return "{"
-    case .endObject: return "}"
-    case .startArray: return "["
-    case .endArray: return "]"
-    case .key(let s): return "key(\(s.debugDescription))"
-    case .string(let s): return "string(\(s.debugDescription))"
-    case .number(let s): return "number(\(s))"
-    case .bool(let b): return "\(b)"
-    case .null: return "null"
-    }
-  }
-}
-
-/// Records every event. Strings are also checked byte for byte against their `String` form,
-/// which only holds for well-formed UTF-8.
-struct EventRecorder: JSONEventHandler {
-  var events: [Event] = []
-  var stringBytes: [[UInt8]] = []
-
-  mutating func startObject() { events.append(.startObject) }
-  mutating func endObject() { events.append(.endObject) }
-  mutating func startArray() { events.append(.startArray) }
-  mutating func endArray() { events.append(.endArray) }
-  mutating func key(_ key: JSONString) {
-    events.append(.key(key.string))
-    stringBytes.append(key.bytes)
-  }
-  mutating func string(_ value: JSONString) {
-    events.append(.string(value.string))
-    stringBytes.append(value.bytes)
-  }
-  mutating func number(_ value: JSONNumber) { events.append(.number(value.text)) }
-  mutating func bool(_ value: Bool) { events.append(.bool(value)) }
-  mutating func null() { events.append(.null) }
-}
+import JSONStreamTestSupport
 
 /// What a parse gave: the events delivered, and the error if it failed.
 struct Outcome: Equatable, CustomStringConvertible {
