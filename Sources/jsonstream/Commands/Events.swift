@@ -45,16 +45,9 @@ struct EventPrinter: JSONEventHandler {
 func runEvents(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
   let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
   var parser = JSONParser(handler: EventPrinter(output: output), options: arguments.options)
-  do {
-    try input.forEachChunk { chunk in
-      try parser.feed(chunk) == .needsMoreInput
-    }
-    try parser.finish()
-  } catch let error as JSONParseError {
-    output.flush()
-    writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
-    return 1
-  }
+  let error = try parseInput(input, into: &parser)
   output.flush()
-  return 0
+  guard let error else { return 0 }
+  report(error, in: input)
+  return 1
 }

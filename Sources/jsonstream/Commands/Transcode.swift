@@ -21,18 +21,13 @@ func runTranscode(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
   writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
   let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
   var parser = JSONParser(handler: writer, options: arguments.options)
-  do {
-    try input.forEachChunk { chunk in
-      try parser.feed(chunk) == .needsMoreInput
-    }
-    try parser.finish()
-    try parser.handler.finish()
-  } catch let error as JSONParseError {
-    try? parser.handler.flush()
+  if let error = try parseInput(input, into: &parser) {
+    try? parser.handler.flush()  // keep the valid prefix already written
     output.flush()
-    writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
+    report(error, in: input)
     return 1
   }
+  try parser.handler.finish()
   if parser.handler.valueCount > 0 { output.buffer.append(0x0A) }
   output.flush()
   return 0

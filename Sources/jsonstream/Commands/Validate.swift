@@ -7,14 +7,7 @@ struct ValidatingHandler: JSONEventHandler {}
 func runValidate(_ arguments: Arguments) throws -> Int32 {
   let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
   var parser = JSONParser(handler: ValidatingHandler(), options: arguments.options)
-  do {
-    try input.forEachChunk { chunk in
-      try parser.feed(chunk) == .needsMoreInput
-    }
-    try parser.finish()
-  } catch let error as JSONParseError {
-    writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
-    return 1
-  }
-  return 0
+  guard let error = try parseInput(input, into: &parser) else { return 0 }
+  report(error, in: input)
+  return 1
 }
