@@ -164,13 +164,13 @@ extension JSONParser {
     let tokenStart = start
     if p == end {
       // The number may go on in the next chunk.
-      try _appendNumberText(tokenStart, end)
+      try _appendToScratch(tokenStart, end, limit: .numberLength)
       _token = .number
       return end
     }
     _token = .none
     if _tokenInScratch {
-      try _appendNumberText(tokenStart, p)
+      try _appendToScratch(tokenStart, p, limit: .numberLength)
       _cursor = _tokenStart
       try _emitScratchNumber()
     } else {
@@ -183,19 +183,6 @@ extension JSONParser {
     }
     _valueCompleted()
     return p
-  }
-
-  @inlinable
-  mutating func _appendNumberText(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws {
-    if !_tokenInScratch {
-      _scratch.removeAll(keepingCapacity: true)
-      _tokenInScratch = true
-    }
-    let count = to - from
-    if _scratch.count &+ count > options.limits.maxNumberLength {
-      throw _tokenLimitError(.numberLength)
-    }
-    _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
   }
 
   /// Delivers the number text collected in scratch.

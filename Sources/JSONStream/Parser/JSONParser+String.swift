@@ -105,16 +105,22 @@ extension JSONParser {
     }
   }
 
-  /// Copies `[from, to)` into the scratch buffer, starting it if this token has none yet.
+  /// Copies `[from, to)` of a string (or, with `limit: .numberLength`, of a number) into the
+  /// scratch buffer, starting it if this token has none yet; the token's limit is checked.
   @inlinable
-  mutating func _appendToScratch(_ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>) throws {
+  mutating func _appendToScratch(
+    _ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>,
+    limit: JSONParseLimit = .stringLength
+  ) throws {
     if !_tokenInScratch {
       _scratch.removeAll(keepingCapacity: true)
       _tokenInScratch = true
     }
     let count = to - from
-    if _scratch.count &+ count > options.limits.maxStringLength {
-      throw _tokenLimitError(.stringLength)
+    let maximum =
+      limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
+    if _scratch.count &+ count > maximum {
+      throw _tokenLimitError(limit)
     }
     if count > 0 {
       _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
