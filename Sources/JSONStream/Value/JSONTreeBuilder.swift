@@ -170,14 +170,14 @@ public enum JSONValueError: Error, Sendable, Equatable, CustomStringConvertible 
 /// replaces the older one.
 @usableFromInline
 struct _KeyCache {
-  @usableFromInline var slots: [String?]
+  /// Empty until the first key long enough to cache: a builder for a small document (or
+  /// one with short keys only) never pays for the table.
+  @usableFromInline var slots: [String?] = []
   @usableFromInline static var slotCount: Int { 1024 }
   @usableFromInline static var maxKeyLength: Int { 64 }
 
   @inlinable
-  init() {
-    slots = Array(repeating: nil, count: _KeyCache.slotCount)
-  }
+  init() {}
 
   @inlinable
   mutating func string(for key: JSONString) -> String {
@@ -185,6 +185,7 @@ struct _KeyCache {
     // Up to 15 bytes, Swift stores a string inline: making one costs no allocation, and
     // less than a lookup would.
     guard bytes.count > 15 && bytes.count <= _KeyCache.maxKeyLength else { return key.string }
+    if slots.isEmpty { slots = Array(repeating: nil, count: _KeyCache.slotCount) }
     // FNV-1a over the bytes.
     var hash: UInt32 = 2_166_136_261
     for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
