@@ -9,6 +9,7 @@ import NumberBench
 //
 //   jsonstream-bench [--runs N] [--corpus DIR] [--large-mb N] [--large PATH]
 //   jsonstream-bench --smoke          every benchmark once on a small input (CI)
+//   jsonstream-bench --only TEXT      only the operations whose name contains TEXT
 
 struct Ignore: JSONEventHandler {}
 
@@ -59,6 +60,7 @@ if let operation = option("--profile") {
 let smoke = arguments.contains("--smoke")
 let doubleChecks = Int(option("--check-doubles") ?? "") ?? (smoke ? 100_000 : 10_000_000)
 let runs = Int(option("--runs") ?? "") ?? (smoke ? 1 : 15)
+let only = option("--only")
 let harness = Harness(runs: runs, warmups: smoke ? 0 : 3)
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -120,6 +122,7 @@ func row(
   _ operation: String, _ input: String, _ bytes: Int, target: Double? = nil,
   ours: () throws -> Void, peer peerName: String, measuring peer: () throws -> Void
 ) rethrows {
+  if let only, !operation.contains(only) { return }
   let (oursTime, peerTime) = try harness.compare(ours, peer)
   report(
     Row(
@@ -248,6 +251,9 @@ for (name, bytes) in inputs {
       })
   }
 }
+
+// A subset of operations was asked for: the rest (scale, double check) is skipped.
+if only != nil { exit(0) }
 
 // At scale: a generated file, streamed from disk in 64 KiB chunks by a child process each.
 if !FileManager.default.fileExists(atPath: largePath) {

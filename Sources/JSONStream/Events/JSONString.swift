@@ -88,6 +88,15 @@ internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
   if a.count == 0 { return true }
   guard let pa = a.baseAddress, let pb = b.baseAddress else { return false }
   var i = 0
+  // Eight bytes per step, then the tail.
+  while i &+ 8 <= a.count {
+    if UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self)
+      != UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self)
+    {
+      return false
+    }
+    i &+= 8
+  }
   while i < a.count {
     if pa[i] != pb[i] { return false }
     i &+= 1

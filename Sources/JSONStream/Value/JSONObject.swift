@@ -1,5 +1,5 @@
 /// A JSON object: members in document order, with keyed lookup that stays fast for large
-/// objects (a hash index is kept once an object has more than a few members).
+/// objects (objects of more than 16 members carry a hash index).
 ///
 /// ```swift
 /// let object: JSONObject = ["b": 1, "a": 2]
@@ -9,104 +9,95 @@
 /// ```
 ///
 /// Keys are unique. When a document repeats a key, ``JSONDuplicateKeyPolicy`` decides.
-/// Equality ignores member order, as JSON's meaning does.
+/// Equality ignores member order, as JSON's meaning does. A parsed object is a view of its
+/// document's memory (and keeps it alive); setting a member makes a new object, at a cost
+/// proportional to the object's size, so build large objects with ``init(_:)``.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   public typealias Element = (key: String, value: JSONValue)
 
-  @usableFromInline var _keys: [String]
-  @usableFromInline var _values: [JSONValue]
-  /// Key → position, present once the object is larger than `_indexThreshold`.
-  @usableFromInline var _index: _KeyIndex?
+  @usableFromInline let _storage: _JSONStorage
+  /// The node index of the first member's key; its value follows, then the next key.
+  @usableFromInline let _first: Int
+  public let count: Int
 
-  @usableFromInline static var _indexThreshold: Int { 8 }
+  @inlinable
+  init(_storage: _JSONStorage, first: Int, count: Int) {
+    self._storage = _storage
+    self._first = first
+    self.count = count
+  }
 
   /// An empty object.
-  @inlinable
   public init() {
-    _keys = []
-    _values = []
-    _index = nil
+    self.init(_storage: .empty, first: 0, count: 0)
   }
 
   /// An object of `members` in order; a repeated key keeps its first position and its last
   /// value.
   public init(_ members: some Sequence<(key: String, value: JSONValue)>) {
-    self.init()
-    for (key, value) in members { self[key] = value }
+    self = _JSONStorage.build { builder in
+      builder.startObject()
+      for (key, value) in members {
+        var key = key
+        try key.withUTF8 { try builder.key(JSONString(utf8: $0)) }
+        try value.replay(into: &builder)
+      }
+      builder.endObject()
+    }.objectValue!
   }
 
   @inlinable public var startIndex: Int { 0 }
-  @inlinable public var endIndex: Int { _keys.count }
+  @inlinable public var endIndex: Int { count }
 
-  @inlinable
   public subscript(position: Int) -> Element {
-    (_keys[position], _values[position])
+    precondition(position >= 0 && position < count, "JSONObject index out of range")
+    let key = _first &+ 2 &* position
+    return (_storage.string(at: key), _storage.value(at: key &+ 1))
   }
 
   /// The keys, in document order.
-  @inlinable public var keys: [String] { _keys }
+  public var keys: [String] {
+    (0..<count).map { _storage.string(at: _first &+ 2 &* $0) }
+  }
 
   /// The values, in document order.
-  @inlinable public var values: [JSONValue] { _values }
+  public var values: [JSONValue] {
+    (0..<count).map { _storage.value(at: _first &+ 2 &* $0 &+ 1) }
+  }
 
   /// The position of `key`, if present.
-  @inlinable
   public func index(forKey key: String) -> Int? {
-    if let index = _index { return index.find(key, in: _keys) }
-    return _keys.firstIndex(of: key)
+    var key = key
+    return key.withUTF8 { _storage.position(ofKey: $0, first: _first, count: count) }
   }
 
   /// The value of `key`. Setting a new key appends it; setting an existing key replaces its
-  /// value in place; setting nil removes the member.
-  @inlinable
+  /// value in place; setting nil removes the member. Each change copies the object.
   public subscript(key: String) -> JSONValue? {
     get {
       guard let position = index(forKey: key) else { return nil }
-      return _values[position]
+      return _storage.value(at: _first &+ 2 &* position &+ 1)
     }
     set {
+      var members = Array(self)
       if let position = index(forKey: key) {
         if let newValue {
-          _values[position] = newValue
+          members[position].value = newValue
         } else {
-          _remove(at: position)
+          members.remove(at: position)
         }
       } else if let newValue {
-        _append(key, newValue)
-      }
-    }
-  }
-
-  /// Appends a member whose key is known to be new.
-  @inlinable
-  mutating func _append(_ key: String, _ value: JSONValue) {
-    _keys.append(key)
-    _values.append(value)
-    if _index != nil {
-      if _index!.isFull(afterAdding: _keys.count) {
-        _buildIndex()
+        members.append((key, newValue))
       } else {
-        _index!.insert(_keys.count - 1, key: key)
+        return
       }
-    } else if _keys.count > JSONObject._indexThreshold {
-      _buildIndex()
+      self = JSONObject(members)
     }
-  }
-
-  @usableFromInline
-  mutating func _buildIndex() {
-    _index = _KeyIndex(_keys)
-  }
-
-  @usableFromInline
-  mutating func _remove(at position: Int) {
-    _keys.remove(at: position)
-    _values.remove(at: position)
-    if _index != nil { _buildIndex() }
   }
 
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     guard lhs.count == rhs.count else { return false }
+    if lhs._storage === rhs._storage && lhs._first == rhs._first { return true }
     for (key, value) in lhs {
       guard rhs[key] == value else { return false }
     }

@@ -9,9 +9,10 @@
 /// let value = parser.handler.value
 /// ```
 ///
-/// A builder can be reused across documents (``reset()``): it keeps a cache of key strings, so
-/// the keys that repeat in every record are decoded into `String`s once (JSONKit's reusable
-/// decoder cache). Nesting is kept on explicit stacks, so depth costs no call stack.
+/// Each top-level array or object is built into one arena of fixed-size nodes and one of
+/// bytes (RapidJSON's Document layout): a value costs an append, not an allocation, and the
+/// ``JSONArray`` and ``JSONObject`` you read are views of that memory. Nesting is kept on
+/// explicit stacks, so depth costs no call stack.
 public struct JSONTreeBuilder: JSONEventHandler {
   /// What a repeated key in an object does.
   public var duplicateKeyPolicy: JSONDuplicateKeyPolicy
@@ -20,30 +21,35 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public var values: [JSONValue] { _values }
 
   @usableFromInline var _values: [JSONValue] = []
-
-  /// Open containers, innermost last: `true` for an object.
-  @usableFromInline var _kinds: [Bool] = []
-  @usableFromInline var _arrays: [[JSONValue]] = []
-  @usableFromInline var _objects: [_ObjectFrame] = []
-  @usableFromInline var _keyCache: _KeyCache?
+  /// Nodes of the values in open containers, innermost last (two words each).
+  @usableFromInline var _stack: [UInt64] = []
+  @usableFromInline var _frames: [_BuilderFrame] = []
+  /// The arenas of the value being built: the node blocks of closed containers, and the bytes
+  /// of strings, keys and numbers.
+  @usableFromInline var _words: [UInt64] = []
+  @usableFromInline var _bytes: [UInt8] = []
+  /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
+  @usableFromInline var _indexes: [[UInt64]] = []
 
   /// - Parameters:
   ///   - duplicateKeyPolicy: what a repeated key does; last wins by default.
-  ///   - cachesKeys: reuse `String`s for keys seen before (on by default).
+  ///   - cachesKeys: kept for source compatibility; keys are stored as bytes in the
+  ///     document's arena and no longer need a cache.
   public init(duplicateKeyPolicy: JSONDuplicateKeyPolicy = .lastWins, cachesKeys: Bool = true) {
     self.duplicateKeyPolicy = duplicateKeyPolicy
-    self._keyCache = cachesKeys ? _KeyCache() : nil
   }
 
   /// The first complete top-level value, if any.
   public var value: JSONValue? { _values.first }
 
-  /// Forgets the values and any partial one, keeping the key cache for the next document.
+  /// Forgets the values and any partial one.
   public mutating func reset() {
     _values.removeAll()
-    _kinds.removeAll(keepingCapacity: true)
-    _arrays.removeAll(keepingCapacity: true)
-    _objects.removeAll(keepingCapacity: true)
+    _stack.removeAll(keepingCapacity: true)
+    _frames.removeAll(keepingCapacity: true)
+    _indexes.removeAll()
+    _words = []
+    _bytes = []
   }
 
   /// Returns the complete values and forgets them (for streams of many documents).
@@ -56,99 +62,289 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   @inlinable
   public mutating func startObject() {
-    _kinds.append(true)
-    _objects.append(_ObjectFrame())
-  }
-
-  @inlinable
-  public mutating func endObject() {
-    _kinds.removeLast()
-    _add(.object(_objects.removeLast().object))
+    _frames.append(_BuilderFrame(start: _stack.count))
   }
 
   @inlinable
   public mutating func startArray() {
-    _kinds.append(false)
-    _arrays.append([])
+    _frames.append(_BuilderFrame(start: _stack.count))
   }
 
   @inlinable
   public mutating func endArray() {
-    _kinds.removeLast()
-    _add(.array(_arrays.removeLast()))
+    let frame = _frames.removeLast()
+    _close(frame, kind: _JSONNode.array, count: (_stack.count &- frame.start) >> 1)
+  }
+
+  @inlinable
+  public mutating func endObject() {
+    let frame = _frames.removeLast()
+    let count = (_stack.count &- frame.start) >> 2
+    if frame.index >= 0 {
+      // The key index follows the members in the arena; its slots are positions, which the
+      // copy does not change.
+      let index = _indexes.removeLast()
+      let first = _words.count >> 1
+      _words.append(contentsOf: _stack[frame.start...])
+      _words.append(contentsOf: index)
+      _stack.removeSubrange(frame.start...)
+      _push(_JSONNode.object | UInt64(truncatingIfNeeded: count) << 8, UInt64(truncatingIfNeeded: first))
+      _completed()
+    } else {
+      _close(frame, kind: _JSONNode.object, count: count)
+    }
+  }
+
+  /// Moves the open container's nodes from the stack into the arena, as one block, and
+  /// replaces them on the stack by the container's node.
+  @inlinable
+  mutating func _close(_ frame: _BuilderFrame, kind: UInt64, count: Int) {
+    let first = _words.count >> 1
+    _words.append(contentsOf: _stack[frame.start...])
+    _stack.removeSubrange(frame.start...)
+    _push(kind | UInt64(truncatingIfNeeded: count) << 8, UInt64(truncatingIfNeeded: first))
+    _completed()
   }
 
   @inlinable
   public mutating func key(_ key: JSONString) throws {
-    let string = _keyCache?.string(for: key) ?? key.string
-    let last = _objects.count - 1
-    if let existing = _objects[last].object.index(forKey: string) {
-      switch duplicateKeyPolicy {
-      case .lastWins: _objects[last].slot = existing
-      case .firstWins: _objects[last].slot = _ObjectFrame.discard
-      case .error: throw JSONValueError.duplicateKey(string)
-      }
+    let last = _frames.count &- 1
+    let frame = _frames[last]
+    let members = (_stack.count &- frame.start) >> 2
+    let head = _JSONNode.string | UInt64(truncatingIfNeeded: key.utf8.count) << 8
+    let duplicate: Int?
+    if frame.index >= 0 {
+      duplicate = _indexInsert(key.utf8, position: members, frame: last)
+    } else if members < _JSONNode.indexThreshold {
+      duplicate = _linearFind(key.utf8, head: head, start: frame.start, members: members)
     } else {
-      _objects[last].slot = _ObjectFrame.append
+      duplicate = _startIndex(key.utf8, frame: last)
     }
-    _objects[last].key = string
+    if let duplicate {
+      switch duplicateKeyPolicy {
+      case .error: throw JSONValueError.duplicateKey(key.string)
+      case .lastWins: _frames[last].pending = duplicate
+      case .firstWins: _frames[last].pending = _BuilderFrame.discard
+      }
+      return
+    }
+    _push(head, _appendBytes(key.utf8))
   }
 
   @inlinable
   public mutating func string(_ value: JSONString) {
-    _add(.string(value.string))
+    _push(
+      _JSONNode.string | UInt64(truncatingIfNeeded: value.utf8.count) << 8,
+      _appendBytes(value.utf8))
+    _completed()
   }
 
   @inlinable
   public mutating func number(_ value: JSONNumber) {
-    _add(.number(JSONValue.Number(exactly: value)))
+    _push(
+      _JSONNode.number | UInt64(value._flags) << 8
+        | UInt64(truncatingIfNeeded: value.utf8.count) << 16,
+      _appendBytes(value.utf8))
+    _completed()
   }
 
   @inlinable
   public mutating func bool(_ value: Bool) {
-    _add(.bool(value))
+    _push(value ? _JSONNode.true : _JSONNode.false, 0)
+    _completed()
   }
 
   @inlinable
   public mutating func null() {
-    _add(.null)
+    _push(_JSONNode.null, 0)
+    _completed()
   }
 
-  /// A complete value: into the innermost container, or a top-level value.
-  @inlinable
-  mutating func _add(_ value: JSONValue) {
-    guard let isObject = _kinds.last else {
-      _values.append(value)
-      return
-    }
-    if isObject {
-      _objects[_objects.count - 1].add(value)
+  // MARK: Internals
+
+  @inlinable @inline(__always)
+  mutating func _push(_ head: UInt64, _ payload: UInt64) {
+    _stack.append(head)
+    _stack.append(payload)
+  }
+
+  /// Copies bytes into the byte arena and returns where they start.
+  @inlinable @inline(__always)
+  mutating func _appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let offset = UInt64(truncatingIfNeeded: _bytes.count)
+    _bytes.append(contentsOf: bytes)
+    return offset
+  }
+
+  /// A value's node was pushed: settle a repeated key, or finish a top-level value.
+  @inlinable @inline(__always)
+  mutating func _completed() {
+    if let last = _frames.indices.last {
+      if _frames[last].pending != _BuilderFrame.none { _settleRepeatedKey(frame: last) }
     } else {
-      _arrays[_arrays.count - 1].append(value)
+      _finishTopLevel()
     }
+  }
+
+  /// The value of a repeated key is complete: it replaces the first value (last wins) or is
+  /// dropped (first wins). Its key was never pushed.
+  @usableFromInline
+  mutating func _settleRepeatedKey(frame last: Int) {
+    let position = _frames[last].pending
+    _frames[last].pending = _BuilderFrame.none
+    let end = _stack.count
+    if position >= 0 {
+      let slot = _frames[last].start &+ 4 &* position &+ 2
+      _stack[slot] = _stack[end &- 2]
+      _stack[slot &+ 1] = _stack[end &- 1]
+    }
+    _stack.removeLast(2)
+  }
+
+  /// The root node is complete: its arenas become a storage of their own.
+  @usableFromInline
+  mutating func _finishTopLevel() {
+    let payload = _stack.removeLast()
+    let head = _stack.removeLast()
+    _words.append(head)
+    _words.append(payload)
+    let root = (_words.count >> 1) &- 1
+    let storage = _JSONStorage(words: _words, bytes: _bytes)
+    _words = []
+    _bytes = []
+    _values.append(storage.value(at: root))
+  }
+
+  /// The position of a key equal to `key` among the open object's first `members` members.
+  @inlinable
+  func _linearFind(
+    _ key: UnsafeBufferPointer<UInt8>, head: UInt64, start: Int, members: Int
+  ) -> Int? {
+    if members == 0 { return nil }
+    return _stack.withUnsafeBufferPointer { stack in
+      var position = 0
+      while position < members {
+        let slot = start &+ 4 &* position
+        if stack[slot] == head && _keyEquals(at: slot, key) { return position }
+        position &+= 1
+      }
+      return nil
+    }
+  }
+
+  /// The open object reached the index threshold: index its keys, then add `key`.
+  @usableFromInline
+  mutating func _startIndex(_ key: UnsafeBufferPointer<UInt8>, frame last: Int) -> Int? {
+    let start = _frames[last].start
+    let members = (_stack.count &- start) >> 2
+    var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members &+ 1))
+    slots.withUnsafeMutableBufferPointer { slots in
+      for position in 0..<members {
+        _withKey(at: start &+ 4 &* position) { key in
+          _ = _JSONTreeIndex.insert(key, position: position, into: slots) { _ in false }
+        }
+      }
+    }
+    _frames[last].index = _indexes.count
+    _indexes.append(slots)
+    return _indexInsert(key, position: members, frame: last)
+  }
+
+  /// Calls `body` with the bytes of the key node at stack word `slot`.
+  @inlinable
+  func _withKey<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    let offset = Int(truncatingIfNeeded: _stack[slot &+ 1])
+    let count = _JSONNode.count(_stack[slot])
+    return _bytes.withUnsafeBufferPointer {
+      body(UnsafeBufferPointer(rebasing: $0[offset..<offset &+ count]))
+    }
+  }
+
+  @inlinable
+  func _keyEquals(at slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    _withKey(at: slot) { _bytesEqual($0, key) }
+  }
+
+  /// Adds `key` at `position` to the open object's index, or returns the position of the
+  /// equal key already there.
+  @usableFromInline
+  mutating func _indexInsert(_ key: UnsafeBufferPointer<UInt8>, position: Int, frame last: Int)
+    -> Int?
+  {
+    let table = _frames[last].index
+    let start = _frames[last].start
+    // Taken out while it is changed, so the array is not copied.
+    var slots = _indexes[table]
+    _indexes[table] = []
+    if _JSONNode.indexCapacity(position &+ 1) > slots.count {
+      slots = _regrown(slots, members: position &+ 1, start: start)
+    }
+    let found = slots.withUnsafeMutableBufferPointer { slots in
+      _JSONTreeIndex.insert(key, position: position, into: slots) { candidate in
+        _keyEquals(at: start &+ 4 &* candidate, key)
+      }
+    }
+    _indexes[table] = slots
+    return found
+  }
+
+  /// An index rebuilt at the capacity `members` members need.
+  @usableFromInline
+  func _regrown(_ old: [UInt64], members: Int, start: Int) -> [UInt64] {
+    var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members))
+    let mask = slots.count &- 1
+    for entry in old where entry != 0 {
+      // An entry keeps only its hash's top half; the slot comes from rehashing the key.
+      let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+      var index = Int(truncatingIfNeeded: _withKey(at: start &+ 4 &* position, _keyHash)) & mask
+      while slots[index] != 0 { index = (index &+ 1) & mask }
+      slots[index] = entry
+    }
+    return slots
   }
 }
 
-/// An object being built, and where its next value goes.
+/// Inserting into a key index (the table format is described with `_JSONStorage`).
 @usableFromInline
-struct _ObjectFrame {
-  @usableFromInline static var append: Int { -1 }
+enum _JSONTreeIndex {
+  /// Inserts `key` at `position`, unless `isEqual` finds an entry with the same key: then
+  /// returns that entry's position and inserts nothing.
+  @inlinable
+  static func insert(
+    _ key: UnsafeBufferPointer<UInt8>, position: Int, into slots: UnsafeMutableBufferPointer<UInt64>,
+    isEqual: (Int) -> Bool
+  ) -> Int? {
+    let hash = _keyHash(key)
+    let mask = slots.count &- 1
+    var index = Int(truncatingIfNeeded: hash) & mask
+    while slots[index] != 0 {
+      let entry = slots[index]
+      let existing = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+      if entry >> 32 == hash >> 32 && isEqual(existing) { return existing }
+      index = (index &+ 1) & mask
+    }
+    slots[index] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(truncatingIfNeeded: position &+ 1)
+    return nil
+  }
+}
+
+/// An open container while the tree is built.
+@usableFromInline
+struct _BuilderFrame {
+  @usableFromInline static var none: Int { -1 }
   @usableFromInline static var discard: Int { -2 }
 
-  @usableFromInline var object = JSONObject()
-  @usableFromInline var key = ""
-  /// `append`, `discard`, or the position of a repeated key whose value is replaced.
-  @usableFromInline var slot = -1
-
-  @inlinable init() {}
+  /// Where its nodes start on the builder's stack.
+  @usableFromInline var start: Int
+  /// After a repeated key: the position whose value the next value replaces, `discard`, or
+  /// `none`.
+  @usableFromInline var pending: Int = _BuilderFrame.none
+  /// Its key index among the builder's, or -1 while it has none.
+  @usableFromInline var index: Int = -1
 
   @inlinable
-  mutating func add(_ value: JSONValue) {
-    if slot == _ObjectFrame.append {
-      object._append(key, value)
-    } else if slot >= 0 {
-      object._values[slot] = value
-    }
+  init(start: Int) {
+    self.start = start
   }
 }
 
@@ -161,42 +357,5 @@ public enum JSONValueError: Error, Sendable, Equatable, CustomStringConvertible 
     switch self {
     case .duplicateKey(let key): return "duplicate key \"\(key)\" in an object"
     }
-  }
-}
-
-/// A direct-mapped cache of key strings by their bytes: a hit returns a `String` made before
-/// (sharing its storage) instead of allocating a new one. Only keys longer than 15 bytes go
-/// through it, since shorter ones are stored inline anyway. Bounded: a colliding key
-/// replaces the older one.
-@usableFromInline
-struct _KeyCache {
-  /// Empty until the first key long enough to cache: a builder for a small document (or
-  /// one with short keys only) never pays for the table.
-  @usableFromInline var slots: [String?] = []
-  @usableFromInline static var slotCount: Int { 1024 }
-  @usableFromInline static var maxKeyLength: Int { 64 }
-
-  @inlinable
-  init() {}
-
-  @inlinable
-  mutating func string(for key: JSONString) -> String {
-    let bytes = key.utf8
-    // Up to 15 bytes, Swift stores a string inline: making one costs no allocation, and
-    // less than a lookup would.
-    guard bytes.count > 15 && bytes.count <= _KeyCache.maxKeyLength else { return key.string }
-    if slots.isEmpty { slots = Array(repeating: nil, count: _KeyCache.slotCount) }
-    // FNV-1a over the bytes.
-    var hash: UInt32 = 2_166_136_261
-    for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-    let slot = Int(hash & UInt32(_KeyCache.slotCount - 1))
-    if let cached = slots[slot],
-      cached.utf8.withContiguousStorageIfAvailable({ _bytesEqual($0, bytes) }) == true
-    {
-      return cached
-    }
-    let string = key.string
-    slots[slot] = string
-    return string
   }
 }

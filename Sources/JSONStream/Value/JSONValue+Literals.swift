@@ -22,7 +22,7 @@ extension JSONValue: ExpressibleByStringLiteral {
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
-  @inlinable public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  @inlinable public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(elements)) }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {

@@ -12,45 +12,15 @@ extension JSONValue {
   /// ```
   @inlinable
   public func replay<Handler: JSONEventHandler>(into handler: inout Handler) throws {
-    var stack: [_ReplayFrame] = []
-    var next: JSONValue? = self
-    while true {
-      if let value = next {
-        next = nil
-        switch value {
-        case .null: try handler.null()
-        case .bool(let flag): try handler.bool(flag)
-        case .number(let number): try number.withJSONNumber { try handler.number($0) }
-        case .string(var text): try text.withUTF8 { try handler.string(JSONString(utf8: $0)) }
-        case .array(let array):
-          try handler.startArray()
-          stack.append(.array(array, 0))
-        case .object(let object):
-          try handler.startObject()
-          stack.append(.object(object, 0))
-        }
-        if handler.isDone { return }
-      }
-      guard let frame = stack.popLast() else { return }
-      switch frame {
-      case .array(let array, let index):
-        if index < array.count {
-          stack.append(.array(array, index + 1))
-          next = array[index]
-        } else {
-          try handler.endArray()
-        }
-      case .object(let object, let index):
-        if index < object.count {
-          stack.append(.object(object, index + 1))
-          var key = object._keys[index]
-          try key.withUTF8 { try handler.key(JSONString(utf8: $0)) }
-          next = object._values[index]
-        } else {
-          try handler.endObject()
-        }
-      }
-      if handler.isDone { return }
+    switch self {
+    case .null: try handler.null()
+    case .bool(let flag): try handler.bool(flag)
+    case .number(let number): try number.withJSONNumber { try handler.number($0) }
+    case .string(var text): try text.withUTF8 { try handler.string(JSONString(utf8: $0)) }
+    case .array(let array):
+      try array._storage.replay(kind: _JSONNode.array, first: array._first, count: array.count, into: &handler)
+    case .object(let object):
+      try object._storage.replay(kind: _JSONNode.object, first: object._first, count: object.count, into: &handler)
     }
   }
 
@@ -70,10 +40,75 @@ extension JSONValue {
   }
 }
 
-@usableFromInline
-enum _ReplayFrame {
-  case array([JSONValue], Int)
-  case object(JSONObject, Int)
+extension _JSONStorage {
+  /// Delivers the events of the container whose node would be `kind`, `first`, `count`: a walk
+  /// over the nodes, with an explicit stack of the containers open around it.
+  @inlinable
+  func replay<Handler: JSONEventHandler>(
+    kind: UInt64, first: Int, count: Int, into handler: inout Handler
+  ) throws {
+    try words.withUnsafeBufferPointer { words in
+      try bytes.withUnsafeBufferPointer { bytes in
+        // Per open container: the next node, the end node, and whether it is an object.
+        var stack: [(next: Int, end: Int, isObject: Bool)] = []
+        var head = kind | UInt64(truncatingIfNeeded: count) << 8
+        var payload = UInt64(truncatingIfNeeded: first)
+        while true {
+          // Deliver one value: `head`, `payload`.
+          switch _JSONNode.kind(head) {
+          case _JSONNode.null: try handler.null()
+          case _JSONNode.false: try handler.bool(false)
+          case _JSONNode.true: try handler.bool(true)
+          case _JSONNode.number:
+            let start = Int(truncatingIfNeeded: payload)
+            try handler.number(
+              JSONNumber(
+                _utf8: UnsafeBufferPointer(
+                  rebasing: bytes[start..<start &+ _JSONNode.numberLength(head)]),
+                flags: _JSONNode.numberFlags(head)))
+          case _JSONNode.string:
+            let start = Int(truncatingIfNeeded: payload)
+            try handler.string(
+              JSONString(
+                utf8: UnsafeBufferPointer(rebasing: bytes[start..<start &+ _JSONNode.count(head)])))
+          case _JSONNode.array:
+            try handler.startArray()
+            let first = Int(truncatingIfNeeded: payload)
+            stack.append((first, first &+ _JSONNode.count(head), false))
+          default:
+            try handler.startObject()
+            let first = Int(truncatingIfNeeded: payload)
+            stack.append((first, first &+ 2 &* _JSONNode.count(head), true))
+          }
+          if handler.isDone { return }
+          // Find the next value: close finished containers, deliver a key before a member.
+          while true {
+            guard let top = stack.last else { return }
+            if top.next == top.end {
+              stack.removeLast()
+              if top.isObject { try handler.endObject() } else { try handler.endArray() }
+              if handler.isDone { return }
+              continue
+            }
+            var node = top.next
+            if top.isObject {
+              let keyHead = words[2 &* node]
+              let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
+              try handler.key(
+                JSONString(
+                  utf8: UnsafeBufferPointer(rebasing: bytes[start..<start &+ _JSONNode.count(keyHead)])))
+              if handler.isDone { return }
+              node &+= 1
+            }
+            stack[stack.count &- 1].next = node &+ 1
+            head = words[2 &* node]
+            payload = words[2 &* node &+ 1]
+            break
+          }
+        }
+      }
+    }
+  }
 }
 
 extension JSONValue: CustomStringConvertible {

@@ -10,15 +10,17 @@
 /// print(reply)                              // {"ok":true,"ids":[1,2,3],"note":null}
 /// ```
 ///
-/// Numbers keep their exact value (see ``Number``); objects keep member order and look keys up
-/// in constant time when large (see ``JSONObject``). Equality follows JSON's meaning: objects
+/// Numbers keep their exact value (see ``Number``), and a parsed number is written back as it
+/// was written; objects keep member order and look keys up in constant time when large (see
+/// ``JSONObject``). A parsed document lives in one block of memory that its arrays and
+/// objects view (see ``JSONTreeBuilder``). Equality follows JSON's meaning: objects
 /// compare as unordered maps, and `1`, `1.0` and `1e0` are the same number.
 public enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case number(Number)
   case string(String)
-  case array([JSONValue])
+  case array(JSONArray)
   case object(JSONObject)
 }
 
@@ -77,7 +79,7 @@ extension JSONValue {
   public var doubleValue: Double? { numberValue?.double }
 
   @inlinable
-  public var arrayValue: [JSONValue]? {
+  public var arrayValue: JSONArray? {
     if case .array(let value) = self { return value }
     return nil
   }

@@ -193,8 +193,11 @@ struct JSONValueTests {
     try value.replay(into: &recorder)
     #expect(recorder.events == parse(try value.jsonString()).events)
     // Deep values replay without recursion.
-    var deep: JSONValue = 1
-    for _ in 0..<10_000 { deep = [deep] }
+    var options = JSONParseOptions()
+    options.limits.maxDepth = 20_000
+    let deep = try JSONValue(
+      parsing: String(repeating: "[", count: 10_000) + "1" + String(repeating: "]", count: 10_000),
+      options: options)
     var counter = EventRecorder()
     try deep.replay(into: &counter)
     #expect(counter.events.count == 20_001)

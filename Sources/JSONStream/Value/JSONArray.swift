@@ -1,0 +1,80 @@
+/// A JSON array: its elements in order, with constant-time access by position.
+///
+/// ```swift
+/// let tags: JSONArray = ["a", "b"]
+/// tags[1]                            // "b"
+/// for tag in tags { … }
+/// JSONArray(names.map(JSONValue.init))
+/// ```
+///
+/// A parsed array is a view of its document's memory: reading an element makes its Swift
+/// value then. Like an array slice, a view keeps the whole document's memory alive.
+public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+  public typealias Element = JSONValue
+
+  @usableFromInline let _storage: _JSONStorage
+  /// The node index of the first element.
+  @usableFromInline let _first: Int
+  public let count: Int
+
+  @inlinable
+  init(_storage: _JSONStorage, first: Int, count: Int) {
+    self._storage = _storage
+    self._first = first
+    self.count = count
+  }
+
+  /// An empty array.
+  public init() {
+    self.init(_storage: .empty, first: 0, count: 0)
+  }
+
+  /// An array of `elements`, in order.
+  public init(_ elements: some Sequence<JSONValue>) {
+    self = _JSONStorage.build { builder in
+      builder.startArray()
+      for element in elements { try element.replay(into: &builder) }
+      builder.endArray()
+    }.arrayValue!
+  }
+
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { count }
+
+  public subscript(position: Int) -> JSONValue {
+    precondition(position >= 0 && position < count, "JSONArray index out of range")
+    return _storage.value(at: _first &+ position)
+  }
+
+  public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool {
+    if lhs.count != rhs.count { return false }
+    if lhs._storage === rhs._storage && lhs._first == rhs._first { return true }
+    return lhs.elementsEqual(rhs)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(count)
+    for element in self { hasher.combine(element) }
+  }
+}
+
+extension JSONArray: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: JSONValue...) {
+    self.init(elements)
+  }
+}
+
+extension JSONArray: CustomStringConvertible {
+  public var description: String { JSONValue.array(self).description }
+}
+
+extension _JSONStorage {
+  /// The value one builder makes of the events `body` sends it. Values built in code go
+  /// through the tree builder, so they share the parsed layout.
+  static func build(_ body: (inout JSONTreeBuilder) throws -> Void) -> JSONValue {
+    var builder = JSONTreeBuilder(duplicateKeyPolicy: .lastWins)
+    // Under `.lastWins` the builder never throws, and replay only throws what its handler does.
+    try! body(&builder)
+    return builder.value!
+  }
+}
