@@ -20,18 +20,32 @@
 // empty. Number text is kept as written, so a parsed number is written back unchanged.
 
 @usableFromInline
-final class _JSONStorage: Sendable {
-  @usableFromInline let words: [UInt64]
-  @usableFromInline let bytes: [UInt8]
+final class _JSONStorage: @unchecked Sendable {
+  // Unchecked: the memory is written once, by the builder that hands it over, and only read
+  // afterwards. The storage owns it.
+  @usableFromInline let words: UnsafeMutablePointer<UInt64>
+  @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
 
-  @inlinable
-  init(words: [UInt64], bytes: [UInt8]) {
-    self.words = words
-    self.bytes = bytes
+  /// Takes over the builder's arenas.
+  @usableFromInline
+  init(words: _Buffer<UInt64>, bytes: _Buffer<UInt8>) {
+    self.words = words.base
+    self.bytes = bytes.base
+  }
+
+  deinit {
+    words.deallocate()
+    bytes.deallocate()
   }
 
   /// Storage for empty containers made in code.
-  @usableFromInline static let empty = _JSONStorage(words: [], bytes: [])
+  @usableFromInline static let empty = _JSONStorage(
+    words: _Buffer(capacity: 0), bytes: _Buffer(capacity: 0))
+
+  @inlinable
+  func bytes(_ start: Int, count: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: bytes + start, count: count)
+  }
 
   /// The value of node `node`, made into Swift values: strings and numbers are decoded here,
   /// containers become views of this storage.
@@ -44,10 +58,9 @@ final class _JSONStorage: Sendable {
     case _JSONNode.false: return .bool(false)
     case _JSONNode.true: return .bool(true)
     case _JSONNode.number:
-      return bytes.withUnsafeBufferPointer { all in
-        let text = UnsafeBufferPointer(rebasing: all[payload..<payload + _JSONNode.numberLength(head)])
-        return .number(JSONValue.Number(exactly: JSONNumber(_utf8: text, flags: _JSONNode.numberFlags(head))))
-      }
+      let text = bytes(payload, count: _JSONNode.numberLength(head))
+      return .number(
+        JSONValue.Number(exactly: JSONNumber(_utf8: text, flags: _JSONNode.numberFlags(head))))
     case _JSONNode.string: return .string(string(at: node))
     case _JSONNode.array:
       return .array(JSONArray(_storage: self, first: payload, count: _JSONNode.count(head)))
@@ -61,9 +74,7 @@ final class _JSONStorage: Sendable {
   func string(at node: Int) -> String {
     let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
     let length = _JSONNode.count(words[2 &* node])
-    return bytes.withUnsafeBufferPointer { all in
-      String(decoding: UnsafeBufferPointer(rebasing: all[start..<start + length]), as: UTF8.self)
-    }
+    return String(decoding: bytes(start, count: length), as: UTF8.self)
   }
 
   /// Whether string node `node` holds exactly `key`.
@@ -72,9 +83,7 @@ final class _JSONStorage: Sendable {
     let head = words[2 &* node]
     guard _JSONNode.count(head) == key.count else { return false }
     let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-    return bytes.withUnsafeBufferPointer { all in
-      _bytesEqual(UnsafeBufferPointer(rebasing: all[start..<start + key.count]), key)
-    }
+    return _bytesEqual(bytes(start, count: key.count), key)
   }
 
   /// The position of `key` among the `count` members of the object at node `first`.

@@ -21,20 +21,14 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public var values: [JSONValue] { _values }
 
   @usableFromInline var _values: [JSONValue] = []
-  /// Nodes of the values in open containers, innermost last (two words each).
-  @usableFromInline var _stack: [UInt64] = []
-  @usableFromInline var _frames: [_BuilderFrame] = []
-  /// The arenas of the value being built: the node blocks of closed containers, and the bytes
-  /// of strings, keys and numbers.
-  @usableFromInline var _words: [UInt64] = []
-  @usableFromInline var _bytes: [UInt8] = []
-  /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
-  @usableFromInline var _indexes: [[UInt64]] = []
+  /// The open containers and the arenas of the value being built; shared between copies of
+  /// the builder until one of them changes it.
+  @usableFromInline var _memory = _BuilderMemory()
 
   /// - Parameters:
   ///   - duplicateKeyPolicy: what a repeated key does; last wins by default.
-  ///   - cachesKeys: kept for source compatibility; keys are stored as bytes in the
-  ///     document's arena and no longer need a cache.
+  ///   - cachesKeys: kept for source compatibility: keys are stored as bytes in the
+  ///     document's arena and need no cache.
   public init(duplicateKeyPolicy: JSONDuplicateKeyPolicy = .lastWins, cachesKeys: Bool = true) {
     self.duplicateKeyPolicy = duplicateKeyPolicy
   }
@@ -45,11 +39,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// Forgets the values and any partial one.
   public mutating func reset() {
     _values.removeAll()
-    _stack.removeAll(keepingCapacity: true)
-    _frames.removeAll(keepingCapacity: true)
-    _indexes.removeAll()
-    _words = []
-    _bytes = []
+    _memory = _BuilderMemory()
   }
 
   /// Returns the complete values and forgets them (for streams of many documents).
@@ -62,241 +52,300 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   @inlinable
   public mutating func startObject() {
-    _frames.append(_BuilderFrame(start: _stack.count))
+    let state = _state()
+    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count))
   }
 
   @inlinable
   public mutating func startArray() {
-    _frames.append(_BuilderFrame(start: _stack.count))
+    let state = _state()
+    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count))
   }
 
   @inlinable
   public mutating func endArray() {
-    let frame = _frames.removeLast()
-    _close(frame, kind: _JSONNode.array, count: (_stack.count &- frame.start) >> 1)
+    let state = _state()
+    let frame = state.pointee.frames.removeLast()
+    let count = state.pointee.stack.count &- frame.start
+    let first = state.pointee.moveToArena(from: frame.start)
+    state.pointee.stack.append(
+      _Node(head: _JSONNode.array | UInt64(truncatingIfNeeded: count) << 8, payload: first))
+    _completed(state)
   }
 
   @inlinable
   public mutating func endObject() {
-    let frame = _frames.removeLast()
-    let count = (_stack.count &- frame.start) >> 2
+    let state = _state()
+    let frame = state.pointee.frames.removeLast()
+    let count = (state.pointee.stack.count &- frame.start) >> 1
+    let first = state.pointee.moveToArena(from: frame.start)
     if frame.index >= 0 {
-      // The key index follows the members in the arena; its slots are positions, which the
-      // copy does not change.
-      let index = _indexes.removeLast()
-      let first = _words.count >> 1
-      _words.append(contentsOf: _stack[frame.start...])
-      _words.append(contentsOf: index)
-      _stack.removeSubrange(frame.start...)
-      _push(_JSONNode.object | UInt64(truncatingIfNeeded: count) << 8, UInt64(truncatingIfNeeded: first))
-      _completed()
-    } else {
-      _close(frame, kind: _JSONNode.object, count: count)
+      // The key index follows the members in the arena; its slots hold positions, which the
+      // move does not change.
+      let index = state.pointee.indexes.removeLast()
+      index.withUnsafeBufferPointer { state.pointee.words.append($0) }
     }
-  }
-
-  /// Moves the open container's nodes from the stack into the arena, as one block, and
-  /// replaces them on the stack by the container's node.
-  @inlinable
-  mutating func _close(_ frame: _BuilderFrame, kind: UInt64, count: Int) {
-    let first = _words.count >> 1
-    _words.append(contentsOf: _stack[frame.start...])
-    _stack.removeSubrange(frame.start...)
-    _push(kind | UInt64(truncatingIfNeeded: count) << 8, UInt64(truncatingIfNeeded: first))
-    _completed()
+    state.pointee.stack.append(
+      _Node(head: _JSONNode.object | UInt64(truncatingIfNeeded: count) << 8, payload: first))
+    _completed(state)
   }
 
   @inlinable
   public mutating func key(_ key: JSONString) throws {
-    let last = _frames.count &- 1
-    let frame = _frames[last]
-    let members = (_stack.count &- frame.start) >> 2
+    let state = _state()
+    let last = state.pointee.frames.count &- 1
+    let frame = state.pointee.frames[last]
+    let members = (state.pointee.stack.count &- frame.start) >> 1
     let head = _JSONNode.string | UInt64(truncatingIfNeeded: key.utf8.count) << 8
     let duplicate: Int?
     if frame.index >= 0 {
-      duplicate = _indexInsert(key.utf8, position: members, frame: last)
+      duplicate = state.pointee.indexInsert(key.utf8, position: members, frame: last)
     } else if members < _JSONNode.indexThreshold {
-      duplicate = _linearFind(key.utf8, head: head, start: frame.start, members: members)
+      duplicate = state.pointee.linearFind(key.utf8, head: head, start: frame.start, members: members)
     } else {
-      duplicate = _startIndex(key.utf8, frame: last)
+      duplicate = state.pointee.startIndex(key.utf8, frame: last)
     }
     if let duplicate {
       switch duplicateKeyPolicy {
       case .error: throw JSONValueError.duplicateKey(key.string)
-      case .lastWins: _frames[last].pending = duplicate
-      case .firstWins: _frames[last].pending = _BuilderFrame.discard
+      case .lastWins: state.pointee.frames[last].pending = duplicate
+      case .firstWins: state.pointee.frames[last].pending = _BuilderFrame.discard
       }
       return
     }
-    _push(head, _appendBytes(key.utf8))
+    state.pointee.stack.append(_Node(head: head, payload: state.pointee.appendBytes(key.utf8)))
   }
 
   @inlinable
   public mutating func string(_ value: JSONString) {
-    _push(
-      _JSONNode.string | UInt64(truncatingIfNeeded: value.utf8.count) << 8,
-      _appendBytes(value.utf8))
-    _completed()
+    let state = _state()
+    state.pointee.stack.append(
+      _Node(
+        head: _JSONNode.string | UInt64(truncatingIfNeeded: value.utf8.count) << 8,
+        payload: state.pointee.appendBytes(value.utf8)))
+    _completed(state)
   }
 
   @inlinable
   public mutating func number(_ value: JSONNumber) {
-    _push(
-      _JSONNode.number | UInt64(value._flags) << 8
-        | UInt64(truncatingIfNeeded: value.utf8.count) << 16,
-      _appendBytes(value.utf8))
-    _completed()
+    let state = _state()
+    state.pointee.stack.append(
+      _Node(
+        head: _JSONNode.number | UInt64(value._flags) << 8
+          | UInt64(truncatingIfNeeded: value.utf8.count) << 16,
+        payload: state.pointee.appendBytes(value.utf8)))
+    _completed(state)
   }
 
   @inlinable
   public mutating func bool(_ value: Bool) {
-    _push(value ? _JSONNode.true : _JSONNode.false, 0)
-    _completed()
+    let state = _state()
+    state.pointee.stack.append(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0))
+    _completed(state)
   }
 
   @inlinable
   public mutating func null() {
-    _push(_JSONNode.null, 0)
-    _completed()
+    let state = _state()
+    state.pointee.stack.append(_Node(head: _JSONNode.null, payload: 0))
+    _completed(state)
   }
 
   // MARK: Internals
 
+  /// The builder's state, copied first if another copy of the builder shares it.
   @inlinable @inline(__always)
-  mutating func _push(_ head: UInt64, _ payload: UInt64) {
-    _stack.append(head)
-    _stack.append(payload)
-  }
-
-  /// Copies bytes into the byte arena and returns where they start.
-  @inlinable @inline(__always)
-  mutating func _appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let offset = UInt64(truncatingIfNeeded: _bytes.count)
-    _bytes.append(contentsOf: bytes)
-    return offset
+  mutating func _state() -> UnsafeMutablePointer<_BuilderState> {
+    if !isKnownUniquelyReferenced(&_memory) { _memory = _memory.copy() }
+    return _memory.state
   }
 
   /// A value's node was pushed: settle a repeated key, or finish a top-level value.
   @inlinable @inline(__always)
-  mutating func _completed() {
-    if let last = _frames.indices.last {
-      if _frames[last].pending != _BuilderFrame.none { _settleRepeatedKey(frame: last) }
-    } else {
-      _finishTopLevel()
+  mutating func _completed(_ state: UnsafeMutablePointer<_BuilderState>) {
+    let frames = state.pointee.frames.count
+    if frames == 0 {
+      _values.append(state.pointee.finishTopLevel())
+    } else if state.pointee.frames[frames &- 1].pending != _BuilderFrame.none {
+      state.pointee.settleRepeatedKey(frame: frames &- 1)
     }
+  }
+}
+
+/// Owns the builder's state (a fixed address, so the hot paths reach it without the exclusivity
+/// checks a class's stored properties get).
+@usableFromInline
+final class _BuilderMemory {
+  @usableFromInline let state: UnsafeMutablePointer<_BuilderState>
+
+  @usableFromInline
+  init() {
+    state = .allocate(capacity: 1)
+    state.initialize(to: _BuilderState())
+  }
+
+  @usableFromInline
+  init(copying other: _BuilderState) {
+    state = .allocate(capacity: 1)
+    state.initialize(
+      to: _BuilderState(
+        stack: other.stack.copy(), frames: other.frames.copy(), words: other.words.copy(),
+        bytes: other.bytes.copy(), indexes: other.indexes))
+  }
+
+  @usableFromInline
+  func copy() -> _BuilderMemory { _BuilderMemory(copying: state.pointee) }
+
+  deinit {
+    state.pointee.stack.deallocate()
+    state.pointee.frames.deallocate()
+    state.pointee.words.deallocate()
+    state.pointee.bytes.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+}
+
+/// What the tree builder keeps between events.
+@usableFromInline
+struct _BuilderState {
+  /// Nodes of the values in open containers, innermost last.
+  @usableFromInline var stack: _Buffer<_Node>
+  @usableFromInline var frames: _Buffer<_BuilderFrame>
+  /// The arenas of the value being built: node blocks of closed containers (and key indexes),
+  /// and the bytes of strings, keys and numbers.
+  @usableFromInline var words: _Buffer<UInt64>
+  @usableFromInline var bytes: _Buffer<UInt8>
+  /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
+  @usableFromInline var indexes: [[UInt64]]
+
+  @usableFromInline
+  init(
+    stack: _Buffer<_Node> = _Buffer(capacity: 64),
+    frames: _Buffer<_BuilderFrame> = _Buffer(capacity: 16),
+    words: _Buffer<UInt64> = _Buffer(capacity: 64), bytes: _Buffer<UInt8> = _Buffer(capacity: 256),
+    indexes: [[UInt64]] = []
+  ) {
+    self.stack = stack
+    self.frames = frames
+    self.words = words
+    self.bytes = bytes
+    self.indexes = indexes
+  }
+
+  /// Copies bytes into the byte arena and returns where they start.
+  @inlinable @inline(__always)
+  mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let offset = UInt64(truncatingIfNeeded: bytes.count)
+    bytes.append(source)
+    return offset
+  }
+
+  /// Moves the open container's nodes from the stack into the arena as one block, and
+  /// returns the node index of the block.
+  @inlinable
+  mutating func moveToArena(from start: Int) -> UInt64 {
+    let first = UInt64(truncatingIfNeeded: words.count >> 1)
+    stack.suffix(from: start).withMemoryRebound(to: UInt64.self) { words.append($0) }
+    stack.count = start
+    return first
   }
 
   /// The value of a repeated key is complete: it replaces the first value (last wins) or is
   /// dropped (first wins). Its key was never pushed.
   @usableFromInline
-  mutating func _settleRepeatedKey(frame last: Int) {
-    let position = _frames[last].pending
-    _frames[last].pending = _BuilderFrame.none
-    let end = _stack.count
-    if position >= 0 {
-      let slot = _frames[last].start &+ 4 &* position &+ 2
-      _stack[slot] = _stack[end &- 2]
-      _stack[slot &+ 1] = _stack[end &- 1]
-    }
-    _stack.removeLast(2)
+  mutating func settleRepeatedKey(frame last: Int) {
+    let position = frames[last].pending
+    frames[last].pending = _BuilderFrame.none
+    let value = stack.removeLast()
+    if position >= 0 { stack[frames[last].start &+ 2 &* position &+ 1] = value }
   }
 
-  /// The root node is complete: its arenas become a storage of their own.
+  /// The root node is complete: the arenas become a storage of their own.
   @usableFromInline
-  mutating func _finishTopLevel() {
-    let payload = _stack.removeLast()
-    let head = _stack.removeLast()
-    _words.append(head)
-    _words.append(payload)
-    let root = (_words.count >> 1) &- 1
-    let storage = _JSONStorage(words: _words, bytes: _bytes)
-    _words = []
-    _bytes = []
-    _values.append(storage.value(at: root))
+  mutating func finishTopLevel() -> JSONValue {
+    let node = stack.removeLast()
+    words.append(node.head)
+    words.append(node.payload)
+    let storage = _JSONStorage(words: words, bytes: bytes)
+    let root = (words.count >> 1) &- 1
+    words = _Buffer(capacity: 64)
+    bytes = _Buffer(capacity: 256)
+    return storage.value(at: root)
   }
 
   /// The position of a key equal to `key` among the open object's first `members` members.
   @inlinable
-  func _linearFind(
-    _ key: UnsafeBufferPointer<UInt8>, head: UInt64, start: Int, members: Int
-  ) -> Int? {
-    if members == 0 { return nil }
-    return _stack.withUnsafeBufferPointer { stack in
-      var position = 0
-      while position < members {
-        let slot = start &+ 4 &* position
-        if stack[slot] == head && _keyEquals(at: slot, key) { return position }
-        position &+= 1
-      }
-      return nil
+  func linearFind(_ key: UnsafeBufferPointer<UInt8>, head: UInt64, start: Int, members: Int)
+    -> Int?
+  {
+    var position = 0
+    var slot = start
+    while position < members {
+      if stack[slot].head == head && keyEquals(at: slot, key) { return position }
+      position &+= 1
+      slot &+= 2
     }
+    return nil
+  }
+
+  /// The bytes of the key node at stack position `slot`.
+  @inlinable
+  func key(at slot: Int) -> UnsafeBufferPointer<UInt8> {
+    let node = stack[slot]
+    return UnsafeBufferPointer(
+      start: bytes.base + Int(truncatingIfNeeded: node.payload), count: _JSONNode.count(node.head))
+  }
+
+  @inlinable
+  func keyEquals(at slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    _bytesEqual(self.key(at: slot), key)
   }
 
   /// The open object reached the index threshold: index its keys, then add `key`.
   @usableFromInline
-  mutating func _startIndex(_ key: UnsafeBufferPointer<UInt8>, frame last: Int) -> Int? {
-    let start = _frames[last].start
-    let members = (_stack.count &- start) >> 2
+  mutating func startIndex(_ key: UnsafeBufferPointer<UInt8>, frame last: Int) -> Int? {
+    let start = frames[last].start
+    let members = (stack.count &- start) >> 1
     var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members &+ 1))
     slots.withUnsafeMutableBufferPointer { slots in
       for position in 0..<members {
-        _withKey(at: start &+ 4 &* position) { key in
-          _ = _JSONTreeIndex.insert(key, position: position, into: slots) { _ in false }
-        }
+        _ = _JSONTreeIndex.insert(self.key(at: start &+ 2 &* position), position: position, into: slots) { _ in false }
       }
     }
-    _frames[last].index = _indexes.count
-    _indexes.append(slots)
-    return _indexInsert(key, position: members, frame: last)
-  }
-
-  /// Calls `body` with the bytes of the key node at stack word `slot`.
-  @inlinable
-  func _withKey<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let offset = Int(truncatingIfNeeded: _stack[slot &+ 1])
-    let count = _JSONNode.count(_stack[slot])
-    return _bytes.withUnsafeBufferPointer {
-      body(UnsafeBufferPointer(rebasing: $0[offset..<offset &+ count]))
-    }
-  }
-
-  @inlinable
-  func _keyEquals(at slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    _withKey(at: slot) { _bytesEqual($0, key) }
+    frames[last].index = indexes.count
+    indexes.append(slots)
+    return indexInsert(key, position: members, frame: last)
   }
 
   /// Adds `key` at `position` to the open object's index, or returns the position of the
   /// equal key already there.
   @usableFromInline
-  mutating func _indexInsert(_ key: UnsafeBufferPointer<UInt8>, position: Int, frame last: Int)
+  mutating func indexInsert(_ key: UnsafeBufferPointer<UInt8>, position: Int, frame last: Int)
     -> Int?
   {
-    let table = _frames[last].index
-    let start = _frames[last].start
-    // Taken out while it is changed, so the array is not copied.
-    var slots = _indexes[table]
-    _indexes[table] = []
-    if _JSONNode.indexCapacity(position &+ 1) > slots.count {
-      slots = _regrown(slots, members: position &+ 1, start: start)
+    let table = frames[last].index
+    let start = frames[last].start
+    if _JSONNode.indexCapacity(position &+ 1) > indexes[table].count {
+      indexes[table] = regrown(indexes[table], members: position &+ 1, start: start)
     }
-    let found = slots.withUnsafeMutableBufferPointer { slots in
+    let state = self
+    return indexes[table].withUnsafeMutableBufferPointer { slots in
       _JSONTreeIndex.insert(key, position: position, into: slots) { candidate in
-        _keyEquals(at: start &+ 4 &* candidate, key)
+        state.keyEquals(at: start &+ 2 &* candidate, key)
       }
     }
-    _indexes[table] = slots
-    return found
   }
 
   /// An index rebuilt at the capacity `members` members need.
   @usableFromInline
-  func _regrown(_ old: [UInt64], members: Int, start: Int) -> [UInt64] {
+  func regrown(_ old: [UInt64], members: Int, start: Int) -> [UInt64] {
     var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members))
     let mask = slots.count &- 1
     for entry in old where entry != 0 {
       // An entry keeps only its hash's top half; the slot comes from rehashing the key.
       let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
-      var index = Int(truncatingIfNeeded: _withKey(at: start &+ 4 &* position, _keyHash)) & mask
+      var index = Int(truncatingIfNeeded: _keyHash(key(at: start &+ 2 &* position))) & mask
       while slots[index] != 0 { index = (index &+ 1) & mask }
       slots[index] = entry
     }
@@ -328,9 +377,22 @@ enum _JSONTreeIndex {
   }
 }
 
+/// A node while its container is open (see `_JSONStorage` for the layout).
+@usableFromInline
+struct _Node: BitwiseCopyable {
+  @usableFromInline var head: UInt64
+  @usableFromInline var payload: UInt64
+
+  @inlinable @inline(__always)
+  init(head: UInt64, payload: UInt64) {
+    self.head = head
+    self.payload = payload
+  }
+}
+
 /// An open container while the tree is built.
 @usableFromInline
-struct _BuilderFrame {
+struct _BuilderFrame: BitwiseCopyable {
   @usableFromInline static var none: Int { -1 }
   @usableFromInline static var discard: Int { -2 }
 

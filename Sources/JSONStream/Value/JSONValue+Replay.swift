@@ -47,8 +47,6 @@ extension _JSONStorage {
   func replay<Handler: JSONEventHandler>(
     kind: UInt64, first: Int, count: Int, into handler: inout Handler
   ) throws {
-    try words.withUnsafeBufferPointer { words in
-      try bytes.withUnsafeBufferPointer { bytes in
         // Per open container: the next node, the end node, and whether it is an object.
         var stack: [(next: Int, end: Int, isObject: Bool)] = []
         var head = kind | UInt64(truncatingIfNeeded: count) << 8
@@ -63,14 +61,11 @@ extension _JSONStorage {
             let start = Int(truncatingIfNeeded: payload)
             try handler.number(
               JSONNumber(
-                _utf8: UnsafeBufferPointer(
-                  rebasing: bytes[start..<start &+ _JSONNode.numberLength(head)]),
+                _utf8: bytes(start, count: _JSONNode.numberLength(head)),
                 flags: _JSONNode.numberFlags(head)))
           case _JSONNode.string:
             let start = Int(truncatingIfNeeded: payload)
-            try handler.string(
-              JSONString(
-                utf8: UnsafeBufferPointer(rebasing: bytes[start..<start &+ _JSONNode.count(head)])))
+            try handler.string(JSONString(utf8: bytes(start, count: _JSONNode.count(head))))
           case _JSONNode.array:
             try handler.startArray()
             let first = Int(truncatingIfNeeded: payload)
@@ -94,9 +89,7 @@ extension _JSONStorage {
             if top.isObject {
               let keyHead = words[2 &* node]
               let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-              try handler.key(
-                JSONString(
-                  utf8: UnsafeBufferPointer(rebasing: bytes[start..<start &+ _JSONNode.count(keyHead)])))
+              try handler.key(JSONString(utf8: bytes(start, count: _JSONNode.count(keyHead))))
               if handler.isDone { return }
               node &+= 1
             }
@@ -106,8 +99,6 @@ extension _JSONStorage {
             break
           }
         }
-      }
-    }
   }
 }
 
