@@ -44,12 +44,6 @@ struct _Buffer<Element: BitwiseCopyable> {
     nonmutating set { base[position] = newValue }
   }
 
-  /// The elements from `start` on.
-  @inlinable
-  func suffix(from start: Int) -> UnsafeBufferPointer<Element> {
-    UnsafeBufferPointer(start: base + start, count: count &- start)
-  }
-
   @usableFromInline
   mutating func grow(toAtLeast minimum: Int) {
     var newCapacity = Swift.max(capacity &* 2, 64)

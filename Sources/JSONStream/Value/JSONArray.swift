@@ -9,16 +9,17 @@
 ///
 /// A parsed array is a view of its document's memory: reading an element makes its Swift
 /// value then. Like an array slice, a view keeps the whole document's memory alive.
-public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
   public typealias Element = JSONValue
 
   @usableFromInline let _storage: _JSONStorage
-  /// The node index of the first element.
-  @usableFromInline let _first: Int
+  /// The first element's node (nil when empty), in `_storage`'s memory: immutable, and kept
+  /// alive by `_storage`, hence `@unchecked Sendable`.
+  @usableFromInline let _first: UnsafePointer<_Node>?
   public let count: Int
 
   @inlinable
-  init(_storage: _JSONStorage, first: Int, count: Int) {
+  init(_storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int) {
     self._storage = _storage
     self._first = first
     self.count = count
@@ -26,7 +27,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
 
   /// An empty array.
   public init() {
-    self.init(_storage: .empty, first: 0, count: 0)
+    self.init(_storage: .empty, first: nil, count: 0)
   }
 
   /// An array of `elements`, in order.
@@ -43,7 +44,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
 
   public subscript(position: Int) -> JSONValue {
     precondition(position >= 0 && position < count, "JSONArray index out of range")
-    return _storage.value(at: _first &+ position)
+    return _storage.value(of: _first.unsafelyUnwrapped[position])
   }
 
   public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool {

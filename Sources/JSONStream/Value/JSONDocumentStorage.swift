@@ -1,113 +1,164 @@
-// The memory behind parsed arrays and objects: one arena of 16-byte nodes and one of bytes per
-// document, the layout RapidJSON's Document uses. Building a tree is then appending words and
-// copying bytes, with no allocation or reference count per value; reading a value makes a
-// Swift value (a `String`, a `Number`, a view) only when asked.
+// The memory behind parsed arrays and objects: 16-byte nodes and string bytes, bump-allocated
+// from 64 KiB chunks, the layout RapidJSON's Document uses. Building a tree is then appending
+// nodes and copying bytes, with no allocation or reference count per value; reading a value
+// makes a Swift value (a `String`, a `Number`, a view) only when asked. Chunks are small enough
+// for malloc to serve from its heap and reuse: one large growing block was mapped fresh from
+// the kernel for every document, and its page faults took ~40% of building twitter.json.
 //
-// A node is two words:
+// A node (`_Node`) is two words:
 //
-//   kind        word 0                                word 1
+//   kind        head                                  payload
 //   null        0                                     0
 //   false/true  1 / 2                                 0
-//   number      3 | flags << 8 | length << 16         offset of its text in `bytes`
-//   string      4 | length << 8                       offset of its UTF-8 in `bytes`
-//   array       5 | count << 8                        node index of its first element
-//   object      6 | count << 8                        node index of its first member
+//   number      3 | flags << 8 | length << 16         address of its text
+//   string      4 | length << 8                       address of its UTF-8 (0 when empty)
+//   array       5 | count << 8                        address of its elements (0 when empty)
+//   object      6 | count << 8                        address of its members (0 when empty)
 //
 // The elements of an array are `count` consecutive nodes; the members of an object are `count`
 // consecutive key/value node pairs (a key is a string node). An object of more than
 // `_JSONNode.indexThreshold` members is followed by its key index: an open-addressing table of
-// `_JSONNode.indexCapacity(count)` words, each `hash >> 32 << 32 | position + 1` or 0 when
+// `_JSONNode.indexCapacity(count)` words, each `hash's top half << 32 | position + 1`, or 0 when
 // empty. Number text is kept as written, so a parsed number is written back unchanged.
 
+/// The chunks a document's nodes and bytes live in; views keep it alive.
 @usableFromInline
-final class _JSONStorage: @unchecked Sendable {
-  // Unchecked: the memory is written once, by the builder that hands it over, and only read
-  // afterwards. The storage owns it.
-  @usableFromInline let words: UnsafeMutablePointer<UInt64>
-  @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+final class _JSONStorage: Sendable {
+  @usableFromInline let chunks: [_Chunk]
 
-  /// Takes over the builder's arenas.
   @usableFromInline
-  init(words: _Buffer<UInt64>, bytes: _Buffer<UInt8>) {
-    self.words = words.base
-    self.bytes = bytes.base
-  }
-
-  deinit {
-    words.deallocate()
-    bytes.deallocate()
-  }
+  init(chunks: [_Chunk]) { self.chunks = chunks }
 
   /// Storage for empty containers made in code.
-  @usableFromInline static let empty = _JSONStorage(
-    words: _Buffer(capacity: 0), bytes: _Buffer(capacity: 0))
+  @usableFromInline static let empty = _JSONStorage(chunks: [])
 
-  @inlinable
-  func bytes(_ start: Int, count: Int) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(start: bytes + start, count: count)
-  }
-
-  /// The value of node `node`, made into Swift values: strings and numbers are decoded here,
-  /// containers become views of this storage.
+  /// The Swift value of `node`: strings and numbers are decoded here, containers become
+  /// views of this storage.
   @usableFromInline
-  func value(at node: Int) -> JSONValue {
-    let head = words[2 &* node]
-    let payload = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-    switch _JSONNode.kind(head) {
+  func value(of node: _Node) -> JSONValue {
+    switch _JSONNode.kind(node.head) {
     case _JSONNode.null: return .null
     case _JSONNode.false: return .bool(false)
     case _JSONNode.true: return .bool(true)
     case _JSONNode.number:
-      let text = bytes(payload, count: _JSONNode.numberLength(head))
       return .number(
-        JSONValue.Number(exactly: JSONNumber(_utf8: text, flags: _JSONNode.numberFlags(head))))
-    case _JSONNode.string: return .string(string(at: node))
+        JSONValue.Number(
+          exactly: JSONNumber(
+            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
+            flags: _JSONNode.numberFlags(node.head))))
+    case _JSONNode.string: return .string(_JSONNode.string(node))
     case _JSONNode.array:
-      return .array(JSONArray(_storage: self, first: payload, count: _JSONNode.count(head)))
+      return .array(
+        JSONArray(_storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
     default:
-      return .object(JSONObject(_storage: self, first: payload, count: _JSONNode.count(head)))
+      return .object(
+        JSONObject(_storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
     }
   }
 
-  /// The text of string node `node`.
+  /// The position of `key` among the `count` members starting at `first`.
   @usableFromInline
-  func string(at node: Int) -> String {
-    let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-    let length = _JSONNode.count(words[2 &* node])
-    return String(decoding: bytes(start, count: length), as: UTF8.self)
-  }
-
-  /// Whether string node `node` holds exactly `key`.
-  @usableFromInline
-  func stringEquals(at node: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    let head = words[2 &* node]
-    guard _JSONNode.count(head) == key.count else { return false }
-    let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-    return _bytesEqual(bytes(start, count: key.count), key)
-  }
-
-  /// The position of `key` among the `count` members of the object at node `first`.
-  @usableFromInline
-  func position(ofKey key: UnsafeBufferPointer<UInt8>, first: Int, count: Int) -> Int? {
+  static func position(
+    ofKey key: UnsafeBufferPointer<UInt8>, first: UnsafePointer<_Node>, count: Int
+  ) -> Int? {
     if count > _JSONNode.indexThreshold {
-      let index = 2 &* (first &+ 2 &* count)
+      let index = UnsafeRawPointer(first + 2 &* count).assumingMemoryBound(to: UInt64.self)
       let mask = _JSONNode.indexCapacity(count) &- 1
       let hash = _keyHash(key)
       var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let entry = words[index &+ slot]
+        let entry = index[slot]
         if entry == 0 { return nil }
         let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
-        if entry >> 32 == hash >> 32 && stringEquals(at: first &+ 2 &* position, key) {
+        if entry >> 32 == hash >> 32 && _JSONNode.stringEquals(first[2 &* position], key) {
           return position
         }
         slot = (slot &+ 1) & mask
       }
     }
-    for position in 0..<count where stringEquals(at: first &+ 2 &* position, key) {
+    for position in 0..<count where _JSONNode.stringEquals(first[2 &* position], key) {
       return position
     }
     return nil
+  }
+}
+
+/// One block of a document's memory, freed when the last storage or builder holding it goes.
+@usableFromInline
+final class _Chunk: @unchecked Sendable {
+  // Unchecked: written only by the builder that allocated it, before any storage shares it;
+  // read-only afterwards.
+  @usableFromInline let base: UnsafeMutableRawPointer
+
+  @usableFromInline
+  init(byteCount: Int) {
+    base = .allocate(byteCount: byteCount, alignment: 16)
+  }
+
+  deinit { base.deallocate() }
+}
+
+/// A bump allocator over chunks.
+@usableFromInline
+struct _Arena {
+  @usableFromInline var next: UnsafeMutableRawPointer? = nil
+  @usableFromInline var remaining = 0
+  @usableFromInline var chunks: [_Chunk] = []
+  /// Bytes in all chunks so far.
+  @usableFromInline var allocated = 0
+
+  /// Under glibc's default mmap threshold (128 KiB), so freed chunks are reused.
+  @usableFromInline static var chunkSize: Int { 65_536 }
+
+  @inlinable
+  init() {}
+
+  /// `count` bytes, unaligned.
+  @inlinable @inline(__always)
+  mutating func allocate(bytes count: Int) -> UnsafeMutableRawPointer {
+    if count > remaining { return newChunk(for: count) }
+    let result = next.unsafelyUnwrapped
+    next = result + count
+    remaining &-= count
+    return result
+  }
+
+  /// `count` bytes aligned for words and nodes.
+  @inlinable @inline(__always)
+  mutating func allocate(words count: Int) -> UnsafeMutableRawPointer {
+    let padding = Int(truncatingIfNeeded: (8 &- (UInt(bitPattern: next) & 7)) & 7)
+    if count &+ padding > remaining { return newChunk(for: count) }
+    let result = next.unsafelyUnwrapped + padding
+    next = result + count
+    remaining &-= count &+ padding
+    return result
+  }
+
+  @usableFromInline
+  mutating func newChunk(for count: Int) -> UnsafeMutableRawPointer {
+    // Chunks double from 1 KiB, so a small document takes little memory, up to 64 KiB.
+    let size = Swift.min(_Arena.chunkSize, Swift.max(1024, allocated))
+    if count > size / 4 {
+      // Large blocks get a chunk of their own; the current chunk stays in use.
+      let chunk = _Chunk(byteCount: count)
+      chunks.append(chunk)
+      allocated &+= count
+      return chunk.base
+    }
+    let chunk = _Chunk(byteCount: size)
+    chunks.append(chunk)
+    allocated &+= size
+    next = chunk.base + count
+    remaining = size &- count
+    return chunk.base
+  }
+
+  /// Forgets the current chunk's free space, so two builders that share chunks after a copy
+  /// never allocate the same bytes.
+  @usableFromInline
+  mutating func closeCurrentChunk() {
+    next = nil
+    remaining = 0
   }
 }
 
@@ -124,7 +175,7 @@ enum _JSONNode {
 
   /// Objects larger than this get a key index; smaller ones are searched in order, which is
   /// faster than hashing at these sizes.
-  @usableFromInline static var indexThreshold: Int { 16 }
+  @usableFromInline static var indexThreshold: Int { 32 }
 
   @inlinable @inline(__always)
   static func kind(_ head: UInt64) -> UInt64 { head & 0xFF }
@@ -138,6 +189,35 @@ enum _JSONNode {
 
   @inlinable @inline(__always)
   static func numberFlags(_ head: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: head >> 8) }
+
+  /// The bytes at address `payload`.
+  @inlinable @inline(__always)
+  static func bytes(_ payload: UInt64, count: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(
+      start: UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload)), count: count)
+  }
+
+  /// The nodes at address `payload` (nil for an empty container).
+  @inlinable @inline(__always)
+  static func nodes(_ payload: UInt64) -> UnsafePointer<_Node>? {
+    UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload))
+  }
+
+  /// The UTF-8 of a string node.
+  @inlinable @inline(__always)
+  static func utf8(_ node: _Node) -> UnsafeBufferPointer<UInt8> {
+    bytes(node.payload, count: count(node.head))
+  }
+
+  @usableFromInline
+  static func string(_ node: _Node) -> String {
+    String(decoding: utf8(node), as: UTF8.self)
+  }
+
+  @usableFromInline
+  static func stringEquals(_ node: _Node, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    count(node.head) == key.count && _bytesEqual(utf8(node), key)
+  }
 
   /// Slots in the key index of an object of `count` members: a power of two, at least 64 and
   /// at least twice the count, so probes stay short.

@@ -12,16 +12,17 @@
 /// Equality ignores member order, as JSON's meaning does. A parsed object is a view of its
 /// document's memory (and keeps it alive); setting a member makes a new object, at a cost
 /// proportional to the object's size, so build large objects with ``init(_:)``.
-public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
+public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection {
   public typealias Element = (key: String, value: JSONValue)
 
   @usableFromInline let _storage: _JSONStorage
-  /// The node index of the first member's key; its value follows, then the next key.
-  @usableFromInline let _first: Int
+  /// The first member's key node (nil when empty); its value follows, then the next key. In
+  /// `_storage`'s memory: immutable, and kept alive by `_storage`, hence `@unchecked Sendable`.
+  @usableFromInline let _first: UnsafePointer<_Node>?
   public let count: Int
 
   @inlinable
-  init(_storage: _JSONStorage, first: Int, count: Int) {
+  init(_storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int) {
     self._storage = _storage
     self._first = first
     self.count = count
@@ -29,7 +30,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
 
   /// An empty object.
   public init() {
-    self.init(_storage: .empty, first: 0, count: 0)
+    self.init(_storage: .empty, first: nil, count: 0)
   }
 
   /// An object of `members` in order; a repeated key keeps its first position and its last
@@ -51,24 +52,25 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
 
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < count, "JSONObject index out of range")
-    let key = _first &+ 2 &* position
-    return (_storage.string(at: key), _storage.value(at: key &+ 1))
+    let key = _first.unsafelyUnwrapped + 2 &* position
+    return (_JSONNode.string(key[0]), _storage.value(of: key[1]))
   }
 
   /// The keys, in document order.
   public var keys: [String] {
-    (0..<count).map { _storage.string(at: _first &+ 2 &* $0) }
+    (0..<count).map { _JSONNode.string(_first.unsafelyUnwrapped[2 &* $0]) }
   }
 
   /// The values, in document order.
   public var values: [JSONValue] {
-    (0..<count).map { _storage.value(at: _first &+ 2 &* $0 &+ 1) }
+    (0..<count).map { _storage.value(of: _first.unsafelyUnwrapped[2 &* $0 &+ 1]) }
   }
 
   /// The position of `key`, if present.
   public func index(forKey key: String) -> Int? {
+    guard let first = _first else { return nil }
     var key = key
-    return key.withUTF8 { _storage.position(ofKey: $0, first: _first, count: count) }
+    return key.withUTF8 { _JSONStorage.position(ofKey: $0, first: first, count: count) }
   }
 
   /// The value of `key`. Setting a new key appends it; setting an existing key replaces its
@@ -76,7 +78,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   public subscript(key: String) -> JSONValue? {
     get {
       guard let position = index(forKey: key) else { return nil }
-      return _storage.value(at: _first &+ 2 &* position &+ 1)
+      return _storage.value(of: _first.unsafelyUnwrapped[2 &* position &+ 1])
     }
     set {
       var members = Array(self)

@@ -78,12 +78,14 @@ public struct JSONTreeBuilder: JSONEventHandler {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
     let count = (state.pointee.stack.count &- frame.start) >> 1
-    let first = state.pointee.moveToArena(from: frame.start)
+    let first: UInt64
     if frame.index >= 0 {
-      // The key index follows the members in the arena; its slots hold positions, which the
-      // move does not change.
+      // The key index follows the members; its slots hold positions, which the move does not
+      // change.
       let index = state.pointee.indexes.removeLast()
-      index.withUnsafeBufferPointer { state.pointee.words.append($0) }
+      first = index.withUnsafeBufferPointer { state.pointee.moveToArena(from: frame.start, index: $0) }
+    } else {
+      first = state.pointee.moveToArena(from: frame.start)
     }
     state.pointee.stack.append(
       _Node(head: _JSONNode.object | UInt64(truncatingIfNeeded: count) << 8, payload: first))
@@ -189,8 +191,10 @@ final class _BuilderMemory {
     state = .allocate(capacity: 1)
     state.initialize(
       to: _BuilderState(
-        stack: other.stack.copy(), frames: other.frames.copy(), words: other.words.copy(),
-        bytes: other.bytes.copy(), indexes: other.indexes))
+        stack: other.stack.copy(), frames: other.frames.copy(), arena: other.arena,
+        indexes: other.indexes))
+    // Both builders now hold the chunks so far; only the other one goes on filling the last.
+    state.pointee.arena.closeCurrentChunk()
   }
 
   @usableFromInline
@@ -199,8 +203,6 @@ final class _BuilderMemory {
   deinit {
     state.pointee.stack.deallocate()
     state.pointee.frames.deallocate()
-    state.pointee.words.deallocate()
-    state.pointee.bytes.deallocate()
     state.deinitialize(count: 1)
     state.deallocate()
   }
@@ -212,10 +214,9 @@ struct _BuilderState {
   /// Nodes of the values in open containers, innermost last.
   @usableFromInline var stack: _Buffer<_Node>
   @usableFromInline var frames: _Buffer<_BuilderFrame>
-  /// The arenas of the value being built: node blocks of closed containers (and key indexes),
+  /// The memory of the value being built: node blocks of closed containers (and key indexes),
   /// and the bytes of strings, keys and numbers.
-  @usableFromInline var words: _Buffer<UInt64>
-  @usableFromInline var bytes: _Buffer<UInt8>
+  @usableFromInline var arena: _Arena
   /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
   @usableFromInline var indexes: [[UInt64]]
 
@@ -223,32 +224,37 @@ struct _BuilderState {
   init(
     stack: _Buffer<_Node> = _Buffer(capacity: 64),
     frames: _Buffer<_BuilderFrame> = _Buffer(capacity: 16),
-    words: _Buffer<UInt64> = _Buffer(capacity: 64), bytes: _Buffer<UInt8> = _Buffer(capacity: 256),
-    indexes: [[UInt64]] = []
+    arena: _Arena = _Arena(), indexes: [[UInt64]] = []
   ) {
     self.stack = stack
     self.frames = frames
-    self.words = words
-    self.bytes = bytes
+    self.arena = arena
     self.indexes = indexes
   }
 
-  /// Copies bytes into the byte arena and returns where they start.
+  /// Copies bytes into the arena and returns their address (0 for none).
   @inlinable @inline(__always)
   mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let offset = UInt64(truncatingIfNeeded: bytes.count)
-    bytes.append(source)
-    return offset
+    if source.isEmpty { return 0 }
+    let target = arena.allocate(bytes: source.count)
+    target.copyMemory(from: source.baseAddress.unsafelyUnwrapped, byteCount: source.count)
+    return UInt64(UInt(bitPattern: target))
   }
 
-  /// Moves the open container's nodes from the stack into the arena as one block, and
-  /// returns the node index of the block.
+  /// Moves the open container's nodes from the stack into the arena as one block, followed by
+  /// `index` when given, and returns the block's address (0 for an empty container).
   @inlinable
-  mutating func moveToArena(from start: Int) -> UInt64 {
-    let first = UInt64(truncatingIfNeeded: words.count >> 1)
-    stack.suffix(from: start).withMemoryRebound(to: UInt64.self) { words.append($0) }
+  mutating func moveToArena(from start: Int, index: UnsafeBufferPointer<UInt64>? = nil) -> UInt64 {
+    let count = stack.count &- start
+    if count == 0 { return 0 }
+    let nodeBytes = count &* MemoryLayout<_Node>.stride
+    let target = arena.allocate(words: nodeBytes &+ (index?.count ?? 0) &* 8)
+    target.copyMemory(from: stack.base + start, byteCount: nodeBytes)
+    if let index {
+      (target + nodeBytes).copyMemory(from: index.baseAddress.unsafelyUnwrapped, byteCount: index.count &* 8)
+    }
     stack.count = start
-    return first
+    return UInt64(UInt(bitPattern: target))
   }
 
   /// The value of a repeated key is complete: it replaces the first value (last wins) or is
@@ -261,17 +267,13 @@ struct _BuilderState {
     if position >= 0 { stack[frames[last].start &+ 2 &* position &+ 1] = value }
   }
 
-  /// The root node is complete: the arenas become a storage of their own.
+  /// The root node is complete: the chunks become the storage of its value.
   @usableFromInline
   mutating func finishTopLevel() -> JSONValue {
-    let node = stack.removeLast()
-    words.append(node.head)
-    words.append(node.payload)
-    let storage = _JSONStorage(words: words, bytes: bytes)
-    let root = (words.count >> 1) &- 1
-    words = _Buffer(capacity: 64)
-    bytes = _Buffer(capacity: 256)
-    return storage.value(at: root)
+    let root = stack.removeLast()
+    let storage = _JSONStorage(chunks: arena.chunks)
+    arena = _Arena()
+    return storage.value(of: root)
   }
 
   /// The position of a key equal to `key` among the open object's first `members` members.
@@ -292,14 +294,12 @@ struct _BuilderState {
   /// The bytes of the key node at stack position `slot`.
   @inlinable
   func key(at slot: Int) -> UnsafeBufferPointer<UInt8> {
-    let node = stack[slot]
-    return UnsafeBufferPointer(
-      start: bytes.base + Int(truncatingIfNeeded: node.payload), count: _JSONNode.count(node.head))
+    _JSONNode.utf8(stack[slot])
   }
 
   @inlinable
   func keyEquals(at slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    _bytesEqual(self.key(at: slot), key)
+    _bytesEqual(_JSONNode.utf8(stack[slot]), key)
   }
 
   /// The open object reached the index threshold: index its keys, then add `key`.

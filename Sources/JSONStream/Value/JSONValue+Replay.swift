@@ -18,9 +18,21 @@ extension JSONValue {
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
     case .string(var text): try text.withUTF8 { try handler.string(JSONString(utf8: $0)) }
     case .array(let array):
-      try array._storage.replay(kind: _JSONNode.array, first: array._first, count: array.count, into: &handler)
+      try withExtendedLifetime(array._storage) {
+        try _JSONStorage.replay(
+          _Node(
+            head: _JSONNode.array | UInt64(truncatingIfNeeded: array.count) << 8,
+            payload: _address(array._first)),
+          into: &handler)
+      }
     case .object(let object):
-      try object._storage.replay(kind: _JSONNode.object, first: object._first, count: object.count, into: &handler)
+      try withExtendedLifetime(object._storage) {
+        try _JSONStorage.replay(
+          _Node(
+            head: _JSONNode.object | UInt64(truncatingIfNeeded: object.count) << 8,
+            payload: _address(object._first)),
+          into: &handler)
+      }
     }
   }
 
@@ -40,65 +52,68 @@ extension JSONValue {
   }
 }
 
+@inlinable @inline(__always)
+func _address(_ pointer: UnsafePointer<_Node>?) -> UInt64 {
+  UInt64(UInt(bitPattern: pointer))
+}
+
 extension _JSONStorage {
-  /// Delivers the events of the container whose node would be `kind`, `first`, `count`: a walk
-  /// over the nodes, with an explicit stack of the containers open around it.
+  /// Delivers the events of `root` and everything in it: a walk over the nodes, with an
+  /// explicit stack of the containers open around it. The memory must stay alive meanwhile.
   @inlinable
-  func replay<Handler: JSONEventHandler>(
-    kind: UInt64, first: Int, count: Int, into handler: inout Handler
-  ) throws {
-        // Per open container: the next node, the end node, and whether it is an object.
-        var stack: [(next: Int, end: Int, isObject: Bool)] = []
-        var head = kind | UInt64(truncatingIfNeeded: count) << 8
-        var payload = UInt64(truncatingIfNeeded: first)
-        while true {
-          // Deliver one value: `head`, `payload`.
-          switch _JSONNode.kind(head) {
-          case _JSONNode.null: try handler.null()
-          case _JSONNode.false: try handler.bool(false)
-          case _JSONNode.true: try handler.bool(true)
-          case _JSONNode.number:
-            let start = Int(truncatingIfNeeded: payload)
-            try handler.number(
-              JSONNumber(
-                _utf8: bytes(start, count: _JSONNode.numberLength(head)),
-                flags: _JSONNode.numberFlags(head)))
-          case _JSONNode.string:
-            let start = Int(truncatingIfNeeded: payload)
-            try handler.string(JSONString(utf8: bytes(start, count: _JSONNode.count(head))))
-          case _JSONNode.array:
-            try handler.startArray()
-            let first = Int(truncatingIfNeeded: payload)
-            stack.append((first, first &+ _JSONNode.count(head), false))
-          default:
-            try handler.startObject()
-            let first = Int(truncatingIfNeeded: payload)
-            stack.append((first, first &+ 2 &* _JSONNode.count(head), true))
-          }
-          if handler.isDone { return }
-          // Find the next value: close finished containers, deliver a key before a member.
-          while true {
-            guard let top = stack.last else { return }
-            if top.next == top.end {
-              stack.removeLast()
-              if top.isObject { try handler.endObject() } else { try handler.endArray() }
-              if handler.isDone { return }
-              continue
-            }
-            var node = top.next
-            if top.isObject {
-              let keyHead = words[2 &* node]
-              let start = Int(truncatingIfNeeded: words[2 &* node &+ 1])
-              try handler.key(JSONString(utf8: bytes(start, count: _JSONNode.count(keyHead))))
-              if handler.isDone { return }
-              node &+= 1
-            }
-            stack[stack.count &- 1].next = node &+ 1
-            head = words[2 &* node]
-            payload = words[2 &* node &+ 1]
-            break
-          }
+  static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
+    // Per open container: the next node, the end, and whether it is an object.
+    var stack: [(next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, isObject: Bool)] = []
+    var node = root
+    while true {
+      // Deliver one value.
+      switch _JSONNode.kind(node.head) {
+      case _JSONNode.null: try handler.null()
+      case _JSONNode.false: try handler.bool(false)
+      case _JSONNode.true: try handler.bool(true)
+      case _JSONNode.number:
+        try handler.number(
+          JSONNumber(
+            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
+            flags: _JSONNode.numberFlags(node.head)))
+      case _JSONNode.string:
+        try handler.string(JSONString(utf8: _JSONNode.utf8(node)))
+      case _JSONNode.array:
+        try handler.startArray()
+        if let first = _JSONNode.nodes(node.payload) {
+          stack.append((first, first + _JSONNode.count(node.head), false))
+        } else {
+          try handler.endArray()
         }
+      default:
+        try handler.startObject()
+        if let first = _JSONNode.nodes(node.payload) {
+          stack.append((first, first + 2 &* _JSONNode.count(node.head), true))
+        } else {
+          try handler.endObject()
+        }
+      }
+      if handler.isDone { return }
+      // Find the next value: close finished containers, deliver a key before a member.
+      while true {
+        guard let top = stack.last else { return }
+        if top.next == top.end {
+          stack.removeLast()
+          if top.isObject { try handler.endObject() } else { try handler.endArray() }
+          if handler.isDone { return }
+          continue
+        }
+        var next = top.next
+        if top.isObject {
+          try handler.key(JSONString(utf8: _JSONNode.utf8(next[0])))
+          if handler.isDone { return }
+          next += 1
+        }
+        stack[stack.count &- 1].next = next + 1
+        node = next[0]
+        break
+      }
+    }
   }
 }
 
