@@ -35,19 +35,54 @@ extension String {
   }
 }
 
-/// Appends `bytes` escaped for the inside of a JSON string literal: `"` and `\` and control
-/// characters always, `/` and non-ASCII on request. Runs that need no escape are copied in
-/// bulk. Checks UTF-8 as it goes: returns false at the first ill-formed byte (the output then
-/// holds a partial string, which the caller discards).
+/// Appends `bytes` escaped for the inside of a JSON string literal (see
+/// `_writeEscapedJSONStringContent`); false at ill-formed UTF-8, with nothing appended.
 @inlinable
 func _appendEscapedJSONStringContent(
   _ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], escapeUnicode: Bool,
   escapeSlash: Bool
 ) -> Bool {
-  guard let base = bytes.baseAddress else { return true }
+  if bytes.isEmpty { return true }
+  var valid = true
+  let escaped = [UInt8](unsafeUninitializedCapacity: bytes.count &* _maxEscapedBytesPerByte) {
+    buffer, count in
+    let start = buffer.baseAddress.unsafelyUnwrapped
+    if let end = _writeEscapedJSONStringContent(
+      bytes, to: start, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
+    {
+      count = end - start
+    } else {
+      valid = false
+      count = 0
+    }
+  }
+  output.append(contentsOf: escaped)
+  return valid
+}
+
+/// Output room per input byte that escaping may need: a control byte becomes `\u00XX`.
+@inlinable
+var _maxEscapedBytesPerByte: Int { 6 }
+
+/// Writes `bytes` escaped for the inside of a JSON string literal to `output`, which has room
+/// for `_maxEscapedBytesPerByte` × `bytes.count`: `"` and `\` and control characters always,
+/// `/` and non-ASCII on request. Runs that need no escape are copied in bulk. Checks UTF-8 as
+/// it goes. Returns the end of the output, or nil at the first ill-formed byte.
+@inlinable
+func _writeEscapedJSONStringContent(
+  _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>,
+  escapeUnicode: Bool, escapeSlash: Bool
+) -> UnsafeMutablePointer<UInt8>? {
+  guard let base = bytes.baseAddress else { return output }
   let end = base + bytes.count
+  var out = output
   var runStart = base
   var p = base
+  @inline(__always) func copyRun(upTo p: UnsafePointer<UInt8>) {
+    let count = p - runStart
+    out.update(from: runStart, count: count)
+    out += count
+  }
   while p < end {
     if escapeSlash {
       while p < end && p.pointee >= 0x20 && p.pointee < 0x80 && p.pointee != ._quote
@@ -63,13 +98,13 @@ func _appendEscapedJSONStringContent(
     if c >= 0x80 {
       // Multi-byte characters: checked, then copied with the run or escaped.
       let length = _wellFormedCharacterLength(p, end)
-      guard length > 0 else { return false }
+      guard length > 0 else { return nil }
       if escapeUnicode {
-        output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
+        copyRun(upTo: p)
         var sequence = _UTF8Sequence()
         _ = sequence.start(c)
         for i in 1..<length { _ = sequence.take(p[i]) }
-        _appendUnicodeEscape(sequence.scalar, to: &output)
+        out = _writeUnicodeEscape(sequence.scalar, to: out)
         runStart = p + length
       }
       p += length
@@ -78,57 +113,58 @@ func _appendEscapedJSONStringContent(
     if c == ._slash {
       // Plain unless asked to escape it.
       if escapeSlash {
-        output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
-        output.append(._backslash)
-        output.append(._slash)
+        copyRun(upTo: p)
+        out[0] = ._backslash
+        out[1] = ._slash
+        out += 2
         runStart = p + 1
       }
       p += 1
       continue
     }
-    output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: p - runStart))
-    output.append(._backslash)
+    copyRun(upTo: p)
+    out[0] = ._backslash
     switch c {
-    case ._quote, ._backslash: output.append(c)
-    case 0x08: output.append(UInt8(ascii: "b"))
-    case 0x0C: output.append(UInt8(ascii: "f"))
-    case ._newline: output.append(UInt8(ascii: "n"))
-    case ._return: output.append(UInt8(ascii: "r"))
-    case ._tab: output.append(UInt8(ascii: "t"))
+    case ._quote, ._backslash: out[1] = c
+    case 0x08: out[1] = UInt8(ascii: "b")
+    case 0x0C: out[1] = UInt8(ascii: "f")
+    case ._newline: out[1] = UInt8(ascii: "n")
+    case ._return: out[1] = UInt8(ascii: "r")
+    case ._tab: out[1] = UInt8(ascii: "t")
     default:
-      output.append(UInt8(ascii: "u"))
-      _appendHex4(UInt32(c), to: &output)
+      out[1] = UInt8(ascii: "u")
+      _writeHex4(UInt32(c), to: out + 2)
+      out += 4
     }
+    out += 2
     p += 1
     runStart = p
   }
-  output.append(contentsOf: UnsafeBufferPointer(start: runStart, count: end - runStart))
-  return true
+  copyRun(upTo: end)
+  return out
 }
 
-/// `\uXXXX`, or a surrogate pair of them above U+FFFF.
+/// `\uXXXX`, or a surrogate pair of them above U+FFFF; returns the end.
 @inlinable
-func _appendUnicodeEscape(_ scalar: UInt32, to output: inout [UInt8]) {
+func _writeUnicodeEscape(_ scalar: UInt32, to output: UnsafeMutablePointer<UInt8>)
+  -> UnsafeMutablePointer<UInt8>
+{
   if scalar >= 0x10000 {
     let value = scalar - 0x10000
-    output.append(._backslash)
-    output.append(UInt8(ascii: "u"))
-    _appendHex4(0xD800 + (value >> 10), to: &output)
-    output.append(._backslash)
-    output.append(UInt8(ascii: "u"))
-    _appendHex4(0xDC00 + (value & 0x3FF), to: &output)
-  } else {
-    output.append(._backslash)
-    output.append(UInt8(ascii: "u"))
-    _appendHex4(scalar, to: &output)
+    let next = _writeUnicodeEscape(0xD800 + (value >> 10), to: output)
+    return _writeUnicodeEscape(0xDC00 + (value & 0x3FF), to: next)
   }
+  output[0] = ._backslash
+  output[1] = UInt8(ascii: "u")
+  _writeHex4(scalar, to: output + 2)
+  return output + 6
 }
 
 @inlinable
-func _appendHex4(_ value: UInt32, to output: inout [UInt8]) {
+func _writeHex4(_ value: UInt32, to output: UnsafeMutablePointer<UInt8>) {
   let hex: StaticString = "0123456789abcdef"
-  output.append(hex.utf8Start[Int((value >> 12) & 0xF)])
-  output.append(hex.utf8Start[Int((value >> 8) & 0xF)])
-  output.append(hex.utf8Start[Int((value >> 4) & 0xF)])
-  output.append(hex.utf8Start[Int(value & 0xF)])
+  output[0] = hex.utf8Start[Int((value >> 12) & 0xF)]
+  output[1] = hex.utf8Start[Int((value >> 8) & 0xF)]
+  output[2] = hex.utf8Start[Int((value >> 4) & 0xF)]
+  output[3] = hex.utf8Start[Int(value & 0xF)]
 }

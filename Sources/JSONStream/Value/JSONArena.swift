@@ -66,3 +66,53 @@ struct _Buffer<Element: BitwiseCopyable> {
   @usableFromInline
   func deallocate() { base.deallocate() }
 }
+
+extension _Buffer where Element == UInt8 {
+  /// Makes room for `count` more bytes, so that many unchecked writes may follow.
+  @inlinable @inline(__always)
+  mutating func reserve(_ count: Int) {
+    if count > capacity &- self.count { grow(toAtLeast: self.count &+ count) }
+  }
+
+  /// Appends a byte there is room for (see ``reserve(_:)``).
+  @inlinable @inline(__always)
+  mutating func appendReserved(_ byte: UInt8) {
+    base[count] = byte
+    count &+= 1
+  }
+
+  /// The first free byte, to write reserved room directly.
+  @inlinable @inline(__always)
+  var end: UnsafeMutablePointer<UInt8> { base + count }
+}
+
+/// State kept in plain memory behind a class: hot code reaches it through a pointer, without
+/// the exclusivity checks a class's stored properties get, while the class frees it and lets
+/// a struct holding it copy on write (`copy()` when the box is shared).
+@usableFromInline
+protocol _ManualState {
+  /// An independent copy.
+  func copy() -> Self
+  /// Frees the memory it holds.
+  func deallocate()
+}
+
+@usableFromInline
+final class _StateBox<State: _ManualState> {
+  @usableFromInline let state: UnsafeMutablePointer<State>
+
+  @usableFromInline
+  init(_ initial: State) {
+    state = .allocate(capacity: 1)
+    state.initialize(to: initial)
+  }
+
+  @usableFromInline
+  func copy() -> _StateBox { _StateBox(state.pointee.copy()) }
+
+  deinit {
+    state.pointee.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+}

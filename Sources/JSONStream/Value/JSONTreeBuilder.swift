@@ -23,7 +23,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   @usableFromInline var _values: [JSONValue] = []
   /// The open containers and the arenas of the value being built; shared between copies of
   /// the builder until one of them changes it.
-  @usableFromInline var _memory = _BuilderMemory()
+  @usableFromInline var _memory = _StateBox(_BuilderState())
 
   /// - Parameters:
   ///   - duplicateKeyPolicy: what a repeated key does; last wins by default.
@@ -39,7 +39,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// Forgets the values and any partial one.
   public mutating func reset() {
     _values.removeAll()
-    _memory = _BuilderMemory()
+    _memory = _StateBox(_BuilderState())
   }
 
   /// Returns the complete values and forgets them (for streams of many documents).
@@ -174,43 +174,9 @@ public struct JSONTreeBuilder: JSONEventHandler {
   }
 }
 
-/// Owns the builder's state (a fixed address, so the hot paths reach it without the exclusivity
-/// checks a class's stored properties get).
-@usableFromInline
-final class _BuilderMemory {
-  @usableFromInline let state: UnsafeMutablePointer<_BuilderState>
-
-  @usableFromInline
-  init() {
-    state = .allocate(capacity: 1)
-    state.initialize(to: _BuilderState())
-  }
-
-  @usableFromInline
-  init(copying other: _BuilderState) {
-    state = .allocate(capacity: 1)
-    state.initialize(
-      to: _BuilderState(
-        stack: other.stack.copy(), frames: other.frames.copy(), arena: other.arena,
-        indexes: other.indexes))
-    // Both builders now hold the chunks so far; only the other one goes on filling the last.
-    state.pointee.arena.closeCurrentChunk()
-  }
-
-  @usableFromInline
-  func copy() -> _BuilderMemory { _BuilderMemory(copying: state.pointee) }
-
-  deinit {
-    state.pointee.stack.deallocate()
-    state.pointee.frames.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
-}
-
 /// What the tree builder keeps between events.
 @usableFromInline
-struct _BuilderState {
+struct _BuilderState: _ManualState {
   /// Nodes of the values in open containers, innermost last.
   @usableFromInline var stack: _Buffer<_Node>
   @usableFromInline var frames: _Buffer<_BuilderFrame>
@@ -230,6 +196,21 @@ struct _BuilderState {
     self.frames = frames
     self.arena = arena
     self.indexes = indexes
+  }
+
+  @usableFromInline
+  func copy() -> _BuilderState {
+    var copy = _BuilderState(
+      stack: stack.copy(), frames: frames.copy(), arena: arena, indexes: indexes)
+    // Both builders now hold the chunks so far; only the original goes on filling the last.
+    copy.arena.closeCurrentChunk()
+    return copy
+  }
+
+  @usableFromInline
+  func deallocate() {
+    stack.deallocate()
+    frames.deallocate()
   }
 
   /// Copies bytes into the arena and returns their address (0 for none).

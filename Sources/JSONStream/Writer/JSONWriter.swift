@@ -36,12 +36,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Output is handed to the sink in chunks of at most this many bytes.
   public let chunkSize: Int
 
-  @usableFromInline var _out: [UInt8] = []
-  /// Open containers, innermost last: `_isObject`, `_hasMembers`, `_awaitingValue` bits.
-  @usableFromInline var _stack: [UInt8] = []
-  @usableFromInline var _valueCount = 0
-  /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
-  @usableFromInline var _sortFrames: [_SortFrame] = []
+  /// The output buffer and the open containers, in plain memory (see `_StateBox`): a byte
+  /// written is a store, not an array append with its uniqueness check.
+  @usableFromInline var _box: _StateBox<_WriterState>
 
   @usableFromInline static var _isObject: UInt8 { 1 }
   @usableFromInline static var _hasMembers: UInt8 { 2 }
@@ -52,17 +49,18 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     self.sink = sink
     self.options = options
     self.chunkSize = max(1, chunkSize)
-    _out.reserveCapacity(min(self.chunkSize, 64 * 1024) + 256)
+    _box = _StateBox(_WriterState(outputCapacity: min(self.chunkSize, 64 * 1024) + 256))
   }
 
   /// Checks that a complete document was written and hands the rest of the output to the sink.
   public mutating func finish() throws {
-    guard _stack.isEmpty else {
+    let state = _state()
+    guard state.pointee.stack.count == 0 else {
       throw JSONWriterError(
         kind: .incompleteDocument,
-        message: "finish() with \(_stack.count) container(s) still open")
+        message: "finish() with \(state.pointee.stack.count) container(s) still open")
     }
-    guard _valueCount > 0 || options.allowMultipleValues else {
+    guard state.pointee.valueCount > 0 || options.allowMultipleValues else {
       throw JSONWriterError(kind: .incompleteDocument, message: "finish() before any value")
     }
     try _flush()
@@ -72,117 +70,140 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// complete (for example to show progress, or to keep what was written before an error).
   /// Output inside an object held for ``JSONWriteOptions/sortKeys`` stays held.
   public mutating func flush() throws {
+    if !_state().pointee.sortFrames.isEmpty { return }
     try _flush()
   }
 
   /// The number of complete top-level values written.
-  public var valueCount: Int { _valueCount }
+  public var valueCount: Int { _box.state.pointee.valueCount }
 
   // MARK: Events
 
   @inlinable
   public mutating func startObject() throws {
-    try _beginValue()
-    _stack.append(Self._isObject)
+    let state = _state()
+    try _beginValue(state)
+    state.pointee.stack.append(Self._isObject)
     if options.sortKeys {
-      _sortFrames.append(_SortFrame(savedOutput: _out))
-      _out = []
+      state.pointee.sortFrames.append(_SortFrame(savedOutput: state.pointee.takeOutput()))
     } else {
-      _out.append(._openBrace)
+      state.pointee.out.append(._openBrace)
     }
   }
 
   @inlinable
   public mutating func endObject() throws {
-    guard let top = _stack.last, top & Self._isObject != 0, top & Self._awaitingValue == 0 else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject != 0,
+      top & Self._awaitingValue == 0
+    else {
       throw _unbalanced(closing: "}")
     }
     if options.sortKeys {
-      _writeSortedObject()
+      _writeSortedObject(state)
     } else {
-      if top & Self._hasMembers != 0 { _newline(depth: _stack.count - 1) }
-      _out.append(._closeBrace)
+      if top & Self._hasMembers != 0 { _newline(state, depth: depth &- 1) }
+      state.pointee.out.append(._closeBrace)
     }
-    _stack.removeLast()
-    try _endValue()
+    state.pointee.stack.count = depth &- 1
+    try _endValue(state)
   }
 
   @inlinable
   public mutating func startArray() throws {
-    try _beginValue()
-    _stack.append(0)
-    _out.append(._openBracket)
+    let state = _state()
+    try _beginValue(state)
+    state.pointee.stack.append(0)
+    state.pointee.out.append(._openBracket)
   }
 
   @inlinable
   public mutating func endArray() throws {
-    guard let top = _stack.last, top & Self._isObject == 0 else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject == 0 else {
       throw _unbalanced(closing: "]")
     }
-    if top & Self._hasMembers != 0 { _newline(depth: _stack.count - 1) }
-    _out.append(._closeBracket)
-    _stack.removeLast()
-    try _endValue()
+    if top & Self._hasMembers != 0 { _newline(state, depth: depth &- 1) }
+    state.pointee.out.append(._closeBracket)
+    state.pointee.stack.count = depth &- 1
+    try _endValue(state)
   }
 
   @inlinable
   public mutating func key(_ key: JSONString) throws {
-    guard let top = _stack.last, top & Self._isObject != 0, top & Self._awaitingValue == 0 else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject != 0,
+      top & Self._awaitingValue == 0
+    else {
       throw _misplacedKey()
     }
     if options.sortKeys {
       var quoted: [UInt8] = []
-      guard Self._appendQuoted(key.utf8, to: &quoted, options: options) else {
+      quoted.append(._quote)
+      guard
+        _appendEscapedJSONStringContent(
+          key.utf8, to: &quoted, escapeUnicode: options.escapeUnicode,
+          escapeSlash: options.escapeSlash)
+      else {
         throw _invalidUTF8("key")
       }
-      _sortFrames[_sortFrames.count - 1].startMember(key: key.bytes, quoted: quoted, output: &_out)
+      quoted.append(._quote)
+      state.pointee.startSortedMember(key: key.bytes, quoted: quoted)
     } else {
-      let rollback = _out.count
-      if top & Self._hasMembers != 0 { _out.append(._comma) }
-      _newline(depth: _stack.count)
-      guard Self._appendQuoted(key.utf8, to: &_out, options: options) else {
-        _out.removeSubrange(rollback...)
+      let rollback = state.pointee.out.count
+      if top & Self._hasMembers != 0 { state.pointee.out.append(._comma) }
+      _newline(state, depth: depth)
+      guard _writeQuoted(state, key.utf8) else {
+        state.pointee.out.count = rollback
         throw _invalidUTF8("key")
       }
-      _out.append(._colon)
-      if options.indent != nil { _out.append(._space) }
+      state.pointee.out.append(._colon)
+      if options.indent != nil { state.pointee.out.append(._space) }
     }
-    _stack[_stack.count - 1] = top | Self._hasMembers | Self._awaitingValue
+    state.pointee.stack[depth &- 1] = top | Self._hasMembers | Self._awaitingValue
   }
 
   @inlinable
   public mutating func string(_ value: JSONString) throws {
-    let rollback = _out.count
-    let state = _stack.last
-    try _beginValue()
-    guard Self._appendQuoted(value.utf8, to: &_out, options: options) else {
-      _out.removeSubrange(rollback...)
-      if let state { _stack[_stack.count - 1] = state }
+    let state = _state()
+    let rollback = state.pointee.out.count
+    let depth = state.pointee.stack.count
+    let top: UInt8 = depth > 0 ? state.pointee.stack[depth &- 1] : 0
+    try _beginValue(state)
+    guard _writeQuoted(state, value.utf8) else {
+      state.pointee.out.count = rollback
+      if depth > 0 { state.pointee.stack[depth &- 1] = top }
       throw _invalidUTF8("string")
     }
-    try _endValue()
+    try _endValue(state)
   }
 
   @inlinable
   public mutating func number(_ value: JSONNumber) throws {
     if value.isNonFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.text) }
-    try _beginValue()
-    _out.append(contentsOf: value.utf8)
-    try _endValue()
+    let state = _state()
+    try _beginValue(state)
+    state.pointee.out.append(value.utf8)
+    try _endValue(state)
   }
 
   @inlinable
   public mutating func bool(_ value: Bool) throws {
-    try _beginValue()
-    _appendStatic(value ? "true" : "false")
-    try _endValue()
+    let state = _state()
+    try _beginValue(state)
+    _appendStatic(state, value ? "true" : "false")
+    try _endValue(state)
   }
 
   @inlinable
   public mutating func null() throws {
-    try _beginValue()
-    _appendStatic("null")
-    try _endValue()
+    let state = _state()
+    try _beginValue(state)
+    _appendStatic(state, "null")
+    try _endValue(state)
   }
 
   // MARK: Conveniences for writing by hand
@@ -212,113 +233,131 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   mutating func _writeNumberText(_ text: String) throws {
     var text = text
+    let state = _state()
     try text.withUTF8 { bytes in
-      try _beginValue()
-      _out.append(contentsOf: bytes)
-      try _endValue()
+      try _beginValue(state)
+      state.pointee.out.append(bytes)
+      try _endValue(state)
     }
   }
 
   // MARK: Structure
 
+  /// The writer's state, copied first if another copy of the writer shares it.
+  @inlinable @inline(__always)
+  mutating func _state() -> UnsafeMutablePointer<_WriterState> {
+    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    return _box.state
+  }
+
   /// Separators and indentation before a value; refuses a value where none may go.
-  @inlinable
-  mutating func _beginValue() throws {
-    guard let top = _stack.last else {
-      if _valueCount > 0 {
-        guard options.allowMultipleValues else {
-          throw JSONWriterError(
-            kind: .multipleTopLevelValues,
-            message: "a second top-level value (allowMultipleValues is off)")
-        }
-        _out.append(._newline)
-      }
+  @inlinable @inline(__always)
+  func _beginValue(_ state: UnsafeMutablePointer<_WriterState>) throws {
+    let depth = state.pointee.stack.count
+    guard depth > 0 else {
+      if state.pointee.valueCount > 0 { try _beginNextTopLevelValue(state) }
       return
     }
+    let top = state.pointee.stack[depth &- 1]
     if top & Self._isObject != 0 {
       guard top & Self._awaitingValue != 0 else {
         throw JSONWriterError(
           kind: .valueWhereKeyExpected, message: "a value where an object key is expected")
       }
-      _stack[_stack.count - 1] = top & ~Self._awaitingValue
+      state.pointee.stack[depth &- 1] = top & ~Self._awaitingValue
     } else {
-      if top & Self._hasMembers != 0 { _out.append(._comma) }
-      _stack[_stack.count - 1] = top | Self._hasMembers
-      _newline(depth: _stack.count)
+      if top & Self._hasMembers != 0 { state.pointee.out.append(._comma) }
+      state.pointee.stack[depth &- 1] = top | Self._hasMembers
+      _newline(state, depth: depth)
     }
   }
 
+  @usableFromInline
+  func _beginNextTopLevelValue(_ state: UnsafeMutablePointer<_WriterState>) throws {
+    guard options.allowMultipleValues else {
+      throw JSONWriterError(
+        kind: .multipleTopLevelValues,
+        message: "a second top-level value (allowMultipleValues is off)")
+    }
+    state.pointee.out.append(._newline)
+  }
+
   /// After a complete value: count top-level values, flush a full buffer.
-  @inlinable
-  mutating func _endValue() throws {
-    if _stack.isEmpty { _valueCount &+= 1 }
-    if _out.count >= chunkSize && _sortFrames.isEmpty { try _flush() }
+  @inlinable @inline(__always)
+  mutating func _endValue(_ state: UnsafeMutablePointer<_WriterState>) throws {
+    if state.pointee.stack.count == 0 { state.pointee.valueCount &+= 1 }
+    if state.pointee.out.count >= chunkSize && state.pointee.sortFrames.isEmpty { try _flush() }
   }
 
   /// In pretty mode, a line break and the indentation of `depth`.
-  @inlinable
-  mutating func _newline(depth: Int) {
+  @inlinable @inline(__always)
+  func _newline(_ state: UnsafeMutablePointer<_WriterState>, depth: Int) {
     guard let indent = options.indent else { return }
-    _out.append(._newline)
-    for _ in 0..<(indent * depth) { _out.append(._space) }
+    let spaces = indent &* depth
+    state.pointee.out.reserve(spaces &+ 1)
+    state.pointee.out.appendReserved(._newline)
+    state.pointee.out.end.initialize(repeating: ._space, count: spaces)
+    state.pointee.out.count &+= spaces
   }
 
-  @inlinable
-  mutating func _appendStatic(_ text: StaticString) {
-    _out.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  @inlinable @inline(__always)
+  func _appendStatic(_ state: UnsafeMutablePointer<_WriterState>, _ text: StaticString) {
+    state.pointee.out.append(
+      UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// Quoted, escaped string; false (with partial output) when `bytes` is not UTF-8.
-  /// Static on purpose: a method on `self` taking `&self._out` would copy `self`, and with it
-  /// force a copy of the whole output buffer.
-  @inlinable
-  static func _appendQuoted(
-    _ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], options: JSONWriteOptions
-  ) -> Bool {
-    output.append(._quote)
-    let valid = _appendEscapedJSONStringContent(
-      bytes, to: &output, escapeUnicode: options.escapeUnicode, escapeSlash: options.escapeSlash)
-    output.append(._quote)
-    return valid
+  /// Quoted, escaped string; false (with the output to be rolled back) when `bytes` is not
+  /// UTF-8.
+  @inlinable @inline(__always)
+  func _writeQuoted(_ state: UnsafeMutablePointer<_WriterState>, _ bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    state.pointee.out.reserve(bytes.count &* _maxEscapedBytesPerByte &+ 2)
+    state.pointee.out.appendReserved(._quote)
+    guard
+      let end = _writeEscapedJSONStringContent(
+        bytes, to: state.pointee.out.end, escapeUnicode: options.escapeUnicode,
+        escapeSlash: options.escapeSlash)
+    else { return false }
+    end.pointee = ._quote
+    state.pointee.out.count = end + 1 - state.pointee.out.base
+    return true
   }
 
   /// Hands the buffered output to the sink, in chunks of at most `chunkSize`.
   @usableFromInline
   mutating func _flush() throws {
-    guard !_out.isEmpty else { return }
-    let size = chunkSize
-    let output = _out
-    try output.withUnsafeBytes { all in
-      var start = 0
-      while start < all.count {
-        let end = min(all.count, start + size)
-        try sink.write(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-        start = end
-      }
+    let state = _state()
+    let out = state.pointee.out
+    var start = 0
+    while start < out.count {
+      let end = min(out.count, start + chunkSize)
+      try sink.write(UnsafeRawBufferPointer(start: out.base + start, count: end - start))
+      start = end
     }
-    _out.removeAll(keepingCapacity: true)
+    state.pointee.out.count = 0
   }
 
   /// Ends a sorted object: its members, sorted, into the output that was set aside.
   @usableFromInline
-  mutating func _writeSortedObject() {
-    var frame = _sortFrames.removeLast()
-    frame.finishMember(output: &_out)
-    _out = frame.savedOutput
+  func _writeSortedObject(_ state: UnsafeMutablePointer<_WriterState>) {
+    var frame = state.pointee.sortFrames.removeLast()
+    frame.finishMember(output: state.pointee.takeOutput())
+    state.pointee.out.count = 0
+    frame.savedOutput.withUnsafeBufferPointer { state.pointee.out.append($0) }
     frame.members.sort { $0.key.lexicographicallyPrecedes($1.key) }
-    let depth = _stack.count
-    _out.append(._openBrace)
+    let depth = state.pointee.stack.count
+    state.pointee.out.append(._openBrace)
     for (index, member) in frame.members.enumerated() {
-      if index > 0 { _out.append(._comma) }
-      _newline(depth: depth)
-      _out.append(contentsOf: member.quotedKey)
-      _out.append(._colon)
-      if options.indent != nil { _out.append(._space) }
-      _out.append(contentsOf: member.value)
+      if index > 0 { state.pointee.out.append(._comma) }
+      _newline(state, depth: depth)
+      member.quotedKey.withUnsafeBufferPointer { state.pointee.out.append($0) }
+      state.pointee.out.append(._colon)
+      if options.indent != nil { state.pointee.out.append(._space) }
+      member.value.withUnsafeBufferPointer { state.pointee.out.append($0) }
     }
-    if !frame.members.isEmpty { _newline(depth: depth - 1) }
-    _out.append(._closeBrace)
+    if !frame.members.isEmpty { _newline(state, depth: depth - 1) }
+    state.pointee.out.append(._closeBrace)
   }
 
   // MARK: Errors
@@ -326,7 +365,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @usableFromInline
   func _unbalanced(closing: String) -> JSONWriterError {
     let message: String
-    if let top = _stack.last {
+    let stack = _box.state.pointee.stack
+    if stack.count > 0 {
+      let top = stack[stack.count - 1]
       if top & Self._awaitingValue != 0 {
         message = "'\(closing)' after a key, before its value"
       } else {
@@ -341,11 +382,12 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   @usableFromInline
   func _misplacedKey() -> JSONWriterError {
+    let stack = _box.state.pointee.stack
     let message =
-      _stack.last.map {
-        $0 & Self._isObject == 0 ? "a key inside an array" : "a key where a value is expected"
-      }
-      ?? "a key outside any object"
+      stack.count == 0
+      ? "a key outside any object"
+      : (stack[stack.count - 1] & Self._isObject == 0
+        ? "a key inside an array" : "a key where a value is expected")
     return JSONWriterError(kind: .misplacedKey, message: message)
   }
 
@@ -357,6 +399,57 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @usableFromInline
   func _nonFinite(_ text: String) -> JSONWriterError {
     JSONWriterError(kind: .nonFiniteNumber, message: "\(text) is not a JSON number")
+  }
+}
+
+/// What a ``JSONWriter`` keeps between events.
+@usableFromInline
+struct _WriterState: _ManualState {
+  /// Output not yet handed to the sink.
+  @usableFromInline var out: _Buffer<UInt8>
+  /// Open containers, innermost last: `_isObject`, `_hasMembers`, `_awaitingValue` bits.
+  @usableFromInline var stack: _Buffer<UInt8>
+  @usableFromInline var valueCount = 0
+  /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
+  @usableFromInline var sortFrames: [_SortFrame] = []
+
+  @usableFromInline
+  init(outputCapacity: Int) {
+    out = _Buffer(capacity: outputCapacity)
+    stack = _Buffer(capacity: 64)
+  }
+
+  @usableFromInline
+  func copy() -> _WriterState {
+    var copy = self
+    copy.out = out.copy()
+    copy.stack = stack.copy()
+    return copy
+  }
+
+  @usableFromInline
+  func deallocate() {
+    out.deallocate()
+    stack.deallocate()
+  }
+
+  /// The output so far, taken out of the buffer.
+  @usableFromInline
+  mutating func takeOutput() -> [UInt8] {
+    defer { out.count = 0 }
+    return Array(UnsafeBufferPointer(start: out.base, count: out.count))
+  }
+
+  /// A key of a sorted object: the previous member's value is complete in the output.
+  @usableFromInline
+  mutating func startSortedMember(key: [UInt8], quoted: [UInt8]) {
+    let last = sortFrames.count - 1
+    if sortFrames[last].pending != nil {
+      sortFrames[last].finishMember(output: takeOutput())
+    } else {
+      out.count = 0
+    }
+    sortFrames[last].pending = (key, quoted)
   }
 }
 
@@ -380,19 +473,10 @@ struct _SortFrame {
   @inlinable
   init(savedOutput: [UInt8]) { self.savedOutput = savedOutput }
 
-  /// A new key: the previous member's value is complete in `output`.
+  /// The pending member's value is complete: it is `output`.
   @inlinable
-  mutating func startMember(key: [UInt8], quoted: [UInt8], output: inout [UInt8]) {
-    finishMember(output: &output)
-    pending = (key, quoted)
-  }
-
-  @inlinable
-  mutating func finishMember(output: inout [UInt8]) {
-    if let pending {
-      members.append((pending.key, pending.quotedKey, output))
-      output = []
-    }
+  mutating func finishMember(output: [UInt8]) {
+    if let pending { members.append((pending.key, pending.quotedKey, output)) }
     pending = nil
   }
 }
