@@ -18,10 +18,23 @@ public struct JSONString {
   /// The decoded UTF-8 bytes. Valid only during the handler call.
   public let utf8: UnsafeBufferPointer<UInt8>
 
+  /// Whether the producer has checked the bytes (the parser, a replayed tree, a Swift
+  /// `String`): consumers then skip checking them again. Bytes wrapped by ``init(utf8:)`` are
+  /// checked by consumers that must not pass ill-formed UTF-8 on, such as the writer.
+  @usableFromInline let _isWellFormed: Bool
+
   /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
   @inlinable
   public init(utf8: UnsafeBufferPointer<UInt8>) {
     self.utf8 = utf8
+    self._isWellFormed = false
+  }
+
+  /// Wraps bytes known to be well-formed UTF-8.
+  @inlinable
+  init(_wellFormed utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+    self._isWellFormed = true
   }
 
   /// The number of UTF-8 bytes.

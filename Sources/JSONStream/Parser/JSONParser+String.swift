@@ -80,7 +80,7 @@ extension JSONParser {
       if count > options.limits.maxStringLength {
         throw _tokenLimitError(.stringLength)
       }
-      let view = JSONString(utf8: UnsafeBufferPointer(start: runStart, count: count))
+      let view = JSONString(_wellFormed: UnsafeBufferPointer(start: runStart, count: count))
       if _stringIsKey {
         try handler.key(view)
       } else {
@@ -92,9 +92,9 @@ extension JSONParser {
       let isKey = _stringIsKey
       try bytes.withUnsafeBufferPointer { buffer in
         if isKey {
-          try handler.key(JSONString(utf8: buffer))
+          try handler.key(JSONString(_wellFormed: buffer))
         } else {
-          try handler.string(JSONString(utf8: buffer))
+          try handler.string(JSONString(_wellFormed: buffer))
         }
       }
     }

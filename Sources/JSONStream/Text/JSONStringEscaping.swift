@@ -144,6 +144,41 @@ func _writeEscapedJSONStringContent(
   return out
 }
 
+/// `_writeEscapedJSONStringContent` for well-formed UTF-8 with only the required escapes: no
+/// check of multi-byte characters, which are copied with the runs around them.
+@inlinable
+func _writeEscapedWellFormedContent(
+  _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>
+) -> UnsafeMutablePointer<UInt8> {
+  guard let base = bytes.baseAddress else { return output }
+  let end = base + bytes.count
+  var out = output
+  var runStart = base
+  while true {
+    let p = _skipUnescapedBytes(runStart, end)
+    let count = p - runStart
+    out.update(from: runStart, count: count)
+    out += count
+    guard p < end else { return out }
+    let c = p.pointee
+    out[0] = ._backslash
+    switch c {
+    case ._quote, ._backslash: out[1] = c
+    case 0x08: out[1] = UInt8(ascii: "b")
+    case 0x0C: out[1] = UInt8(ascii: "f")
+    case ._newline: out[1] = UInt8(ascii: "n")
+    case ._return: out[1] = UInt8(ascii: "r")
+    case ._tab: out[1] = UInt8(ascii: "t")
+    default:
+      out[1] = UInt8(ascii: "u")
+      _writeHex4(UInt32(c), to: out + 2)
+      out += 4
+    }
+    out += 2
+    runStart = p + 1
+  }
+}
+
 /// `\uXXXX`, or a surrogate pair of them above U+FFFF; returns the end.
 @inlinable
 func _writeUnicodeEscape(_ scalar: UInt32, to output: UnsafeMutablePointer<UInt8>)

@@ -31,6 +31,56 @@ func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<U
   return p
 }
 
+/// Skips bytes a JSON string literal may hold unescaped: everything but `"`, `\` and control
+/// characters (below 0x20). For output of text already known to be well-formed UTF-8, so
+/// bytes from 0x80 need no attention. Eight at a time while eight remain.
+@inlinable
+func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* UInt64(UInt8._quote))
+    let backslash = word ^ (ones &* UInt64(UInt8._backslash))
+    // "Has a zero byte" and "has a byte below 0x20": exact about whether any byte qualifies,
+    // also with bytes from 0x80 present (the `& ~x` terms mask those).
+    let special =
+      ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      | ((word &- (ones &* 0x20)) & ~word)
+    if special & highs != 0 { break }
+    p += 8
+  }
+  while p < end {
+    let c = p.pointee
+    if c < 0x20 || c == ._quote || c == ._backslash { break }
+    p += 1
+  }
+  return p
+}
+
+/// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
+/// checked whole.
+@usableFromInline
+func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard var p = bytes.baseAddress else { return true }
+  let end = p + bytes.count
+  while p < end {
+    if end - p >= 8 && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+      p += 8
+    } else if p.pointee < 0x80 {
+      p += 1
+    } else {
+      let length = _wellFormedCharacterLength(p, end)
+      if length == 0 { return false }
+      p += length
+    }
+  }
+  return true
+}
+
 /// The length (2…4) of the well-formed UTF-8 character at `p` when it lies entirely before
 /// `end`; 0 when it is ill-formed or cut off by `end` (callers then take the careful path).
 @inlinable

@@ -40,7 +40,7 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
       builder.startObject()
       for (key, value) in members {
         var key = key
-        try key.withUTF8 { try builder.key(JSONString(utf8: $0)) }
+        try key.withUTF8 { try builder.key(JSONString(_wellFormed: $0)) }
         try value.replay(into: &builder)
       }
       builder.endObject()

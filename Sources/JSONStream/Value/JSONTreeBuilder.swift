@@ -94,6 +94,12 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   @inlinable
   public mutating func key(_ key: JSONString) throws {
+    if !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
+      // A producer passed ill-formed bytes: stored repaired (U+FFFD), as a `String` would be.
+      var repaired = key.string
+      try repaired.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
+      return
+    }
     let state = _state()
     let last = state.pointee.frames.count &- 1
     let frame = state.pointee.frames[last]
@@ -120,6 +126,11 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   @inlinable
   public mutating func string(_ value: JSONString) {
+    if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
+      var repaired = value.string
+      repaired.withUTF8 { string(JSONString(_wellFormed: $0)) }
+      return
+    }
     let state = _state()
     state.pointee.stack.append(
       _Node(

@@ -16,7 +16,7 @@ extension JSONValue {
     case .null: try handler.null()
     case .bool(let flag): try handler.bool(flag)
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
-    case .string(var text): try text.withUTF8 { try handler.string(JSONString(utf8: $0)) }
+    case .string(var text): try text.withUTF8 { try handler.string(JSONString(_wellFormed: $0)) }
     case .array(let array):
       try withExtendedLifetime(array._storage) {
         try _JSONStorage.replay(
@@ -36,12 +36,38 @@ extension JSONValue {
     }
   }
 
+  /// Writes this value with `writer`: the same output as ``replay(into:)`` into it, faster for
+  /// arrays and objects, which are written in one pass.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sink: JSONChunkSink { try file.write(contentsOf: $0) })
+  /// try value.write(to: &writer)
+  /// try writer.finish()
+  /// ```
+  public func write<Sink>(to writer: inout JSONWriter<Sink>) throws {
+    let root: _Node
+    switch self {
+    case .array(let array) where !writer.options.sortKeys:
+      root = _Node(
+        head: _JSONNode.array | UInt64(truncatingIfNeeded: array.count) << 8,
+        payload: _address(array._first))
+      try withExtendedLifetime(array._storage) { try writer._writeTree(root) }
+    case .object(let object) where !writer.options.sortKeys:
+      root = _Node(
+        head: _JSONNode.object | UInt64(truncatingIfNeeded: object.count) << 8,
+        payload: _address(object._first))
+      try withExtendedLifetime(object._storage) { try writer._writeTree(root) }
+    default:
+      try replay(into: &writer)
+    }
+  }
+
   /// The value as JSON text (UTF-8 bytes).
   ///
   /// - Throws: ``JSONWriterError`` for NaN or infinite numbers (unless the options allow them).
   public func jsonBytes(options: JSONWriteOptions = .compact) throws -> [UInt8] {
     var writer = JSONWriter(options: options)
-    try replay(into: &writer)
+    try write(to: &writer)
     try writer.finish()
     return writer.bytes
   }
@@ -77,7 +103,7 @@ extension _JSONStorage {
             _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
             flags: _JSONNode.numberFlags(node.head)))
       case _JSONNode.string:
-        try handler.string(JSONString(utf8: _JSONNode.utf8(node)))
+        try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
       case _JSONNode.array:
         try handler.startArray()
         if let first = _JSONNode.nodes(node.payload) {
@@ -105,7 +131,7 @@ extension _JSONStorage {
         }
         var next = top.next
         if top.isObject {
-          try handler.key(JSONString(utf8: _JSONNode.utf8(next[0])))
+          try handler.key(JSONString(_wellFormed: _JSONNode.utf8(next[0])))
           if handler.isDone { return }
           next += 1
         }

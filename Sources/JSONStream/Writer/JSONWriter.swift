@@ -156,7 +156,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
       let rollback = state.pointee.out.count
       if top & Self._hasMembers != 0 { state.pointee.out.append(._comma) }
       _newline(state, depth: depth)
-      guard _writeQuoted(state, key.utf8) else {
+      guard _writeQuoted(state, key) else {
         state.pointee.out.count = rollback
         throw _invalidUTF8("key")
       }
@@ -173,7 +173,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     let depth = state.pointee.stack.count
     let top: UInt8 = depth > 0 ? state.pointee.stack[depth &- 1] : 0
     try _beginValue(state)
-    guard _writeQuoted(state, value.utf8) else {
+    guard _writeQuoted(state, value) else {
       state.pointee.out.count = rollback
       if depth > 0 { state.pointee.stack[depth &- 1] = top }
       throw _invalidUTF8("string")
@@ -211,13 +211,13 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// An object key.
   public mutating func key(_ key: String) throws {
     var key = key
-    try key.withUTF8 { try self.key(JSONString(utf8: $0)) }
+    try key.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
   }
 
   /// A string value.
   public mutating func string(_ value: String) throws {
     var value = value
-    try value.withUTF8 { try string(JSONString(utf8: $0)) }
+    try value.withUTF8 { try string(JSONString(_wellFormed: $0)) }
   }
 
   /// An integer value.
@@ -309,16 +309,18 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Quoted, escaped string; false (with the output to be rolled back) when `bytes` is not
   /// UTF-8.
   @inlinable @inline(__always)
-  func _writeQuoted(_ state: UnsafeMutablePointer<_WriterState>, _ bytes: UnsafeBufferPointer<UInt8>)
-    -> Bool
-  {
-    state.pointee.out.reserve(bytes.count &* _maxEscapedBytesPerByte &+ 2)
+  func _writeQuoted(_ state: UnsafeMutablePointer<_WriterState>, _ string: JSONString) -> Bool {
+    state.pointee.out.reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
     state.pointee.out.appendReserved(._quote)
-    guard
-      let end = _writeEscapedJSONStringContent(
-        bytes, to: state.pointee.out.end, escapeUnicode: options.escapeUnicode,
+    let end: UnsafeMutablePointer<UInt8>?
+    if string._isWellFormed && !options.escapeUnicode && !options.escapeSlash {
+      end = _writeEscapedWellFormedContent(string.utf8, to: state.pointee.out.end)
+    } else {
+      end = _writeEscapedJSONStringContent(
+        string.utf8, to: state.pointee.out.end, escapeUnicode: options.escapeUnicode,
         escapeSlash: options.escapeSlash)
-    else { return false }
+    }
+    guard let end else { return false }
     end.pointee = ._quote
     state.pointee.out.count = end + 1 - state.pointee.out.base
     return true
@@ -336,6 +338,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
       start = end
     }
     state.pointee.out.count = 0
+    state.pointee.flushCount &+= 1
   }
 
   /// Ends a sorted object: its members, sorted, into the output that was set aside.
@@ -410,6 +413,8 @@ struct _WriterState: _ManualState {
   /// Open containers, innermost last: `_isObject`, `_hasMembers`, `_awaitingValue` bits.
   @usableFromInline var stack: _Buffer<UInt8>
   @usableFromInline var valueCount = 0
+  /// How many times output went to the sink (what is before it can no longer be taken back).
+  @usableFromInline var flushCount = 0
   /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
   @usableFromInline var sortFrames: [_SortFrame] = []
 
