@@ -68,7 +68,9 @@ func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard var p = bytes.baseAddress else { return true }
   let end = p + bytes.count
   while p < end {
-    if end - p >= 8 && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+    if end - p >= 8
+      && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
       p += 8
     } else if p.pointee < 0x80 {
       p += 1

@@ -49,10 +49,12 @@ final class _JSONStorage: Sendable {
     case _JSONNode.string: return .string(_JSONNode.string(node))
     case _JSONNode.array:
       return .array(
-        JSONArray(_storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
+        JSONArray(
+          _storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
     default:
       return .object(
-        JSONObject(_storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
+        JSONObject(
+          _storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
     }
   }
 

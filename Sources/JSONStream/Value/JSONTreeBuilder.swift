@@ -83,7 +83,9 @@ public struct JSONTreeBuilder: JSONEventHandler {
       // The key index follows the members; its slots hold positions, which the move does not
       // change.
       let index = state.pointee.indexes.removeLast()
-      first = index.withUnsafeBufferPointer { state.pointee.moveToArena(from: frame.start, index: $0) }
+      first = index.withUnsafeBufferPointer {
+        state.pointee.moveToArena(from: frame.start, index: $0)
+      }
     } else {
       first = state.pointee.moveToArena(from: frame.start)
     }
@@ -109,7 +111,8 @@ public struct JSONTreeBuilder: JSONEventHandler {
     if frame.index >= 0 {
       duplicate = state.pointee.indexInsert(key.utf8, position: members, frame: last)
     } else if members < _JSONNode.indexThreshold {
-      duplicate = state.pointee.linearFind(key.utf8, head: head, start: frame.start, members: members)
+      duplicate = state.pointee.linearFind(
+        key.utf8, head: head, start: frame.start, members: members)
     } else {
       duplicate = state.pointee.startIndex(key.utf8, frame: last)
     }
@@ -243,7 +246,8 @@ struct _BuilderState: _ManualState {
     let target = arena.allocate(words: nodeBytes &+ (index?.count ?? 0) &* 8)
     target.copyMemory(from: stack.base + start, byteCount: nodeBytes)
     if let index {
-      (target + nodeBytes).copyMemory(from: index.baseAddress.unsafelyUnwrapped, byteCount: index.count &* 8)
+      (target + nodeBytes).copyMemory(
+        from: index.baseAddress.unsafelyUnwrapped, byteCount: index.count &* 8)
     }
     stack.count = start
     return UInt64(UInt(bitPattern: target))
@@ -302,7 +306,9 @@ struct _BuilderState: _ManualState {
     var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members &+ 1))
     slots.withUnsafeMutableBufferPointer { slots in
       for position in 0..<members {
-        _ = _JSONTreeIndex.insert(self.key(at: start &+ 2 &* position), position: position, into: slots) { _ in false }
+        _ = _JSONTreeIndex.insert(
+          self.key(at: start &+ 2 &* position), position: position, into: slots
+        ) { _ in false }
       }
     }
     frames[last].index = indexes.count
@@ -318,14 +324,19 @@ struct _BuilderState: _ManualState {
   {
     let table = frames[last].index
     let start = frames[last].start
+    let state = self
+    let isEqual = { (candidate: Int) in state.keyEquals(at: start &+ 2 &* candidate, key) }
     if _JSONNode.indexCapacity(position &+ 1) > indexes[table].count {
+      // Grow only for a new key: the capacity must stay the one the final count implies.
+      if let existing = indexes[table].withUnsafeMutableBufferPointer({
+        _JSONTreeIndex.find(key, in: $0, isEqual: isEqual)
+      }) {
+        return existing
+      }
       indexes[table] = regrown(indexes[table], members: position &+ 1, start: start)
     }
-    let state = self
     return indexes[table].withUnsafeMutableBufferPointer { slots in
-      _JSONTreeIndex.insert(key, position: position, into: slots) { candidate in
-        state.keyEquals(at: start &+ 2 &* candidate, key)
-      }
+      _JSONTreeIndex.insert(key, position: position, into: slots, isEqual: isEqual)
     }
   }
 
@@ -348,24 +359,45 @@ struct _BuilderState: _ManualState {
 /// Inserting into a key index (the table format is described with `_JSONStorage`).
 @usableFromInline
 enum _JSONTreeIndex {
+  /// The position of the entry for `key`, as `isEqual` decides among equal hashes.
+  @inlinable
+  static func find(
+    _ key: UnsafeBufferPointer<UInt8>, in slots: UnsafeMutableBufferPointer<UInt64>,
+    isEqual: (Int) -> Bool
+  ) -> Int? {
+    probe(key, slots, isEqual).existing
+  }
+
   /// Inserts `key` at `position`, unless `isEqual` finds an entry with the same key: then
   /// returns that entry's position and inserts nothing.
   @inlinable
   static func insert(
-    _ key: UnsafeBufferPointer<UInt8>, position: Int, into slots: UnsafeMutableBufferPointer<UInt64>,
+    _ key: UnsafeBufferPointer<UInt8>, position: Int,
+    into slots: UnsafeMutableBufferPointer<UInt64>,
     isEqual: (Int) -> Bool
   ) -> Int? {
+    let (existing, free, hash) = probe(key, slots, isEqual)
+    if let existing { return existing }
+    slots[free] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(truncatingIfNeeded: position &+ 1)
+    return nil
+  }
+
+  /// Walks `key`'s probe sequence to an equal entry or the first free slot.
+  @inlinable
+  static func probe(
+    _ key: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<UInt64>,
+    _ isEqual: (Int) -> Bool
+  ) -> (existing: Int?, free: Int, hash: UInt64) {
     let hash = _keyHash(key)
     let mask = slots.count &- 1
     var index = Int(truncatingIfNeeded: hash) & mask
     while slots[index] != 0 {
       let entry = slots[index]
       let existing = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
-      if entry >> 32 == hash >> 32 && isEqual(existing) { return existing }
+      if entry >> 32 == hash >> 32 && isEqual(existing) { return (existing, index, hash) }
       index = (index &+ 1) & mask
     }
-    slots[index] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(truncatingIfNeeded: position &+ 1)
-    return nil
+    return (nil, index, hash)
   }
 }
 

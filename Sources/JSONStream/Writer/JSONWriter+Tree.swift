@@ -31,8 +31,11 @@ extension JSONWriter {
     let pretty = options.indent != nil
     let allowNonFinite = options.allowNonFiniteNumbers
     // Per open container: the next node, its first and end nodes, and whether it is an object.
-    var stack: [(next: UnsafePointer<_Node>, first: UnsafePointer<_Node>, end: UnsafePointer<_Node>,
-      isObject: Bool)] = []
+    var stack:
+      [(
+        next: UnsafePointer<_Node>, first: UnsafePointer<_Node>, end: UnsafePointer<_Node>,
+        isObject: Bool
+      )] = []
     var node = root
     while true {
       let head = node.head

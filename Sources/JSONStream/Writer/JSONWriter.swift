@@ -122,7 +122,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   public mutating func endArray() throws {
     let state = _state()
     let depth = state.pointee.stack.count
-    guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject == 0 else {
+    guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject == 0
+    else {
       throw _unbalanced(closing: "]")
     }
     if top & Self._hasMembers != 0 { _newline(state, depth: depth &- 1) }

@@ -1,0 +1,88 @@
+import JSONStreamTestSupport
+import Testing
+
+@testable import JSONStream
+
+/// The byte kernels at every boundary: each special byte at each position of a run that spans
+/// the eight-byte steps and the tail.
+@Suite("UTF-8 kernels")
+struct KernelTests {
+  @Test("_skipUnescapedBytes stops at the first byte a string literal must escape")
+  func skipUnescaped() {
+    let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F]
+    let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+    for length in 0..<20 {
+      for position in 0...length {
+        for special in specials {
+          for filler in plain {
+            var bytes = [UInt8](repeating: filler, count: length)
+            if position < length { bytes[position] = special }
+            let stop = bytes.withUnsafeBufferPointer { buffer in
+              let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+              return _skipUnescapedBytes(base, base + length) - base
+            }
+            #expect(stop == position, "length \(length), \(special) at \(position) among \(filler)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test("_isWellFormedUTF8 accepts exactly the well-formed sequences")
+  func wellFormed() {
+    let good: [[UInt8]] = [
+      [], Array("plain ascii text, longer than eight".utf8), Array("é😀€x".utf8),
+      [0xEF, 0xBF, 0xBD], [0xF4, 0x8F, 0xBF, 0xBF],
+    ]
+    let bad: [[UInt8]] = [
+      [0xFF], [0xC3], [0xE2, 0x82], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0x80], Array("12345678".utf8) + [0xC3],
+    ]
+    for bytes in good {
+      #expect(bytes.withUnsafeBufferPointer(_isWellFormedUTF8), "\(bytes)")
+      #expect(String(validating: bytes, as: UTF8.self) != nil)
+    }
+    for bytes in bad {
+      #expect(!bytes.withUnsafeBufferPointer(_isWellFormedUTF8), "\(bytes)")
+      #expect(String(validating: bytes, as: UTF8.self) == nil)
+    }
+    // Random bytes: the same verdict as the standard library's.
+    var random = SplitMix(seed: 7)
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int(random.next() % 12)).map { _ in
+        UInt8(
+          truncatingIfNeeded: random.next() % 3 == 0
+            ? random.next() : random.next() % 0x80 | 0xC0 & random.next())
+      }
+      #expect(
+        bytes.withUnsafeBufferPointer(_isWellFormedUTF8)
+          == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
+  }
+
+  @Test("the well-formed escape writes what the checking escape writes")
+  func escapesAgree() {
+    let samples = [
+      "", "plain", "quote \" and \\ backslash", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}",
+      "é😀€ mixed \n with escapes / slash", String(repeating: "ab\"", count: 50),
+    ]
+    for sample in samples {
+      var text = sample
+      text.withUTF8 { bytes in
+        let room = bytes.count * _maxEscapedBytesPerByte
+        let fast = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, room))
+        let checked = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, room))
+        defer {
+          fast.deallocate()
+          checked.deallocate()
+        }
+        let fastEnd = _writeEscapedWellFormedContent(bytes, to: fast)
+        let checkedEnd = _writeEscapedJSONStringContent(
+          bytes, to: checked, escapeUnicode: false, escapeSlash: false)!
+        #expect(
+          Array(UnsafeBufferPointer(start: fast, count: fastEnd - fast))
+            == Array(UnsafeBufferPointer(start: checked, count: checkedEnd - checked)))
+      }
+    }
+  }
+}
