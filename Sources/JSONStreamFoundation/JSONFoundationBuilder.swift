@@ -2,7 +2,9 @@ import Foundation
 import JSONStream
 
 /// A ``JSONEventHandler`` that builds the tree `JSONSerialization.jsonObject(with:options:)`
-/// returns: `NSDictionary`, `NSArray`, `NSString`, `NSNumber` and `NSNull`.
+/// returns. On swift-corelibs-foundation (Linux) that is `[String: Any]`, `[Any]`, `String`,
+/// `NSNumber` and `NSNull`; with `.mutableContainers`, `NSMutableDictionary` and
+/// `NSMutableArray` (keys `NSString`); with `.mutableLeaves`, `NSMutableString` values.
 ///
 /// ```swift
 /// var parser = JSONParser(handler: JSONFoundationBuilder(options: [.mutableContainers]))
@@ -21,8 +23,8 @@ import JSONStream
 /// - `NaN`, `Infinity` and `-Infinity` (accepted only with
 ///   ``JSONParseOptions/allowNonFiniteNumbers``; `JSONSerialization` never reads them) become
 ///   `Double` `NSNumber`s.
-/// - Duplicate keys: the last value wins. Keys are immutable `NSString`s, and the dictionaries
-///   of a document share one object per recurring key.
+/// - Duplicate keys: the last value wins. The dictionaries of a document share one key object
+///   (an `NSString`, or a long `String`'s storage) per recurring key.
 /// - On swift-corelibs-foundation, reading a member (`object(at:)`, subscripts, enumeration)
 ///   converts a nested container or string into a Swift `Array`, `Dictionary` or `String`: a
 ///   copy. The stored objects are the mutable ones asked for (reachable as stored through
@@ -41,13 +43,18 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// The top-level value (the first one, when there are several); `nil` until it is complete.
   public var value: Any? { values.first }
 
-  /// Values of the open containers, innermost last; an object's values pair with `keys`.
-  private var stack: [AnyObject] = []
-  /// Keys of the open objects, innermost last.
-  private var keys: [NSObject] = []
+  // Values and keys of the open containers, innermost last; an object's values pair with its
+  // keys. Mutable containers are built from objects, the others from Swift values.
+  private var objectStack: [AnyObject] = []
+  private var objectKeys: [NSObject] = []
+  private var valueStack: [Any] = []
+  private var stringKeys: [String] = []
   /// The open containers, innermost last.
   private var frames: [Frame] = []
-  private var keyCache = KeyCache()
+  private var objectKeyCache = KeyCache<NSString> {
+    NSString(string: String(decoding: $0, as: UTF8.self))
+  }
+  private var stringKeyCache = KeyCache<String> { String(decoding: $0, as: UTF8.self) }
 
   private let mutableContainers: Bool
   private let mutableLeaves: Bool
@@ -58,7 +65,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
 
   private struct Frame {
     var isObject: Bool
-    /// Where the container's values and keys start in `stack` and `keys`.
+    /// Where the container's values and keys start on the stacks.
     var valueStart: Int
     var keyStart: Int
   }
@@ -73,8 +80,10 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// Forgets every value and any partly built one, to build again with the same options.
   public mutating func reset() {
     values.removeAll()
-    stack.removeAll(keepingCapacity: true)
-    keys.removeAll(keepingCapacity: true)
+    objectStack.removeAll(keepingCapacity: true)
+    objectKeys.removeAll(keepingCapacity: true)
+    valueStack.removeAll(keepingCapacity: true)
+    stringKeys.removeAll(keepingCapacity: true)
     frames.removeAll(keepingCapacity: true)
   }
 
@@ -88,62 +97,84 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   // MARK: Events
 
   public mutating func startObject() {
-    frames.append(Frame(isObject: true, valueStart: stack.count, keyStart: keys.count))
+    frames.append(Frame(isObject: true, valueStart: stackCount, keyStart: keyCount))
   }
 
   public mutating func endObject() {
     let frame = frames.removeLast()
-    let count = stack.count - frame.valueStart
-    let dictionary: NSDictionary
-    if count == 0 {
-      dictionary = mutableContainers ? NSMutableDictionary() : NSDictionary()
-    } else {
-      dictionary = stack.withUnsafeBufferPointer { values in
-        keys.withUnsafeBufferPointer { keys in
-          let valueStart = values.baseAddress! + frame.valueStart
-          let keyStart = keys.baseAddress! + frame.keyStart
-          // NSDictionary stores the pairs in order, so a duplicate key's last value wins.
-          return mutableContainers
-            ? NSMutableDictionary(objects: valueStart, forKeys: keyStart, count: count)
-            : NSDictionary(objects: valueStart, forKeys: keyStart, count: count)
+    let count = stackCount - frame.valueStart
+    if mutableContainers {
+      let dictionary: NSMutableDictionary
+      if count == 0 {
+        dictionary = NSMutableDictionary()
+      } else {
+        dictionary = objectStack.withUnsafeBufferPointer { values in
+          objectKeys.withUnsafeBufferPointer { keys in
+            // NSDictionary stores the pairs in order, so a duplicate key's last value wins.
+            NSMutableDictionary(
+              objects: values.baseAddress! + frame.valueStart,
+              forKeys: keys.baseAddress! + frame.keyStart, count: count)
+          }
         }
+        objectStack.removeLast(count)
+        objectKeys.removeLast(count)
       }
-      stack.removeLast(count)
-      keys.removeLast(count)
+      append(dictionary)
+    } else {
+      var dictionary: [String: Any] = Dictionary(minimumCapacity: count)
+      for offset in 0..<count {
+        // In order, so a duplicate key's last value wins.
+        dictionary[stringKeys[frame.keyStart + offset]] = valueStack[frame.valueStart + offset]
+      }
+      valueStack.removeLast(count)
+      stringKeys.removeLast(count)
+      append(dictionary)
     }
-    append(dictionary)
   }
 
   public mutating func startArray() {
-    frames.append(Frame(isObject: false, valueStart: stack.count, keyStart: keys.count))
+    frames.append(Frame(isObject: false, valueStart: stackCount, keyStart: keyCount))
   }
 
   public mutating func endArray() {
     let frame = frames.removeLast()
-    let count = stack.count - frame.valueStart
-    let array: NSArray
-    if count == 0 {
-      array = mutableContainers ? NSMutableArray() : NSArray()
-    } else {
-      array = stack.withUnsafeBufferPointer { values in
-        let start = values.baseAddress! + frame.valueStart
-        return mutableContainers
-          ? NSMutableArray(objects: start, count: count)
-          : NSArray(objects: start, count: count)
+    let count = stackCount - frame.valueStart
+    if mutableContainers {
+      let array: NSMutableArray
+      if count == 0 {
+        array = NSMutableArray()
+      } else {
+        array = objectStack.withUnsafeBufferPointer { values in
+          NSMutableArray(objects: values.baseAddress! + frame.valueStart, count: count)
+        }
+        objectStack.removeLast(count)
       }
-      stack.removeLast(count)
+      append(array)
+    } else {
+      let array = Array(valueStack[frame.valueStart...])
+      valueStack.removeLast(count)
+      append(array)
     }
-    append(array)
   }
 
   public mutating func key(_ key: JSONString) {
-    keys.append(keyCache.string(for: key.utf8))
+    if mutableContainers {
+      objectKeys.append(objectKeyCache.key(for: key.utf8))
+    } else {
+      stringKeys.append(stringKeyCache.key(for: key.utf8))
+    }
   }
 
   public mutating func string(_ value: JSONString) throws {
     if frames.isEmpty { try checkFragment("string") }
     let string = String(decoding: value.utf8, as: UTF8.self)
-    append(mutableLeaves ? NSMutableString(string: string) : NSString(string: string))
+    if mutableLeaves {
+      append(NSMutableString(string: string))
+    } else if mutableContainers {
+      append(NSString(string: string))
+    } else {
+      append(string)
+    }
   }
 
   public mutating func number(_ value: JSONNumber) throws {
@@ -168,11 +199,17 @@ public struct JSONFoundationBuilder: JSONEventHandler {
 
   // MARK: Helpers
 
-  private mutating func append(_ object: AnyObject) {
+  private var stackCount: Int { mutableContainers ? objectStack.count : valueStack.count }
+  private var keyCount: Int { mutableContainers ? objectKeys.count : stringKeys.count }
+
+  /// A complete value: into the innermost container, or a top-level value.
+  private mutating func append(_ value: Any) {
     if frames.isEmpty {
-      values.append(object)
+      values.append(value)
+    } else if mutableContainers {
+      objectStack.append(value as AnyObject)
     } else {
-      stack.append(object)
+      valueStack.append(value)
     }
   }
 

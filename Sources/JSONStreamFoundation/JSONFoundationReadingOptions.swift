@@ -12,11 +12,12 @@ public struct JSONFoundationReadingOptions: OptionSet, Sendable, Hashable {
     self.rawValue = rawValue
   }
 
-  /// Objects and arrays become `NSMutableDictionary` and `NSMutableArray` instead of
-  /// `NSDictionary` and `NSArray`.
+  /// Objects and arrays become `NSMutableDictionary` and `NSMutableArray` (with `NSString`
+  /// keys and values) instead of Swift dictionaries and arrays.
   public static let mutableContainers = JSONFoundationReadingOptions(rawValue: 1 << 0)
 
-  /// String values become `NSMutableString` instead of `NSString`. Keys stay immutable.
+  /// String values become `NSMutableString` instead of `String` (or `NSString` in mutable
+  /// containers). Keys stay immutable.
   public static let mutableLeaves = JSONFoundationReadingOptions(rawValue: 1 << 1)
 
   /// A top-level value may be a string, number, `true`, `false` or `null`; without this, only an

@@ -30,8 +30,7 @@ struct BuilderTests {
     let ours = try ourTree(text)
     let theirs = try serializationTree(text)
     expectSameTree(ours, theirs)
-    let equal = foundationEqual(ours, theirs)
-    #expect(equal)
+    #expect(typeTree(ours) == typeTree(theirs))
   }
 
   @Test(
@@ -119,21 +118,15 @@ struct BuilderTests {
 
   // MARK: Options
 
-  @Test("immutable by default: NSDictionary, NSArray, NSString all the way down")
+  @Test("immutable by default: the Swift containers and strings JSONSerialization returns")
   func immutableByDefault() throws {
-    let tree = try ourTree(#"{"a":[{"b":"s"},[]],"c":{},"d":"t"}"#)
-    #expect(type(of: tree) == NSDictionary.self)
-    let stored = storedObjects(tree)
-    #expect(stored.containers.count == 5)
-    for container in stored.containers {
-      #expect(type(of: container) == NSDictionary.self || type(of: container) == NSArray.self)
-      #expect(!(container is NSMutableDictionary) && !(container is NSMutableArray))
-    }
-    #expect(stored.strings.count == 2)
-    for string in stored.strings {
-      #expect(type(of: string) == NSString.self)
-      #expect(!(string is NSMutableString))
-    }
+    let text = #"{"a":[{"b":"s"},[],1,2.5,true,null],"c":{},"d":"t"}"#
+    let tree = try ourTree(text)
+    #expect(type(of: tree) == [String: Any].self)
+    #expect(typeTree(tree) == typeTree(try serializationTree(text)))
+    #expect(
+      typeTree(tree) == #"{a:[{b:String},[],NSNumber,NSNumber,__NSCFBoolean,NSNull],c:{},d:String}"#
+    )
   }
 
   @Test(".mutableContainers: NSMutableDictionary and NSMutableArray all the way down")
@@ -158,20 +151,16 @@ struct BuilderTests {
         == Node(try serializationTree(#"{"a":[{"b":"s"},[],null],"c":{},"d":"t","new":1}"#)))
   }
 
-  @Test(".mutableLeaves: string values are NSMutableString, keys stay NSString")
+  @Test(".mutableLeaves: string values are NSMutableString, as JSONSerialization makes them")
   func mutableLeaves() throws {
-    let tree = try ourTree(#"{"a":["x",{"b":"y"}],"c":"z"}"#, options: .mutableLeaves)
-    let stored = storedObjects(tree)
-    #expect(stored.strings.count == 3)
-    for string in stored.strings { #expect(type(of: string) == NSMutableString.self) }
-    for key in stored.keys { #expect(type(of: key) == NSString.self) }
-    for container in stored.containers {
-      #expect(type(of: container) == NSDictionary.self || type(of: container) == NSArray.self)
-    }
-    let leaf = stored.strings[0] as! NSMutableString
+    let text = #"{"a":["x",{"b":"y"}],"c":"z"}"#
+    let tree = try ourTree(text, options: .mutableLeaves)
+    #expect(typeTree(tree) == #"{a:[NSMutableString,{b:NSMutableString}],c:NSMutableString}"#)
+    let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .mutableLeaves)
+    #expect(typeTree(tree) == typeTree(theirs))
+    let leaf = (tree as! [String: Any])["c"] as! NSMutableString
     leaf.append("!")
     #expect(leaf.hasSuffix("!"))
-    #expect(Node(tree) != Node(try serializationTree(#"{"a":["x",{"b":"y"}],"c":"z"}"#)))
   }
 
   @Test("both mutable options together")
@@ -194,7 +183,8 @@ struct BuilderTests {
     let theirs = try serializationTree(text, fragments: true)
     #expect(Node(ours) == Node(theirs))
     if text.contains("\"") {
-      #expect(type(of: ours) == NSString.self)
+      #expect(type(of: ours) == String.self)
+      #expect(type(of: ours) == type(of: theirs))
       let mutable = try ourTree(text, options: [.fragmentsAllowed, .mutableLeaves])
       #expect(type(of: mutable) == NSMutableString.self)
     }
@@ -325,8 +315,8 @@ struct BuilderTests {
       let tree = try ourTree(text, parseOptions: options)
       var level = 0
       var current = tree
-      while let array = current as? NSArray, type(of: current) is NSArray.Type, array.count == 1 {
-        current = Node.storedElements(array)[0]
+      while type(of: current) == [Any].self, let array = current as? [Any], array.count == 1 {
+        current = array[0]
         level += 1
       }
       #expect(level == depth - 1)

@@ -25,9 +25,7 @@ struct WritingTests {
       decoding: try JSONFoundation.data(withJSONObject: tree, options: sorted), as: UTF8.self)
     #expect(pretty.hasPrefix("{\n  \"count\": 3,\n  \"list\": [\n    1,"))
     let back = try JSONFoundation.object(with: Data(compact.utf8))
-    #expect(
-      (back as! NSDictionary).isEqual(
-        to: try JSONFoundation.object(with: Data(pretty.utf8)) as! [AnyHashable: Any]))
+    expectSameTree(back, try JSONFoundation.object(with: Data(pretty.utf8)))
     #expect(try JSONValue(parsing: compact) == JSONValue(parsing: pretty))
   }
 

@@ -29,7 +29,7 @@ if let job = option("--stream-job") {
 
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
-  // OPERATION is tokenize, tokenize4k, doubles, tree or write.
+  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization or write.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let value = try JSONValue(parsing: bytes)
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
@@ -51,6 +51,9 @@ if let operation = option("--profile") {
     case "rapidjson-doubles": blackHole(PeerInput(bytes).rapidjsonSAXDoubles())
     case "yajl": blackHole(PeerInput(bytes).yajl(chunk: 0))
     case "tree": blackHole(try JSONValue(parsing: bytes))
+    case "foundation": blackHole(try JSONFoundation.object(with: Data(bytes)))
+    case "jsonserialization":
+      blackHole(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
     default: blackHole(try value.jsonBytes())
     }
   }

@@ -143,6 +143,19 @@ func storedObjects(_ root: Any) -> (containers: [Any], strings: [Any], keys: [An
   return (containers, strings, keys)
 }
 
+/// The class or type of every value of a tree, containers spelled out (`{key:String}`,
+/// `[NSNumber]`), keys sorted: what two trees must share to be "the same kind of tree".
+func typeTree(_ value: Any) -> String {
+  if type(of: value) == [String: Any].self {
+    let members = (value as! [String: Any]).sorted { $0.key < $1.key }
+    return "{" + members.map { "\($0.key):\(typeTree($0.value))" }.joined(separator: ",") + "}"
+  }
+  if type(of: value) == [Any].self {
+    return "[" + (value as! [Any]).map(typeTree).joined(separator: ",") + "]"
+  }
+  return "\(type(of: value))"
+}
+
 /// JSONSerialization's tree for `text`.
 func serializationTree(_ text: String, fragments: Bool = false) throws -> Any {
   try JSONSerialization.jsonObject(
