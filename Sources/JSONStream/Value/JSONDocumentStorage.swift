@@ -138,8 +138,9 @@ struct _Arena {
 
   @usableFromInline
   mutating func newChunk(for count: Int) -> UnsafeMutableRawPointer {
-    // Chunks double from 1 KiB, so a small document takes little memory, up to 64 KiB.
-    let size = Swift.min(_Arena.chunkSize, Swift.max(1024, allocated))
+    // Chunks double from 256 bytes up to 64 KiB, so a small document (an NDJSON record)
+    // holds about as much memory as it needs.
+    let size = Swift.min(_Arena.chunkSize, Swift.max(256, allocated))
     if count > size / 4 {
       // Large blocks get a chunk of their own; the current chunk stays in use.
       let chunk = _Chunk(byteCount: count)

@@ -111,8 +111,15 @@ public struct JSONTreeBuilder: JSONEventHandler {
     if frame.index >= 0 {
       duplicate = state.pointee.indexInsert(key.utf8, position: members, frame: last)
     } else if members < _JSONNode.indexThreshold {
-      duplicate = state.pointee.linearFind(
-        key.utf8, head: head, start: frame.start, members: members)
+      // A key whose fingerprint bit is new cannot repeat one: most keys skip the search.
+      let bit = _BuilderFrame.fingerprintBit(key.utf8)
+      if frame.fingerprints & bit == 0 {
+        state.pointee.frames[last].fingerprints = frame.fingerprints | bit
+        duplicate = nil
+      } else {
+        duplicate = state.pointee.linearFind(
+          key.utf8, head: head, start: frame.start, members: members)
+      }
     } else {
       duplicate = state.pointee.startIndex(key.utf8, frame: last)
     }
@@ -427,6 +434,20 @@ struct _BuilderFrame: BitwiseCopyable {
   @usableFromInline var pending: Int = _BuilderFrame.none
   /// Its key index among the builder's, or -1 while it has none.
   @usableFromInline var index: Int = -1
+  /// One bit per key seen (see `fingerprintBit`), while the object has no index.
+  @usableFromInline var fingerprints: UInt64 = 0
+
+  /// One of 64 bits, from the key's length and three of its bytes: equal keys have equal bits.
+  @inlinable @inline(__always)
+  static func fingerprintBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let count = key.count
+    var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+    if count > 0 {
+      hash ^= UInt64(key[0]) | UInt64(key[count >> 1]) << 8 | UInt64(key[count &- 1]) << 16
+      hash &*= 0xFF51_AFD7_ED55_8CCD
+    }
+    return 1 << (hash >> 58)
+  }
 
   @inlinable
   init(start: Int) {
