@@ -276,6 +276,14 @@ struct _BuilderState: _ManualState {
     let root = stack.removeLast()
     let storage = _JSONStorage(chunks: arena.chunks)
     arena = _Arena()
+    if _JSONNode.kind(root.head) == _JSONNode.number {
+      // Written back as written, as numbers inside arrays and objects are.
+      return .number(
+        JSONValue.Number(
+          keepingText: JSONNumber(
+            _utf8: _JSONNode.bytes(root.payload, count: _JSONNode.numberLength(root.head)),
+            flags: _JSONNode.numberFlags(root.head))))
+    }
     return storage.value(of: root)
   }
 

@@ -55,6 +55,15 @@ extension JSONValue {
       }
     }
 
+    /// `init(exactly:)`, but keeping the text as written when the number's own form would
+    /// write it differently (`-0`, `1E2`, `1.50`): for a parsed top-level number, which is
+    /// then written back as it was, like numbers inside parsed arrays and objects.
+    init(keepingText number: JSONNumber) {
+      let value = Number(exactly: number)
+      let text = number.text
+      self = value.description == text ? value : Number(storage: .text(text))
+    }
+
     @usableFromInline
     init(_nonInt64 number: JSONNumber) {
       if number.isNonFinite {

@@ -34,24 +34,33 @@ struct JSONValueTests {
     #expect(built.description == #"{"a":1,"b":[true,false,null],"c":"text","d":2.5,"e":{},"f":[]}"#)
   }
 
-  @Test("numbers keep their exact value")
+  @Test("numbers keep their exact value, and parsed ones their text")
   func exactNumbers() throws {
+    // (text, the Number's own form)
     let cases: [(String, String)] = [
       ("0", "0"), ("-0", "0"), ("42", "42"), ("-9223372036854775808", "-9223372036854775808"),
       ("18446744073709551615", "18446744073709551615"), ("1.5", "1.5"), ("0.1", "0.1"),
       ("1e400", "1e400"), ("123456789012345678901234567890", "123456789012345678901234567890"),
       ("0.10000000000000000001", "0.10000000000000000001"), ("1E2", "100.0"),
-      ("-65.613616999999977", "-65.613616999999977"), ("2.5e-3", "0.0025"),
+      ("-65.613616999999977", "-65.613616999999977"), ("2.5e-3", "0.0025"), ("1.50", "1.5"),
     ]
-    for (text, written) in cases {
+    for (text, canonical) in cases {
       let value = try JSONValue(parsing: text)
-      #expect(value.description == written, "\(text)")
+      // A parsed number is written back as written, alone or in a container.
+      #expect(value.description == text, "\(text)")
+      #expect(try JSONValue(parsing: "[\(text)]").description == "[\(text)]", "\(text)")
+      // Its value: the same whatever the form, and so is its hash.
+      let number = try JSONValue(parsing: "[\(text)]")[0]!.numberValue!
+      #expect(number.description == canonical, "\(text)")
+      #expect(value.numberValue == number, "\(text)")
+      #expect(value.hashValue == JSONValue.number(number).hashValue, "\(text)")
       // Writing and reading back gives the same value.
       #expect(try JSONValue(parsing: value.jsonString()) == value, "\(text)")
     }
     // -65.613616999999977 has 17 digits and the double's shortest form is another decimal
     // (…98): the text is kept, so writing it loses nothing; the double is still at hand.
     #expect(try JSONValue(parsing: "-65.613616999999977").doubleValue == -65.613616999999977)
+    #expect(try JSONValue(parsing: "1E2").intValue == 100)
   }
 
   @Test("number equality is numeric across representations")

@@ -1,0 +1,144 @@
+// libFuzzer target for the tree: JSONTreeBuilder, JSONValue's views and one-pass writing. Build
+// and run it with `Tests/Fuzz/run.sh tree SECONDS`.
+//
+// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
+//
+// Input layout: two header bytes, then the JSON text.
+//
+//   byte 0, bit 0…7  allowComments, allowTrailingText, allowMultipleValues, looseUnicode,
+//                    replaceUnpairedSurrogates, allowUnicodeNewlines, allowTrailingCommas,
+//                    allowNonFiniteNumbers
+//   byte 1, bit 0…1  duplicate keys: last wins, first wins, error, error
+//           bit 2…3  chunking: whole, 1 byte, 7 bytes, 61 bytes (each chunk its own allocation)
+//           bit 4    write pretty
+//           bit 5    write with escapeUnicode and escapeSlash
+//
+// Checked, with `fatalError` on a violation:
+// - chunked and whole-buffer parses give equal values, or both fail;
+// - writing a value in one pass gives the bytes its event replay into a writer gives;
+// - the written text parses back to an equal value (when it holds no NaN, which equals nothing);
+// - with duplicate keys refused, the values written one per line are the bytes the input
+//   streamed straight through a writer gives;
+// - every member of every object is found by its key (at its own position when keys are
+//   unique), every element by its index.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  guard let data, size >= 2 else { return 0 }
+  let byte0 = data[0]
+  let byte1 = data[1]
+  func bit(_ byte: UInt8, _ n: UInt8) -> Bool { byte >> n & 1 == 1 }
+  var options = JSONParseOptions()
+  options.allowComments = bit(byte0, 0)
+  options.allowTrailingText = bit(byte0, 1)
+  options.allowMultipleValues = bit(byte0, 2)
+  options.looseUnicode = bit(byte0, 3)
+  options.replaceUnpairedSurrogates = bit(byte0, 4)
+  options.allowUnicodeNewlines = bit(byte0, 5)
+  options.allowTrailingCommas = bit(byte0, 6)
+  options.allowNonFiniteNumbers = bit(byte0, 7)
+  let policy: JSONDuplicateKeyPolicy = [.lastWins, .firstWins, .error, .error][Int(byte1 & 3)]
+  let chunk = [0, 1, 7, 61][Int(byte1 >> 2 & 3)]
+  var writeOptions: JSONWriteOptions = bit(byte1, 4) ? .pretty : .compact
+  writeOptions.escapeUnicode = bit(byte1, 5)
+  writeOptions.escapeSlash = bit(byte1, 5)
+  writeOptions.allowNonFiniteNumbers = options.allowNonFiniteNumbers
+  let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
+
+  let whole = try? treeParse(input, options, policy, chunk: 0)
+  let chunked = try? treeParse(input, options, policy, chunk: chunk)
+  treeCheck((whole == nil) == (chunked == nil), "whole and chunked parses disagree on failing")
+  guard let whole, let chunked else { return 0 }
+  treeCheck(whole == chunked || options.allowNonFiniteNumbers, "chunked parse differs")
+
+  var written: [UInt8] = []
+  for value in chunked {
+    let direct = try? value.jsonBytes(options: writeOptions)
+    var writer = JSONWriter(options: writeOptions)
+    let replayed: [UInt8]? = (try? value.replay(into: &writer)).flatMap {
+      (try? writer.finish()).map { writer.bytes }
+    }
+    treeCheck(direct == replayed, "one-pass writing differs from replay")
+    guard let direct else { return 0 }
+    if !written.isEmpty { written.append(0x0A) }
+    written.append(contentsOf: direct)
+    var reread = JSONParseOptions()
+    reread.allowNonFiniteNumbers = options.allowNonFiniteNumbers
+    guard let back = try? JSONValue(parsing: direct, options: reread, duplicateKeys: .error) else {
+      fatalError("written text does not parse back")
+    }
+    treeCheck(back == value || options.allowNonFiniteNumbers, "written text reads back different")
+    // Every policy leaves each key once in an object.
+    treeCheckAccess(value, uniqueKeys: true)
+  }
+  if policy == .error {
+    var streamingOptions = writeOptions
+    streamingOptions.allowMultipleValues = true
+    var parser = JSONParser(handler: JSONWriter(options: streamingOptions), options: options)
+    if (try? parser.feed(input)) != nil, (try? parser.finish()) != nil,
+      (try? parser.handler.finish()) != nil
+    {
+      treeCheck(parser.handler.bytes == written, "tree writing differs from streaming")
+    }
+  }
+  return 0
+}
+
+private func treeCheck(
+  _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
+  line: UInt = #line
+) {
+  if !condition { fatalError(message(), file: file, line: line) }
+}
+
+/// Parses `input` into values, fed whole or in chunks each copied into its own allocation
+/// (freed right after its `feed`, so AddressSanitizer sees any later read of it).
+private func treeParse(
+  _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions,
+  _ policy: JSONDuplicateKeyPolicy, chunk: Int
+) throws -> [JSONValue] {
+  var parser = JSONParser(handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
+  if chunk == 0 {
+    try parser.feed(UnsafeRawBufferPointer(input))
+  } else {
+    var start = 0
+    while start < input.count {
+      let count = min(chunk, input.count - start)
+      let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+      copy.initialize(from: input.baseAddress! + start, count: count)
+      defer { copy.deallocate() }
+      try parser.feed(UnsafeRawBufferPointer(start: copy, count: count))
+      start += count
+    }
+  }
+  try parser.finish()
+  return parser.handler.values
+}
+
+/// Every member found by its key, every element by its index, walked without recursion.
+private func treeCheckAccess(_ root: JSONValue, uniqueKeys: Bool) {
+  var pending = [root]
+  while let value = pending.popLast() {
+    switch value {
+    case .array(let array):
+      for (index, element) in array.enumerated() {
+        // Compared as text: NaN equals nothing, itself included.
+        treeCheck(
+          value[index]?.description == element.description, "element \(index) not found by index")
+        pending.append(element)
+      }
+      treeCheck(value[array.count] == nil, "an element past the end")
+    case .object(let object):
+      for (position, member) in object.enumerated() {
+        guard let found = object.index(forKey: member.key) else {
+          fatalError("key \(member.key) not found")
+        }
+        treeCheck(!uniqueKeys || found == position, "key \(member.key) found elsewhere")
+        treeCheck(object[found].key == member.key, "key \(member.key) found at another key")
+        pending.append(member.value)
+      }
+    default: break
+    }
+  }
+}
