@@ -36,7 +36,7 @@ struct Tool {
       stderr: String(decoding: err, as: UTF8.self))
   }
 
-  /// A temporary file holding `bytes`.
+  /// A temporary file holding `bytes`; the caller removes it.
   static func file(_ bytes: String) throws -> String {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("jsonstream-test-\(UUID().uuidString).json")
@@ -87,8 +87,10 @@ struct ToolTests {
   @Test("validate: exit 0 when valid, 1 with FILE:LINE:COLUMN: message when not")
   func validate() throws {
     let good = try Tool.file("[1, 2]")
+    defer { try? FileManager.default.removeItem(atPath: good) }
     #expect(try Tool.run(["validate", good]).status == 0)
     let bad = try Tool.file("{\n  \"a\": 1,\n  \"b\": tru\n}")
+    defer { try? FileManager.default.removeItem(atPath: bad) }
     let result = try Tool.run(["validate", bad])
     #expect(result.status == 1)
     #expect(result.stderr == "\(bad):3:11: invalid literal: expected 'true', found '\\n'\n")
