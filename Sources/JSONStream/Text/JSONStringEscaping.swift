@@ -123,20 +123,7 @@ func _writeEscapedJSONStringContent(
       continue
     }
     copyRun(upTo: p)
-    out[0] = ._backslash
-    switch c {
-    case ._quote, ._backslash: out[1] = c
-    case 0x08: out[1] = UInt8(ascii: "b")
-    case 0x0C: out[1] = UInt8(ascii: "f")
-    case ._newline: out[1] = UInt8(ascii: "n")
-    case ._return: out[1] = UInt8(ascii: "r")
-    case ._tab: out[1] = UInt8(ascii: "t")
-    default:
-      out[1] = UInt8(ascii: "u")
-      _writeHex4(UInt32(c), to: out + 2)
-      out += 4
-    }
-    out += 2
+    out = _writeEscape(c, to: out)
     p += 1
     runStart = p
   }
@@ -160,23 +147,28 @@ func _writeEscapedWellFormedContent(
     out.update(from: runStart, count: count)
     out += count
     guard p < end else { return out }
-    let c = p.pointee
-    out[0] = ._backslash
-    switch c {
-    case ._quote, ._backslash: out[1] = c
-    case 0x08: out[1] = UInt8(ascii: "b")
-    case 0x0C: out[1] = UInt8(ascii: "f")
-    case ._newline: out[1] = UInt8(ascii: "n")
-    case ._return: out[1] = UInt8(ascii: "r")
-    case ._tab: out[1] = UInt8(ascii: "t")
-    default:
-      out[1] = UInt8(ascii: "u")
-      _writeHex4(UInt32(c), to: out + 2)
-      out += 4
-    }
-    out += 2
+    out = _writeEscape(p.pointee, to: out)
     runStart = p + 1
   }
+}
+
+/// The escape of `"`, `\` or a control character: `\"`, `\n`, … or `\u00XX`; returns the end.
+@inlinable @inline(__always)
+func _writeEscape(_ c: UInt8, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+  out[0] = ._backslash
+  switch c {
+  case ._quote, ._backslash: out[1] = c
+  case 0x08: out[1] = UInt8(ascii: "b")
+  case 0x0C: out[1] = UInt8(ascii: "f")
+  case ._newline: out[1] = UInt8(ascii: "n")
+  case ._return: out[1] = UInt8(ascii: "r")
+  case ._tab: out[1] = UInt8(ascii: "t")
+  default:
+    out[1] = UInt8(ascii: "u")
+    _writeHex4(UInt32(c), to: out + 2)
+    return out + 6
+  }
+  return out + 2
 }
 
 /// `\uXXXX`, or a surrogate pair of them above U+FFFF; returns the end.

@@ -1,6 +1,19 @@
 // Small kernels over UTF-8 bytes shared by the parser and the writer. Each works on a pointer
 // range it is given and never reads outside it.
 
+/// A word whose byte high bits say whether `word` holds a `"`, a `\` or a byte below 0x20:
+/// the classic "has a zero byte" and "has a byte below n" tests, exact about whether any byte
+/// qualifies (also with bytes from 0x80 present: the `& ~word` terms mask those), which is all
+/// the callers need before locating it bytewise.
+@inlinable @inline(__always)
+func _escapeBytesMask(_ word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let quote = word ^ (ones &* UInt64(UInt8._quote))
+  let backslash = word ^ (ones &* UInt64(UInt8._backslash))
+  return ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+    | ((word &- (ones &* 0x20)) & ~word)
+}
+
 /// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
 /// `\`. Eight at a time while eight remain: a word is clean when no byte is below 0x20, `"`,
 /// `\`, or 0x80 and up.
@@ -11,16 +24,8 @@ func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<U
   var p = start
   while end - p >= 8 {
     let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* UInt64(UInt8._quote))
-    let backslash = word ^ (ones &* UInt64(UInt8._backslash))
-    // Classic "has a zero byte" / "has a byte below n" tests: exact about whether any byte
-    // qualifies, which is all we need before locating it bytewise below.
-    let below20 = word &- (ones &* 0x20)
-    let special =
-      ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (below20 & ~word) | word
-    if special & highs != 0 { break }
+    // Bytes from 0x80 have their high bit set already.
+    if (_escapeBytesMask(word) | word) & 0x8080_8080_8080_8080 != 0 { break }
     p += 8
   }
   while p < end {
@@ -41,16 +46,7 @@ func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
   var p = start
   while end - p >= 8 {
     let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* UInt64(UInt8._quote))
-    let backslash = word ^ (ones &* UInt64(UInt8._backslash))
-    // "Has a zero byte" and "has a byte below 0x20": exact about whether any byte qualifies,
-    // also with bytes from 0x80 present (the `& ~x` terms mask those).
-    let special =
-      ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-      | ((word &- (ones &* 0x20)) & ~word)
-    if special & highs != 0 { break }
+    if _escapeBytesMask(word) & 0x8080_8080_8080_8080 != 0 { break }
     p += 8
   }
   while p < end {

@@ -39,6 +39,14 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
     }.arrayValue!
   }
 
+  /// The node that stands for this array in its document (see `_JSONStorage`).
+  @inlinable
+  var _node: _Node {
+    _Node(
+      head: _JSONNode.array | UInt64(truncatingIfNeeded: count) << 8,
+      payload: UInt64(UInt(bitPattern: _first)))
+  }
+
   @inlinable public var startIndex: Int { 0 }
   @inlinable public var endIndex: Int { count }
 

@@ -47,6 +47,14 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
     }.objectValue!
   }
 
+  /// The node that stands for this object in its document (see `_JSONStorage`).
+  @inlinable
+  var _node: _Node {
+    _Node(
+      head: _JSONNode.object | UInt64(truncatingIfNeeded: count) << 8,
+      payload: UInt64(UInt(bitPattern: _first)))
+  }
+
   @inlinable public var startIndex: Int { 0 }
   @inlinable public var endIndex: Int { count }
 

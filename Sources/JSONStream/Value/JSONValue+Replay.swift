@@ -19,19 +19,11 @@ extension JSONValue {
     case .string(var text): try text.withUTF8 { try handler.string(JSONString(_wellFormed: $0)) }
     case .array(let array):
       try withExtendedLifetime(array._storage) {
-        try _JSONStorage.replay(
-          _Node(
-            head: _JSONNode.array | UInt64(truncatingIfNeeded: array.count) << 8,
-            payload: _address(array._first)),
-          into: &handler)
+        try _JSONStorage.replay(array._node, into: &handler)
       }
     case .object(let object):
       try withExtendedLifetime(object._storage) {
-        try _JSONStorage.replay(
-          _Node(
-            head: _JSONNode.object | UInt64(truncatingIfNeeded: object.count) << 8,
-            payload: _address(object._first)),
-          into: &handler)
+        try _JSONStorage.replay(object._node, into: &handler)
       }
     }
   }
@@ -45,18 +37,11 @@ extension JSONValue {
   /// try writer.finish()
   /// ```
   public func write<Sink>(to writer: inout JSONWriter<Sink>) throws {
-    let root: _Node
     switch self {
     case .array(let array) where !writer.options.sortKeys:
-      root = _Node(
-        head: _JSONNode.array | UInt64(truncatingIfNeeded: array.count) << 8,
-        payload: _address(array._first))
-      try withExtendedLifetime(array._storage) { try writer._writeTree(root) }
+      try withExtendedLifetime(array._storage) { try writer._writeTree(array._node) }
     case .object(let object) where !writer.options.sortKeys:
-      root = _Node(
-        head: _JSONNode.object | UInt64(truncatingIfNeeded: object.count) << 8,
-        payload: _address(object._first))
-      try withExtendedLifetime(object._storage) { try writer._writeTree(root) }
+      try withExtendedLifetime(object._storage) { try writer._writeTree(object._node) }
     default:
       try replay(into: &writer)
     }
@@ -76,11 +61,6 @@ extension JSONValue {
   public func jsonString(options: JSONWriteOptions = .compact) throws -> String {
     String(decoding: try jsonBytes(options: options), as: UTF8.self)
   }
-}
-
-@inlinable @inline(__always)
-func _address(_ pointer: UnsafePointer<_Node>?) -> UInt64 {
-  UInt64(UInt(bitPattern: pointer))
 }
 
 extension _JSONStorage {
