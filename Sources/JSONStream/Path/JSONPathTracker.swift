@@ -1,0 +1,195 @@
+/// One step of a location in a document: an object member's key or an array element's index.
+public enum JSONPathComponent: Sendable, Hashable, CustomStringConvertible {
+  case key(String)
+  case index(Int)
+
+  public var description: String {
+    switch self {
+    case .key(let key): return key
+    case .index(let index): return String(index)
+    }
+  }
+}
+
+extension Array where Element == JSONPathComponent {
+  /// The location as a JSON Pointer (RFC 6901): `/statuses/3/user`, `~` and `/` in keys escaped
+  /// as `~0` and `~1`; the root is the empty string.
+  public var jsonPointer: String {
+    var pointer = ""
+    for component in self {
+      pointer += "/"
+      switch component {
+      case .index(let index): pointer += String(index)
+      case .key(let key):
+        pointer += key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
+          of: "/", with: "~1")
+      }
+    }
+    return pointer
+  }
+}
+
+extension String {
+  fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
+    guard contains(target) else { return self }
+    var result = ""
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
+    return result
+  }
+}
+
+/// Knows where every event is in the document, and passes the events on unchanged: wrap any
+/// consumer in it to ask ``path`` or ``pointer`` at any event, and to have the consumer's errors
+/// name the location (as ``JSONLocatedError``).
+///
+/// ```swift
+/// var parser = JSONParser(handler: JSONPathTracker(downstream: MyImporter()))
+/// do { try parser.feed(bytes) } catch let error as JSONLocatedError {
+///   print(error)          // "at /orders/17/total: the total is negative"
+/// }
+/// ```
+///
+/// For a value, the location is the value's; for a key, the member's; for `}` or `]`, the
+/// container's. Keeping it costs a little per event (keys are copied), so a pipeline only
+/// pays for it where the tracker is used.
+public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
+  public var downstream: Downstream
+
+  @usableFromInline var _frames: [_Frame] = []
+  /// The current key of every open object, outermost first.
+  @usableFromInline var _keys: [UInt8] = []
+
+  @usableFromInline
+  struct _Frame {
+    @usableFromInline var isObject: Bool
+    /// The current element's index (arrays), or whether a key was seen (objects: 0).
+    @usableFromInline var index = -1
+    @usableFromInline var keyStart: Int
+
+    @inlinable
+    init(isObject: Bool, keyStart: Int) {
+      self.isObject = isObject
+      self.keyStart = keyStart
+    }
+  }
+
+  public init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  public var isDone: Bool { downstream.isDone }
+
+  /// Where the current event is, outermost first.
+  public var path: [JSONPathComponent] {
+    var components: [JSONPathComponent] = []
+    for (level, frame) in _frames.enumerated() where frame.index >= 0 {
+      if frame.isObject {
+        let end = level + 1 < _frames.count ? _frames[level + 1].keyStart : _keys.count
+        components.append(.key(String(decoding: _keys[frame.keyStart..<end], as: UTF8.self)))
+      } else {
+        components.append(.index(frame.index))
+      }
+    }
+    return components
+  }
+
+  /// ``path`` as a JSON Pointer, e.g. `/statuses/3/user`.
+  public var pointer: String { path.jsonPointer }
+
+  @inlinable
+  mutating func _valueStarts() {
+    if let last = _frames.indices.last, !_frames[last].isObject { _frames[last].index &+= 1 }
+  }
+
+  @inlinable
+  mutating func _forward(_ event: (inout Downstream) throws -> Void) throws {
+    do {
+      try event(&downstream)
+    } catch let error as JSONLocatedError {
+      throw error
+    } catch {
+      throw JSONLocatedError(path: path, underlying: error)
+    }
+  }
+
+  @inlinable
+  public mutating func startObject() throws {
+    _valueStarts()
+    try _forward { try $0.startObject() }
+    _frames.append(_Frame(isObject: true, keyStart: _keys.count))
+  }
+
+  @inlinable
+  public mutating func startArray() throws {
+    _valueStarts()
+    try _forward { try $0.startArray() }
+    _frames.append(_Frame(isObject: false, keyStart: _keys.count))
+  }
+
+  @inlinable
+  public mutating func endObject() throws {
+    _keys.removeSubrange(_frames.removeLast().keyStart...)
+    try _forward { try $0.endObject() }
+  }
+
+  @inlinable
+  public mutating func endArray() throws {
+    _keys.removeSubrange(_frames.removeLast().keyStart...)
+    try _forward { try $0.endArray() }
+  }
+
+  @inlinable
+  public mutating func key(_ key: JSONString) throws {
+    let last = _frames.count &- 1
+    _keys.removeSubrange(_frames[last].keyStart...)
+    _keys.append(contentsOf: key.utf8)
+    _frames[last].index = 0
+    try _forward { try $0.key(key) }
+  }
+
+  @inlinable
+  public mutating func string(_ value: JSONString) throws {
+    _valueStarts()
+    try _forward { try $0.string(value) }
+  }
+
+  @inlinable
+  public mutating func number(_ value: JSONNumber) throws {
+    _valueStarts()
+    try _forward { try $0.number(value) }
+  }
+
+  @inlinable
+  public mutating func bool(_ value: Bool) throws {
+    _valueStarts()
+    try _forward { try $0.bool(value) }
+  }
+
+  @inlinable
+  public mutating func null() throws {
+    _valueStarts()
+    try _forward { try $0.null() }
+  }
+}
+
+/// A consumer's error, with where in the document it happened.
+public struct JSONLocatedError: Error, CustomStringConvertible {
+  /// The location of the event the consumer refused.
+  public let path: [JSONPathComponent]
+  /// What the consumer threw.
+  public let underlying: any Error
+
+  public init(path: [JSONPathComponent], underlying: any Error) {
+    self.path = path
+    self.underlying = underlying
+  }
+
+  /// The location as a JSON Pointer.
+  public var pointer: String { path.jsonPointer }
+
+  public var description: String {
+    "at \(pointer.isEmpty ? "the root" : pointer): \(underlying)"
+  }
+}
