@@ -4,6 +4,8 @@ import JSONStream
 struct Arguments {
   var command: Command
   var inputPath: String?
+  /// `select`'s JSONPath.
+  var path: String?
   var chunkSize = 64 * 1024
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
@@ -15,6 +17,7 @@ enum Command: String, CaseIterable {
   case events
   case fmt
   case minify
+  case select
 
   var summary: String {
     switch self {
@@ -22,11 +25,12 @@ enum Command: String, CaseIterable {
     case .events: return "print the parser's events, one per line"
     case .fmt: return "pretty-print JSON (2-space indent by default)"
     case .minify: return "remove all whitespace outside strings"
+    case .select: return "print the values a JSONPath selects, one per line"
     }
   }
 
   /// Whether the command writes JSON (and so takes the writer's flags).
-  var writesJSON: Bool { self == .fmt || self == .minify }
+  var writesJSON: Bool { self == .fmt || self == .minify || self == .select }
 }
 
 /// A flag without a value that switches on a parse option.
@@ -151,12 +155,17 @@ extension Arguments {
         flag.apply(&result, value)
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
+      } else if command == .select && result.path == nil {
+        result.path = argument
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
         throw ToolError.usage(
           "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
       }
+    }
+    if command == .select && result.path == nil && !result.wantsHelp {
+      throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
     }
     return result
   }
@@ -168,6 +177,7 @@ func generalHelp() -> String {
     jsonstream: streaming JSON for files of any size
 
     Usage: jsonstream COMMAND [OPTIONS] [FILE]
+           jsonstream select PATH [OPTIONS] [FILE]
 
     Reads FILE, or standard input when FILE is '-' or absent.
 
@@ -188,7 +198,8 @@ func generalHelp() -> String {
 
 /// `jsonstream COMMAND --help`.
 func commandHelp(_ command: Command) -> String {
-  var text = "Usage: jsonstream \(command.rawValue) [OPTIONS] [FILE]\n\n\(command.summary).\n"
+  let usage = command == .select ? "select PATH" : command.rawValue
+  var text = "Usage: jsonstream \(usage) [OPTIONS] [FILE]\n\n\(command.summary).\n"
   switch command {
   case .validate:
     text += """
@@ -220,6 +231,24 @@ func commandHelp(_ command: Command) -> String {
 
       Example:
         jsonstream minify big.json > big.min.json
+
+      """
+  case .select:
+    text += """
+
+      Streams the input and prints each value PATH selects as compact JSON on a
+      line of its own, in document order, as soon as it has been read; memory
+      does not grow with the input. A value inside a selected value is part of
+      it, not printed again. With --multiple-values, PATH applies to each
+      top-level value (NDJSON).
+
+      PATH is a JSONPath: $ (the root), .name or ['name'] (a member), [3] (an
+      element), [*] or .* (every element or member), and ..name, ..*, ..[3]
+      (the same at any depth).
+
+      Examples:
+        jsonstream select '$.statuses[*].user.screen_name' twitter.json
+        jsonstream select --multiple-values '$.id' events.ndjson
 
       """
   case .events:

@@ -26,6 +26,7 @@ func runTool(_ arguments: [String]) -> Int32 {
     case .validate: return try runValidate(parsed)
     case .events: return try runEvents(parsed, output: output)
     case .fmt, .minify: return try runTranscode(parsed, output: output)
+    case .select: return try runSelect(parsed, output: output)
     }
   } catch let error as ToolError {
     writeStandardError("jsonstream: \(error.message)\n")

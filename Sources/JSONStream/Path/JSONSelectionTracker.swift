@@ -33,10 +33,18 @@ enum _SelectionAction {
 
 @usableFromInline
 struct _SelectionTracker {
-  @usableFromInline let paths: [[JSONPath.Step]]
+  /// The steps of every path, one after another, compiled for matching: no nested arrays or
+  /// enum payloads to copy (and count references to) per event.
+  @usableFromInline let steps: [_CompiledStep]
+  /// Where each path's steps end in `steps`: a state at its path's end is a match.
+  @usableFromInline let pathEnds: [Int]
+  /// The member names of all steps.
+  @usableFromInline let names: [UInt8]
   /// The state sets of the open containers outside matches, innermost last: entries are
-  /// `path << 32 | step`.
+  /// `path << 32 | step` (an index into `steps`). Only `states[0..<stateCount]` is in use: the
+  /// array never shrinks, so sets come and go without reallocation.
   @usableFromInline var states: [UInt64] = []
+  @usableFromInline var stateCount = 0
   @usableFromInline var frames: [Frame] = []
   /// The set for the value after the current key, once computed: `states[pendingStart...]`.
   @usableFromInline var pendingStart = -1
@@ -47,6 +55,10 @@ struct _SelectionTracker {
   @usableFromInline var match = JSONPathMatch(paths: [])
   /// The key of the member whose value is next, when that value matches.
   @usableFromInline var matchedKey: String?
+  /// Where the value beginning now is: an object member (key in `matchedKey`), an array
+  /// element (`childIndex`), or the root (both nil / -1). Made into `match` only on a match.
+  @usableFromInline var childIsMember = false
+  @usableFromInline var childIndex = -1
 
   @usableFromInline
   struct Frame {
@@ -63,7 +75,30 @@ struct _SelectionTracker {
 
   @usableFromInline
   init(_ paths: [JSONPath]) {
-    self.paths = paths.map(\.steps)
+    var steps: [_CompiledStep] = []
+    var pathEnds: [Int] = []
+    var names: [UInt8] = []
+    for path in paths {
+      for step in path.steps {
+        var compiled = _CompiledStep(isDescendant: step.isDescendant)
+        switch step.selector {
+        case .wildcard: compiled.kind = _CompiledStep.wildcard
+        case .index(let index):
+          compiled.kind = _CompiledStep.index
+          compiled.index = index
+        case .name(let name):
+          compiled.kind = _CompiledStep.name
+          compiled.nameStart = names.count
+          compiled.nameCount = name.count
+          names += name
+        }
+        steps.append(compiled)
+      }
+      pathEnds.append(steps.count)
+    }
+    self.steps = steps
+    self.pathEnds = pathEnds
+    self.names = names
   }
 
   /// Whether events are inside a match now (between a container match's start and end).
@@ -83,20 +118,28 @@ struct _SelectionTracker {
       if container { deadDepth &+= 1 }
       return .outside
     }
+    return newValue(container: container, isObject: isObject)
+  }
+
+  /// A value outside matches and dead subtrees begins: decide what it is.
+  @usableFromInline
+  mutating func newValue(container: Bool, isObject: Bool) -> _SelectionAction {
     let setStart = childSet()
     if setContainsMatch(from: setStart) {
-      states.removeSubrange(setStart...)
+      match.key = childIsMember ? matchedKey : nil
+      match.index = childIndex >= 0 ? childIndex : nil
+      stateCount = setStart
       if container { matchDepth = 1 }
       return .matchStart
     }
     if container {
-      if setStart == states.count {
+      if setStart == stateCount {
         deadDepth = 1
       } else {
         frames.append(Frame(isObject: isObject, stateStart: setStart))
       }
     } else {
-      states.removeSubrange(setStart...)
+      stateCount = setStart
     }
     return .outside
   }
@@ -112,8 +155,7 @@ struct _SelectionTracker {
       deadDepth &-= 1
       return .outside
     }
-    let frame = frames.removeLast()
-    states.removeSubrange(frame.stateStart...)
+    stateCount = frames.removeLast().stateStart
     return .outside
   }
 
@@ -123,9 +165,15 @@ struct _SelectionTracker {
   mutating func key(_ key: UnsafeBufferPointer<UInt8>) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
-    pendingStart = states.count
+    return newKey(key)
+  }
+
+  @usableFromInline
+  mutating func newKey(_ key: UnsafeBufferPointer<UInt8>) -> _SelectionAction {
     let parentStart = frames[frames.count &- 1].stateStart
-    advance(from: parentStart, to: pendingStart, key: key, index: -1)
+    let parentEnd = stateCount
+    pendingStart = parentEnd
+    advance(from: parentStart, to: parentEnd, key: key, index: -1)
     if setContainsMatch(from: pendingStart) {
       matchedKey = String(decoding: key, as: UTF8.self)
       return .matchStart
@@ -136,75 +184,113 @@ struct _SelectionTracker {
 
   // MARK: Sets
 
-  /// The state set of the value beginning now, appended to `states`; returns where it starts.
+  /// The state set of the value beginning now, added after the sets in use; returns where it
+  /// starts.
   @usableFromInline
   mutating func childSet() -> Int {
     guard let top = frames.indices.last else {
       // The root: every path at its first step.
-      let start = states.count
-      for path in paths.indices { states.append(UInt64(path) << 32) }
-      match = JSONPathMatch(paths: [])
+      let start = stateCount
+      for path in pathEnds.indices {
+        append(UInt64(path) << 32 | UInt64(path == 0 ? 0 : pathEnds[path &- 1]))
+      }
+      childIsMember = false
+      childIndex = -1
       return start
     }
     if frames[top].isObject {
       // Computed at the key.
       let start = pendingStart
       pendingStart = -1
-      match.key = matchedKey
-      match.index = nil
+      childIsMember = true
+      childIndex = -1
       return start
     }
     let index = frames[top].nextIndex
     frames[top].nextIndex = index &+ 1
-    let start = states.count
+    let start = stateCount
     advance(from: frames[top].stateStart, to: start, key: nil, index: index)
-    match.key = nil
-    match.index = index
+    childIsMember = false
+    childIndex = index
     return start
   }
 
-  /// Appends the states the children's key or index leads to from `states[from..<to]`.
+  /// Adds the states the child's key or index leads to from `states[from..<end]`, after
+  /// `end` (which is where the sets in use end).
   @usableFromInline
   mutating func advance(from: Int, to end: Int, key: UnsafeBufferPointer<UInt8>?, index: Int) {
     for position in from..<end {
       let entry = states[position]
-      let path = Int(entry >> 32)
-      let step = Int(entry & 0xFFFF_FFFF)
-      let steps = paths[path]
-      guard step < steps.count else { continue }
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+      if step == pathEnds[path] { continue }
+      let compiled = steps[step]
       let matches: Bool
-      switch steps[step].selector {
-      case .wildcard: matches = true
-      case .index(let wanted): matches = key == nil && index == wanted
-      case .name(let name):
-        if let key {
-          matches = name.count == key.count && name.elementsEqual(key)
+      switch compiled.kind {
+      case _CompiledStep.wildcard: matches = true
+      case _CompiledStep.index: matches = key == nil && index == compiled.index
+      default:
+        if let key, key.count == compiled.nameCount {
+          matches = names.withUnsafeBufferPointer {
+            _bytesEqual(
+              UnsafeBufferPointer(
+                rebasing: $0[compiled.nameStart..<compiled.nameStart + key.count]),
+              key)
+          }
         } else {
           matches = false
         }
       }
-      if matches { insert(UInt64(path) << 32 | UInt64(step + 1), from: end) }
-      if steps[step].isDescendant { insert(entry, from: end) }
+      if matches { insert(entry &+ 1, from: end) }
+      if compiled.isDescendant { insert(entry, from: end) }
     }
+  }
+
+  @inlinable
+  mutating func append(_ entry: UInt64) {
+    if stateCount < states.count {
+      states[stateCount] = entry
+    } else {
+      states.append(entry)
+    }
+    stateCount &+= 1
   }
 
   @usableFromInline
   mutating func insert(_ entry: UInt64, from start: Int) {
-    for position in start..<states.count where states[position] == entry { return }
-    states.append(entry)
+    for position in start..<stateCount where states[position] == entry { return }
+    append(entry)
   }
 
   /// Whether the set from `start` completes a path; records which paths in `match`.
   @usableFromInline
   mutating func setContainsMatch(from start: Int) -> Bool {
     var matched: [Int] = []
-    for position in start..<states.count {
+    for position in start..<stateCount {
       let entry = states[position]
-      let path = Int(entry >> 32)
-      if Int(entry & 0xFFFF_FFFF) == paths[path].count { matched.append(path) }
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { matched.append(path) }
     }
     if matched.isEmpty { return false }
-    match.paths = matched.sorted()
+    if matched.count > 1 { matched.sort() }
+    match.paths = matched
     return true
   }
+}
+
+/// A path step as the tracker matches it.
+@usableFromInline
+struct _CompiledStep {
+  @usableFromInline static var name: UInt8 { 0 }
+  @usableFromInline static var index: UInt8 { 1 }
+  @usableFromInline static var wildcard: UInt8 { 2 }
+
+  @usableFromInline var kind: UInt8 = 0
+  @usableFromInline var isDescendant: Bool
+  @usableFromInline var nameStart = 0
+  @usableFromInline var nameCount = 0
+  @usableFromInline var index = 0
+
+  @inlinable
+  init(isDescendant: Bool) { self.isDescendant = isDescendant }
 }

@@ -32,3 +32,33 @@ func runTranscode(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
   output.flush()
   return 0
 }
+
+/// `jsonstream select PATH`: parser → select filter → compact writer, one value per line.
+/// Like `minify`, what was written before an error in the input stays written.
+func runSelect(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+  let path: JSONPath
+  do {
+    path = try JSONPath(arguments.path ?? "$")
+  } catch let error as JSONPathError {
+    throw ToolError.usage(
+      "invalid path '\(arguments.path ?? "")': \(error.message) (offset \(error.offset))")
+  }
+  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  var writeOptions = arguments.writeOptions
+  writeOptions.indent = nil
+  writeOptions.allowMultipleValues = true
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
+  var parser = JSONParser(
+    handler: JSONSelectFilter(paths: [path], downstream: writer), options: arguments.options)
+  if let error = try parseInput(input, into: &parser) {
+    try? parser.handler.downstream.flush()
+    output.flush()
+    report(error, in: input)
+    return 1
+  }
+  try parser.handler.downstream.finish()
+  if parser.handler.downstream.valueCount > 0 { output.buffer.append(0x0A) }
+  output.flush()
+  return 0
+}

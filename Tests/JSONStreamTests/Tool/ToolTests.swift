@@ -208,4 +208,28 @@ struct TranscodeToolTests {
     #expect(try Tool.run(["validate", "--sort-keys"]).status == 2)
     #expect(try Tool.run(["fmt", "--indent", "-1"]).status == 2)
   }
+
+  @Test("select: each selected value on its own line, in document order, at any chunk size")
+  func select() throws {
+    let document = #"{"a":[{"b":1},{"b":[2,3]}],"c":{"b":"x"},"d":[{"e":{"b":null}}]}"#
+    for chunk in ["1", "3", "65536"] {
+      let result = try Tool.run(["select", "$..b", "--chunk-size", chunk], input: document)
+      #expect(result.status == 0)
+      #expect(result.stdout == "1\n[2,3]\n\"x\"\nnull\n", "chunk \(chunk)")
+    }
+    #expect(try Tool.run(["select", "$.a[1]"], input: document).stdout == "{\"b\":[2,3]}\n")
+    #expect(try Tool.run(["select", "$.missing"], input: document).stdout == "")
+    #expect(
+      try Tool.run(["select", "--multiple-values", "$.id"], input: "{\"id\":1}\n{\"id\":2}\n")
+        .stdout == "1\n2\n")
+    // Bad paths are usage errors; bad input keeps what was printed and reports where.
+    let badPath = try Tool.run(["select", "$[-1]"], input: "[]")
+    #expect(badPath.status == 2)
+    #expect(badPath.stderr.contains("negative indexes"))
+    #expect(try Tool.run(["select"], input: "[]").status == 2)
+    let broken = try Tool.run(["select", "$[*]"], input: "[1,2,\n x]")
+    #expect(broken.status == 1)
+    #expect(broken.stdout == "1\n2")
+    #expect(broken.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n")
+  }
 }
