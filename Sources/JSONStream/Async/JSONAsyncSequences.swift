@@ -1,0 +1,257 @@
+// Async adapters: any AsyncSequence of bytes or of byte chunks (a socket, an HTTP body, a file
+// read in pieces) becomes an AsyncSequence of events, of selected items or of documents.
+//
+// Pull-driven, so backpressure is built in: the next chunk is read only when every output of
+// the previous one has been taken, so nothing is read ahead beyond one chunk plus the value
+// being built. A cancelled task stops reading: the next `next()` throws CancellationError.
+// A sequence of single bytes (such as `URLSession.AsyncBytes`) is fed byte by byte, so an
+// item is delivered as soon as its last byte arrives, never held back to fill a buffer.
+
+/// Something that turns chunks of input into outputs: the parser with a consumer. Public only
+/// because the adapters' types name it; not API.
+public protocol _AsyncPump {
+  associatedtype Output
+  /// Reads `chunk`, appending the outputs it completes.
+  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws
+  /// The end of the input.
+  mutating func finish(into outputs: inout [Output]) throws
+}
+
+/// Where an async adapter reads from: chunks, or single bytes.
+@usableFromInline
+enum _AsyncSource<Base: AsyncSequence> {
+  case chunks(Base.AsyncIterator, (Base.Element) -> [UInt8])
+  case bytes(Base.AsyncIterator, (Base.Element) -> UInt8)
+}
+
+/// The iterator all the adapters share.
+public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIteratorProtocol {
+  @usableFromInline var source: _AsyncSource<Base>
+  @usableFromInline var pump: Pump
+  @usableFromInline var outputs: [Pump.Output] = []
+  @usableFromInline var next = 0
+  @usableFromInline var finished = false
+
+  @usableFromInline
+  init(source: _AsyncSource<Base>, pump: Pump) {
+    self.source = source
+    self.pump = pump
+  }
+
+  public mutating func next() async throws -> Pump.Output? {
+    while next == outputs.count {
+      if finished { return nil }
+      outputs.removeAll(keepingCapacity: true)
+      next = 0
+      try Task.checkCancellation()
+      switch source {
+      case .chunks(var iterator, let bytes):
+        let element = try await iterator.next()
+        source = .chunks(iterator, bytes)
+        if let element {
+          try bytes(element).withUnsafeBytes { try pump.feed($0, into: &outputs) }
+        } else {
+          finished = true
+          try pump.finish(into: &outputs)
+        }
+      case .bytes(var iterator, let byte):
+        let element = try await iterator.next()
+        source = .bytes(iterator, byte)
+        if let element {
+          var value = byte(element)
+          try withUnsafeBytes(of: &value) { try pump.feed($0, into: &outputs) }
+        } else {
+          finished = true
+          try pump.finish(into: &outputs)
+        }
+      }
+    }
+    defer { next += 1 }
+    return outputs[next]
+  }
+}
+
+/// An async sequence of JSON outputs made from an async sequence of input; see the
+/// `jsonEvents`, `jsonItems` and `jsonDocuments` methods on `AsyncSequence`.
+public struct JSONAsyncSequence<Base: AsyncSequence, Pump: _AsyncPump>: AsyncSequence {
+  public typealias Element = Pump.Output
+  @usableFromInline let base: Base
+  @usableFromInline let makePump: () -> Pump
+  @usableFromInline let isBytes: Bool
+  @usableFromInline let chunkBytes: ((Base.Element) -> [UInt8])?
+  @usableFromInline let byte: ((Base.Element) -> UInt8)?
+
+  @usableFromInline
+  init(
+    base: Base, makePump: @escaping () -> Pump, chunkBytes: ((Base.Element) -> [UInt8])?,
+    byte: ((Base.Element) -> UInt8)?
+  ) {
+    self.base = base
+    self.makePump = makePump
+    self.isBytes = byte != nil
+    self.chunkBytes = chunkBytes
+    self.byte = byte
+  }
+
+  public func makeAsyncIterator() -> _JSONAsyncIterator<Base, Pump> {
+    let iterator = base.makeAsyncIterator()
+    let source: _AsyncSource<Base> =
+      isBytes ? .bytes(iterator, byte!) : .chunks(iterator, chunkBytes!)
+    return _JSONAsyncIterator(source: source, pump: makePump())
+  }
+}
+
+// MARK: - Pumps
+
+/// Events, as values.
+public struct _EventPump: _AsyncPump {
+  @usableFromInline var parser: JSONParser<JSONEventCollector>
+
+  @usableFromInline
+  init(options: JSONParseOptions) {
+    parser = JSONParser(handler: JSONEventCollector(), options: options)
+  }
+
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONEvent])
+    throws
+  {
+    defer { outputs += parser.handler.takeEvents() }
+    try parser.feed(chunk)
+  }
+
+  public mutating func finish(into outputs: inout [JSONEvent]) throws {
+    defer { outputs += parser.handler.takeEvents() }
+    try parser.finish()
+  }
+}
+
+/// Selected values.
+public struct _ItemPump: _AsyncPump {
+  @usableFromInline var parser: JSONParser<JSONItemStreamer>
+
+  @usableFromInline
+  init(paths: [JSONPath], options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
+    parser = JSONParser(
+      handler: JSONItemStreamer(paths: paths, duplicateKeys: duplicateKeys), options: options)
+  }
+
+  public mutating func feed(
+    _ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONItemStreamer.Item]
+  ) throws {
+    defer { outputs += parser.handler.takeItems() }
+    try parser.feed(chunk)
+  }
+
+  public mutating func finish(into outputs: inout [JSONItemStreamer.Item]) throws {
+    defer { outputs += parser.handler.takeItems() }
+    try parser.finish()
+  }
+}
+
+/// Documents of a stream of many.
+public struct _DocumentPump: _AsyncPump {
+  public typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
+  @usableFromInline var reader: JSONDocumentReader
+
+  @usableFromInline
+  init(reader: JSONDocumentReader) { self.reader = reader }
+
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws {
+    outputs += try reader.feed(chunk)
+  }
+
+  public mutating func finish(into outputs: inout [Output]) throws {
+    outputs += try reader.finish()
+  }
+}
+
+// MARK: - Entry points
+
+extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
+  /// The parser's events, as values, while the chunks arrive.
+  ///
+  /// ```swift
+  /// for try await event in chunks.jsonEvents() { print(event) }
+  /// ```
+  public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
+    -> JSONAsyncSequence<Self, _EventPump>
+  {
+    JSONAsyncSequence(
+      base: self, makePump: { _EventPump(options: options) }, chunkBytes: { Array($0) },
+      byte: nil)
+  }
+
+  /// Each value `paths` select, as soon as it is complete (see ``JSONItemStreamer``).
+  ///
+  /// ```swift
+  /// for try await item in response.jsonItems(paths: [try JSONPath("$.results[*]")]) {
+  ///   handle(item.value)
+  /// }
+  /// ```
+  public func jsonItems(
+    paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
+  ) -> JSONAsyncSequence<Self, _ItemPump> {
+    JSONAsyncSequence(
+      base: self,
+      makePump: { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) },
+      chunkBytes: { Array($0) }, byte: nil)
+  }
+
+  /// Each document of a stream of many (NDJSON by default; see ``JSONDocumentReader``).
+  ///
+  /// ```swift
+  /// for try await result in socket.jsonDocuments(skipsInvalidDocuments: true) {
+  ///   switch result { case .success(let doc): … case .failure(let failure): log(failure) }
+  /// }
+  /// ```
+  public func jsonDocuments(
+    framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
+  ) -> JSONAsyncSequence<Self, _DocumentPump> {
+    JSONAsyncSequence(
+      base: self,
+      makePump: {
+        _DocumentPump(
+          reader: JSONDocumentReader(
+            framing: framing, options: options, duplicateKeys: duplicateKeys,
+            skipsInvalidDocuments: skipsInvalidDocuments))
+      }, chunkBytes: { Array($0) }, byte: nil)
+  }
+}
+
+extension AsyncSequence where Element == UInt8 {
+  /// The parser's events, as values, fed byte by byte as the bytes arrive.
+  public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
+    -> JSONAsyncSequence<Self, _EventPump>
+  {
+    JSONAsyncSequence(
+      base: self, makePump: { _EventPump(options: options) }, chunkBytes: nil, byte: { $0 })
+  }
+
+  /// Each value `paths` select, as soon as its last byte arrives.
+  public func jsonItems(
+    paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
+  ) -> JSONAsyncSequence<Self, _ItemPump> {
+    JSONAsyncSequence(
+      base: self,
+      makePump: { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) },
+      chunkBytes: nil, byte: { $0 })
+  }
+
+  /// Each document of a stream of many, as soon as its last byte arrives.
+  public func jsonDocuments(
+    framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
+  ) -> JSONAsyncSequence<Self, _DocumentPump> {
+    JSONAsyncSequence(
+      base: self,
+      makePump: {
+        _DocumentPump(
+          reader: JSONDocumentReader(
+            framing: framing, options: options, duplicateKeys: duplicateKeys,
+            skipsInvalidDocuments: skipsInvalidDocuments))
+      }, chunkBytes: nil, byte: { $0 })
+  }
+}
