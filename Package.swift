@@ -16,6 +16,14 @@ let package = Package(
     .target(name: "JSONStreamFoundation", dependencies: ["JSONStream"]),
     // The command-line tool, thin over the library.
     .executableTarget(name: "jsonstream", dependencies: ["JSONStream"]),
+    // Samples (see the README): a large file chunk by chunk, a streamed HTTP response item by
+    // item, a custom handler that redacts while re-serializing.
+    .executableTarget(
+      name: "large-file", dependencies: ["JSONStream", "JSONStreamFoundation"],
+      path: "Samples/LargeFile"),
+    .executableTarget(
+      name: "network-stream", dependencies: ["JSONStream"], path: "Samples/NetworkStream"),
+    .executableTarget(name: "redact", dependencies: ["JSONStream"], path: "Samples/Redact"),
     // Helpers both test targets use (event recording, the shared test data). Not a product.
     .target(
       name: "JSONStreamTestSupport", dependencies: ["JSONStream"],
