@@ -17,12 +17,26 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
   /// alive by `_storage`, hence `@unchecked Sendable`.
   @usableFromInline let _first: UnsafePointer<_Node>?
   public let count: Int
+  /// In a snapshot of an incomplete document, the last element, incomplete, which is not in
+  /// the block at `_first` (see `_JSONStorage`); nil otherwise.
+  @usableFromInline let _last: UnsafePointer<_Node>?
 
   @inlinable
-  init(_storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int) {
+  init(
+    _storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int,
+    last: UnsafePointer<_Node>? = nil
+  ) {
     self._storage = _storage
     self._first = first
     self.count = count
+    self._last = last
+  }
+
+  /// The node of the element at `position`.
+  @inlinable
+  func _node(at position: Int) -> UnsafePointer<_Node> {
+    if let last = _last, position == count &- 1 { return last }
+    return _first.unsafelyUnwrapped + position
   }
 
   /// An empty array.
@@ -39,12 +53,13 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
     }.arrayValue!
   }
 
-  /// The node that stands for this array in its document (see `_JSONStorage`).
+  /// A node that stands for this array (see `_JSONStorage`); `withNode` gets it, and memory
+  /// for an open array's header while it runs.
   @inlinable
-  var _node: _Node {
-    _Node(
-      head: _JSONNode.array | UInt64(truncatingIfNeeded: count) << 8,
-      payload: UInt64(UInt(bitPattern: _first)))
+  func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
+    try _JSONNode.withContainerNode(
+      open: _JSONNode.openArray, closed: _JSONNode.array, count: count, first: _first,
+      last: _last, body)
   }
 
   @inlinable public var startIndex: Int { 0 }
@@ -52,12 +67,14 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
 
   public subscript(position: Int) -> JSONValue {
     precondition(position >= 0 && position < count, "JSONArray index out of range")
-    return _storage.value(of: _first.unsafelyUnwrapped[position])
+    return _storage.value(of: _node(at: position)[0])
   }
 
   public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool {
     if lhs.count != rhs.count { return false }
-    if lhs._storage === rhs._storage && lhs._first == rhs._first { return true }
+    if lhs._storage === rhs._storage && lhs._first == rhs._first && lhs._last == rhs._last {
+      return true
+    }
     return lhs.elementsEqual(rhs)
   }
 

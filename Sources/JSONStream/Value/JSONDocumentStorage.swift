@@ -14,6 +14,13 @@
 //   string      4 | length << 8                       address of its UTF-8 (0 when empty)
 //   array       5 | count << 8                        address of its elements (0 when empty)
 //   object      6 | count << 8                        address of its members (0 when empty)
+//   open array  7 | count << 8                        address of a header: [elements, last]
+//   open object 8 | count << 8                        address of a header: [members, last]
+//
+// The last two exist only in snapshots of incomplete documents (see JSONParser+Snapshot): a
+// container still open holds `count` complete elements (or members) and then one more,
+// itself incomplete, at `last` — kept apart so that the complete ones can be shared by the
+// snapshots that follow.
 //
 // The elements of an array are `count` consecutive nodes; the members of an object are `count`
 // consecutive key/value node pairs (a key is a string node). An object of more than
@@ -47,23 +54,24 @@ final class _JSONStorage: Sendable {
             _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
             flags: _JSONNode.numberFlags(node.head))))
     case _JSONNode.string: return .string(_JSONNode.string(node))
-    case _JSONNode.array:
-      return .array(
-        JSONArray(
-          _storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
     default:
-      return .object(
-        JSONObject(
-          _storage: self, first: _JSONNode.nodes(node.payload), count: _JSONNode.count(node.head)))
+      let (block, _, last, isObject) = _JSONNode.children(node)
+      let count = _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
+      if isObject {
+        return .object(JSONObject(_storage: self, first: block, count: count, last: last))
+      }
+      return .array(JSONArray(_storage: self, first: block, count: count, last: last))
     }
   }
 
   /// The position of `key` among the `count` members starting at `first`.
   @usableFromInline
   static func position(
-    ofKey key: UnsafeBufferPointer<UInt8>, first: UnsafePointer<_Node>, count: Int
+    ofKey key: UnsafeBufferPointer<UInt8>, first: UnsafePointer<_Node>, count: Int,
+    indexed: Bool = true
   ) -> Int? {
-    if count > _JSONNode.indexThreshold {
+    // Parsed objects past the threshold carry an index; a snapshot's open objects do not.
+    if indexed && count > _JSONNode.indexThreshold {
       let index = UnsafeRawPointer(first + 2 &* count).assumingMemoryBound(to: UInt64.self)
       let mask = _JSONNode.indexCapacity(count) &- 1
       let hash = _keyHash(key)
@@ -175,6 +183,8 @@ enum _JSONNode {
   @usableFromInline static var string: UInt64 { 4 }
   @usableFromInline static var array: UInt64 { 5 }
   @usableFromInline static var object: UInt64 { 6 }
+  @usableFromInline static var openArray: UInt64 { 7 }
+  @usableFromInline static var openObject: UInt64 { 8 }
 
   /// Objects larger than this get a key index; smaller ones are searched in order, which is
   /// faster than hashing at these sizes.
@@ -204,6 +214,42 @@ enum _JSONNode {
   @inlinable @inline(__always)
   static func nodes(_ payload: UInt64) -> UnsafePointer<_Node>? {
     UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload))
+  }
+
+  /// The children of a container node: the block of complete ones (nil when none), how many
+  /// nodes it holds (two per member), and the incomplete last element or member of an open
+  /// container (nil otherwise).
+  @inlinable @inline(__always)
+  static func children(_ node: _Node) -> (
+    block: UnsafePointer<_Node>?, nodes: Int, last: UnsafePointer<_Node>?, isObject: Bool
+  ) {
+    let kind = kind(node.head)
+    let isObject = kind == object || kind == openObject
+    let nodes = isObject ? 2 &* count(node.head) : count(node.head)
+    if kind <= object { return (self.nodes(node.payload), nodes, nil, isObject) }
+    let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
+    return (self.nodes(header[0]), nodes, self.nodes(header[1]), isObject)
+  }
+
+  /// Calls `body` with the node of a container view: a plain one, or for an open container
+  /// one whose header lives on the stack during the call.
+  @inlinable
+  static func withContainerNode<R>(
+    open: UInt64, closed: UInt64, count: Int, first: UnsafePointer<_Node>?,
+    last: UnsafePointer<_Node>?, _ body: (_Node) throws -> R
+  ) rethrows -> R {
+    let firstAddress = UInt64(UInt(bitPattern: first))
+    guard let last else {
+      return try body(
+        _Node(head: closed | UInt64(truncatingIfNeeded: count) << 8, payload: firstAddress))
+    }
+    let header = (firstAddress, UInt64(UInt(bitPattern: last)))
+    return try withUnsafePointer(to: header) { pointer in
+      try body(
+        _Node(
+          head: open | UInt64(truncatingIfNeeded: count &- 1) << 8,
+          payload: UInt64(UInt(bitPattern: pointer))))
+    }
   }
 
   /// The UTF-8 of a string node.

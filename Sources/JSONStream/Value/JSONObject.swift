@@ -20,12 +20,26 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
   /// `_storage`'s memory: immutable, and kept alive by `_storage`, hence `@unchecked Sendable`.
   @usableFromInline let _first: UnsafePointer<_Node>?
   public let count: Int
+  /// In a snapshot of an incomplete document, the last member, incomplete, which is not in
+  /// the block at `_first` (see `_JSONStorage`); nil otherwise.
+  @usableFromInline let _last: UnsafePointer<_Node>?
 
   @inlinable
-  init(_storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int) {
+  init(
+    _storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int,
+    last: UnsafePointer<_Node>? = nil
+  ) {
     self._storage = _storage
     self._first = first
     self.count = count
+    self._last = last
+  }
+
+  /// The node of the member's key at `position` (its value follows).
+  @inlinable
+  func _node(at position: Int) -> UnsafePointer<_Node> {
+    if let last = _last, position == count &- 1 { return last }
+    return _first.unsafelyUnwrapped + 2 &* position
   }
 
   /// An empty object.
@@ -47,12 +61,13 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
     }.objectValue!
   }
 
-  /// The node that stands for this object in its document (see `_JSONStorage`).
+  /// A node that stands for this object (see `_JSONStorage`); `withNode` gets it, and memory
+  /// for an open object's header while it runs.
   @inlinable
-  var _node: _Node {
-    _Node(
-      head: _JSONNode.object | UInt64(truncatingIfNeeded: count) << 8,
-      payload: UInt64(UInt(bitPattern: _first)))
+  func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
+    try _JSONNode.withContainerNode(
+      open: _JSONNode.openObject, closed: _JSONNode.object, count: count, first: _first,
+      last: _last, body)
   }
 
   @inlinable public var startIndex: Int { 0 }
@@ -60,25 +75,29 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
 
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < count, "JSONObject index out of range")
-    let key = _first.unsafelyUnwrapped + 2 &* position
+    let key = _node(at: position)
     return (_JSONNode.string(key[0]), _storage.value(of: key[1]))
   }
 
   /// The keys, in document order.
   public var keys: [String] {
-    (0..<count).map { _JSONNode.string(_first.unsafelyUnwrapped[2 &* $0]) }
+    (0..<count).map { _JSONNode.string(_node(at: $0)[0]) }
   }
 
   /// The values, in document order.
   public var values: [JSONValue] {
-    (0..<count).map { _storage.value(of: _first.unsafelyUnwrapped[2 &* $0 &+ 1]) }
+    (0..<count).map { _storage.value(of: _node(at: $0)[1]) }
   }
 
   /// The position of `key`, if present.
   public func index(forKey key: String) -> Int? {
-    guard let first = _first else { return nil }
     var key = key
-    return key.withUTF8 { _JSONStorage.position(ofKey: $0, first: first, count: count) }
+    return key.withUTF8 { key in
+      if let last = _last, _JSONNode.stringEquals(last[0], key) { return count &- 1 }
+      guard let first = _first else { return nil }
+      return _JSONStorage.position(
+        ofKey: key, first: first, count: count &- (_last == nil ? 0 : 1), indexed: _last == nil)
+    }
   }
 
   /// The value of `key`. Setting a new key appends it; setting an existing key replaces its
@@ -86,7 +105,7 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
   public subscript(key: String) -> JSONValue? {
     get {
       guard let position = index(forKey: key) else { return nil }
-      return _storage.value(of: _first.unsafelyUnwrapped[2 &* position &+ 1])
+      return _storage.value(of: _node(at: position)[1])
     }
     set {
       var members = Array(self)
@@ -107,7 +126,9 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
 
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     guard lhs.count == rhs.count else { return false }
-    if lhs._storage === rhs._storage && lhs._first == rhs._first { return true }
+    if lhs._storage === rhs._storage && lhs._first == rhs._first && lhs._last == rhs._last {
+      return true
+    }
     for (key, value) in lhs {
       guard rhs[key] == value else { return false }
     }

@@ -53,13 +53,19 @@ public struct JSONTreeBuilder: JSONEventHandler {
   @inlinable
   public mutating func startObject() {
     let state = _state()
-    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count))
+    state.pointee.frameSerial &+= 1
+    state.pointee.frames.append(
+      _BuilderFrame(
+        start: state.pointee.stack.count, isObject: true, serial: state.pointee.frameSerial))
   }
 
   @inlinable
   public mutating func startArray() {
     let state = _state()
-    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count))
+    state.pointee.frameSerial &+= 1
+    state.pointee.frames.append(
+      _BuilderFrame(
+        start: state.pointee.stack.count, isObject: false, serial: state.pointee.frameSerial))
   }
 
   @inlinable
@@ -206,6 +212,10 @@ struct _BuilderState: _ManualState {
   @usableFromInline var arena: _Arena
   /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
   @usableFromInline var indexes: [[UInt64]]
+  /// Numbers the frames, so snapshots know a frame from an earlier one at the same depth.
+  @usableFromInline var frameSerial = 0
+  /// What snapshots share between them (see JSONTreeBuilder+Snapshot).
+  @usableFromInline var snapshots = _SnapshotState()
 
   @usableFromInline
   init(
@@ -223,8 +233,10 @@ struct _BuilderState: _ManualState {
   func copy() -> _BuilderState {
     var copy = _BuilderState(
       stack: stack.copy(), frames: frames.copy(), arena: arena, indexes: indexes)
-    // Both builders now hold the chunks so far; only the original goes on filling the last.
+    // Both builders now hold the chunks so far; only the original goes on filling the last,
+    // and the copy starts its snapshot copies afresh.
     copy.arena.closeCurrentChunk()
+    copy.snapshots = _SnapshotState()
     return copy
   }
 
@@ -267,7 +279,11 @@ struct _BuilderState: _ManualState {
     let position = frames[last].pending
     frames[last].pending = _BuilderFrame.none
     let value = stack.removeLast()
-    if position >= 0 { stack[frames[last].start &+ 2 &* position &+ 1] = value }
+    if position >= 0 {
+      stack[frames[last].start &+ 2 &* position &+ 1] = value
+      // A member snapshots may have copied has changed.
+      snapshots.invalidate(level: last)
+    }
   }
 
   /// The root node is complete: the chunks become the storage of its value.
@@ -437,6 +453,9 @@ struct _BuilderFrame: BitwiseCopyable {
 
   /// Where its nodes start on the builder's stack.
   @usableFromInline var start: Int
+  @usableFromInline var isObject: Bool
+  /// Its number among all frames of the builder.
+  @usableFromInline var serial: Int
   /// After a repeated key: the position whose value the next value replaces, `discard`, or
   /// `none`.
   @usableFromInline var pending: Int = _BuilderFrame.none
@@ -458,8 +477,10 @@ struct _BuilderFrame: BitwiseCopyable {
   }
 
   @inlinable
-  init(start: Int) {
+  init(start: Int, isObject: Bool, serial: Int) {
     self.start = start
+    self.isObject = isObject
+    self.serial = serial
   }
 }
 

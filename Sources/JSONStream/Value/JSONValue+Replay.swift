@@ -19,11 +19,11 @@ extension JSONValue {
     case .string(var text): try text.withUTF8 { try handler.string(JSONString(_wellFormed: $0)) }
     case .array(let array):
       try withExtendedLifetime(array._storage) {
-        try _JSONStorage.replay(array._node, into: &handler)
+        try array._withNode { try _JSONStorage.replay($0, into: &handler) }
       }
     case .object(let object):
       try withExtendedLifetime(object._storage) {
-        try _JSONStorage.replay(object._node, into: &handler)
+        try object._withNode { try _JSONStorage.replay($0, into: &handler) }
       }
     }
   }
@@ -39,9 +39,11 @@ extension JSONValue {
   public func write<Sink>(to writer: inout JSONWriter<Sink>) throws {
     switch self {
     case .array(let array) where !writer.options.sortKeys:
-      try withExtendedLifetime(array._storage) { try writer._writeTree(array._node) }
+      try withExtendedLifetime(array._storage) { try array._withNode { try writer._writeTree($0) } }
     case .object(let object) where !writer.options.sortKeys:
-      try withExtendedLifetime(object._storage) { try writer._writeTree(object._node) }
+      try withExtendedLifetime(object._storage) {
+        try object._withNode { try writer._writeTree($0) }
+      }
     default:
       try replay(into: &writer)
     }
@@ -68,8 +70,13 @@ extension _JSONStorage {
   /// explicit stack of the containers open around it. The memory must stay alive meanwhile.
   @inlinable
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
-    // Per open container: the next node, the end, and whether it is an object.
-    var stack: [(next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, isObject: Bool)] = []
+    // Per open container: the next node, the end of its block, an open container's last
+    // element or member (walked after the block), and whether it is an object.
+    var stack:
+      [(
+        next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
+        isObject: Bool
+      )] = []
     var node = root
     while true {
       // Deliver one value.
@@ -84,25 +91,28 @@ extension _JSONStorage {
             flags: _JSONNode.numberFlags(node.head)))
       case _JSONNode.string:
         try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
-      case _JSONNode.array:
-        try handler.startArray()
-        if let first = _JSONNode.nodes(node.payload) {
-          stack.append((first, first + _JSONNode.count(node.head), false))
+      default:
+        let (block, nodes, last, isObject) = _JSONNode.children(node)
+        if isObject { try handler.startObject() } else { try handler.startArray() }
+        if let block {
+          stack.append((block, block + nodes, last, isObject))
+        } else if let last {
+          stack.append((last, last + (isObject ? 2 : 1), nil, isObject))
+        } else if isObject {
+          try handler.endObject()
         } else {
           try handler.endArray()
-        }
-      default:
-        try handler.startObject()
-        if let first = _JSONNode.nodes(node.payload) {
-          stack.append((first, first + 2 &* _JSONNode.count(node.head), true))
-        } else {
-          try handler.endObject()
         }
       }
       if handler.isDone { return }
       // Find the next value: close finished containers, deliver a key before a member.
       while true {
         guard let top = stack.last else { return }
+        if top.next == top.end, let last = top.last {
+          // The block is done; an open container's last element or member follows.
+          stack[stack.count &- 1] = (last, last + (top.isObject ? 2 : 1), nil, top.isObject)
+          continue
+        }
         if top.next == top.end {
           stack.removeLast()
           if top.isObject { try handler.endObject() } else { try handler.endArray() }

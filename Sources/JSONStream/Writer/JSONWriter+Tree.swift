@@ -30,11 +30,13 @@ extension JSONWriter {
     var depth = state.pointee.stack.count
     let pretty = options.indent != nil
     let allowNonFinite = options.allowNonFiniteNumbers
-    // Per open container: the next node, its first and end nodes, and whether it is an object.
+    // Per open container: the next node, the end of its block, an open container's last
+    // element or member (written after the block), whether it is an object, and whether a
+    // member was written (a comma goes before the next).
     var stack:
       [(
-        next: UnsafePointer<_Node>, first: UnsafePointer<_Node>, end: UnsafePointer<_Node>,
-        isObject: Bool
+        next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
+        isObject: Bool, started: Bool
       )] = []
     var node = root
     while true {
@@ -51,28 +53,29 @@ extension JSONWriter {
         state.pointee.out.append(text)
       case _JSONNode.string:
         _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(node)))
-      case _JSONNode.array:
-        if let first = _JSONNode.nodes(node.payload) {
-          state.pointee.out.append(._openBracket)
-          stack.append((first, first, first + _JSONNode.count(head), false))
-          depth &+= 1
-        } else {
-          _appendStatic(state, "[]")
-        }
       default:
-        if let first = _JSONNode.nodes(node.payload) {
-          state.pointee.out.append(._openBrace)
-          stack.append((first, first, first + 2 &* _JSONNode.count(head), true))
-          depth &+= 1
+        let (block, nodes, last, isObject) = _JSONNode.children(node)
+        if let block {
+          stack.append((block, block + nodes, last, isObject, false))
+        } else if let last {
+          stack.append((last, last + (isObject ? 2 : 1), nil, isObject, false))
         } else {
-          _appendStatic(state, "{}")
+          _appendStatic(state, isObject ? "{}" : "[]")
+          break
         }
+        state.pointee.out.append(isObject ? ._openBrace : ._openBracket)
+        depth &+= 1
       }
       // The next value: close finished containers, write separators and keys.
       while true {
         guard let top = stack.last else {
           try _endValue(state)
           return
+        }
+        if top.next == top.end, let last = top.last {
+          // The block is done; an open container's last element or member follows.
+          stack[stack.count &- 1] = (last, last + (top.isObject ? 2 : 1), nil, top.isObject, true)
+          continue
         }
         if top.next == top.end {
           stack.removeLast()
@@ -83,7 +86,7 @@ extension JSONWriter {
           continue
         }
         var next = top.next
-        if next != top.first { state.pointee.out.append(._comma) }
+        if top.started { state.pointee.out.append(._comma) }
         if pretty { _newline(state, depth: depth) }
         if top.isObject {
           _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(next[0])))
@@ -92,6 +95,7 @@ extension JSONWriter {
           next += 1
         }
         stack[stack.count &- 1].next = next + 1
+        stack[stack.count &- 1].started = true
         node = next[0]
         break
       }

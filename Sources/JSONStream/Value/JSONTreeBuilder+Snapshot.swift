@@ -1,0 +1,210 @@
+// Snapshots of an incomplete document: the best value so far, with the open strings, arrays
+// and objects closed, made cheaply enough to take after every chunk.
+//
+// A snapshot shares what earlier snapshots made. The complete children of each open container
+// are copied once from the builder's stack into a "mirror" block in the arena, which grows by
+// doubling (an old block stays, for the snapshots that use it), so each child is copied O(1)
+// times however many snapshots are taken. A container's incomplete last child (the open
+// container below it, or a partial string) is not put in the block but hangs off a small
+// header (an "open" node, see `_JSONStorage`). An open string's bytes are mirrored the same
+// way. So a snapshot costs the children and bytes completed since the last one, plus a header
+// per open level: following a stream of N bytes with a snapshot after every chunk is O(N),
+// not the O(N²) of parsing the whole buffer again each time.
+
+/// The mirrors and counters snapshots share.
+@usableFromInline
+struct _SnapshotState {
+  @usableFromInline
+  struct Mirror {
+    /// The frame mirrored (its serial number).
+    var serial = -1
+    var block: UnsafeMutablePointer<_Node>? = nil
+    var capacity = 0
+    /// Nodes copied so far.
+    var count = 0
+  }
+
+  /// Per open frame, outermost first.
+  @usableFromInline var mirrors: [Mirror] = []
+  /// The open string's bytes, and which token they belong to.
+  @usableFromInline var stringBlock: UnsafeMutablePointer<UInt8>? = nil
+  @usableFromInline var stringCapacity = 0
+  @usableFromInline var stringCount = 0
+  @usableFromInline var stringToken = -1
+  /// Nodes, bytes and headers written by snapshots so far: the cost that must stay linear.
+  @usableFromInline var work = 0
+
+  @usableFromInline
+  init() {}
+
+  /// The frame at `level` changed a child that was copied: copy it afresh next time.
+  @usableFromInline
+  mutating func invalidate(level: Int) {
+    if level < mirrors.count { mirrors[level].serial = -1 }
+  }
+}
+
+/// A token the parser is in the middle of, for a snapshot.
+@usableFromInline
+struct _PendingToken {
+  /// A string (or key) and its decoded bytes so far, or a number's text so far.
+  var isString: Bool
+  var isKey: Bool
+  var bytes: UnsafeBufferPointer<UInt8>
+  /// Where the token started in the input (tells one token from the next).
+  var start: Int
+}
+
+extension _BuilderState {
+  /// The best value of the document so far (see `JSONParser.snapshot`).
+  @usableFromInline
+  mutating func snapshot(pending: _PendingToken?, partialNumbers: Bool, partialStrings: Bool)
+    -> JSONValue?
+  {
+    // The open token, when it may show: a string value's bytes (complete characters only), or
+    // a number's text that is a number already.
+    var tail: _Node? = nil
+    if let pending, !pending.isKey {
+      if pending.isString && partialStrings {
+        tail = stringNode(pending)
+      } else if !pending.isString && partialNumbers,
+        let flags = _classifyNumberText(pending.bytes), flags & JSONNumber._nonFinite == 0
+      {
+        let text = arena.allocate(bytes: pending.bytes.count)
+        text.copyMemory(from: pending.bytes.baseAddress!, byteCount: pending.bytes.count)
+        snapshots.work &+= pending.bytes.count
+        tail = _Node(
+          head: _JSONNode.number | UInt64(flags) << 8
+            | UInt64(truncatingIfNeeded: pending.bytes.count) << 16,
+          payload: UInt64(UInt(bitPattern: text)))
+      }
+    }
+    let levels = frames.count
+    if levels == 0 {
+      // At the top: a partial top-level string, or nothing.
+      guard let tail else { return nil }
+      return _JSONStorage(chunks: arena.chunks).value(of: tail)
+    }
+    if snapshots.mirrors.count > levels {
+      snapshots.mirrors.removeLast(snapshots.mirrors.count - levels)
+    }
+    while snapshots.mirrors.count < levels { snapshots.mirrors.append(.init()) }
+    // From the innermost open container out: each becomes a node, the tail of its parent.
+    for level in stride(from: levels - 1, through: 0, by: -1) {
+      let frame = frames[level]
+      let regionEnd = level + 1 < levels ? frames[level + 1].start : stack.count
+      var complete = regionEnd - frame.start
+      var lastNodes: [_Node] = []
+      if frame.isObject {
+        let danglingKey = complete % 2 == 1
+        if danglingKey { complete -= 1 }
+        // A member shows when its key is complete and its value has begun (and is not the
+        // value of a repeated key, which replaces or is dropped when complete).
+        if danglingKey, frame.pending == _BuilderFrame.none, let value = tail {
+          lastNodes = [stack[regionEnd - 1], value]
+        }
+      } else if let value = tail {
+        lastNodes = [value]
+      }
+      let block = mirror(level: level, frame: frame, complete: complete)
+      let perChild = frame.isObject ? 2 : 1
+      let childCount = complete / perChild
+      if lastNodes.isEmpty && (!frame.isObject || childCount == 0) {
+        tail = _Node(
+          head: (frame.isObject ? _JSONNode.object : _JSONNode.array)
+            | UInt64(truncatingIfNeeded: childCount) << 8,
+          payload: childCount == 0 ? 0 : UInt64(UInt(bitPattern: block)))
+        continue
+      }
+      // An open node: the complete children, then the last one on its own. An object always
+      // takes this form (with its last complete member as the last one when none is open):
+      // it has no key index, and this form says so.
+      var blockCount = childCount
+      if lastNodes.isEmpty {
+        blockCount -= 1
+        lastNodes = [block![2 * blockCount], block![2 * blockCount + 1]]
+      }
+      let memory = arena.allocate(words: 16 + 16 * lastNodes.count)
+      let header = memory.bindMemory(to: UInt64.self, capacity: 2)
+      let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: lastNodes.count)
+      nodes.initialize(from: lastNodes, count: lastNodes.count)
+      header[0] = blockCount == 0 ? 0 : UInt64(UInt(bitPattern: block))
+      header[1] = UInt64(UInt(bitPattern: nodes))
+      snapshots.work &+= 2 + lastNodes.count
+      tail = _Node(
+        head: (frame.isObject ? _JSONNode.openObject : _JSONNode.openArray)
+          | UInt64(truncatingIfNeeded: blockCount) << 8,
+        payload: UInt64(UInt(bitPattern: header)))
+    }
+    return _JSONStorage(chunks: arena.chunks).value(of: tail!)
+  }
+
+  /// The mirror of the frame at `level`, brought up to its `complete` children's nodes.
+  mutating func mirror(level: Int, frame: _BuilderFrame, complete: Int)
+    -> UnsafeMutablePointer<_Node>?
+  {
+    var mirror = snapshots.mirrors[level]
+    if mirror.serial != frame.serial {
+      mirror = .init(serial: frame.serial)
+    }
+    if complete > mirror.capacity {
+      // Double: the old block stays as it is for the snapshots that use it.
+      let capacity = Swift.max(8, Swift.max(complete, 2 * mirror.capacity))
+      let block = arena.allocate(words: capacity * 16).bindMemory(
+        to: _Node.self, capacity: capacity)
+      if let old = mirror.block, mirror.count > 0 {
+        block.initialize(from: old, count: mirror.count)
+        snapshots.work &+= mirror.count
+      }
+      mirror.block = block
+      mirror.capacity = capacity
+    }
+    if complete > mirror.count {
+      (mirror.block! + mirror.count).initialize(
+        from: stack.base + frame.start + mirror.count, count: complete - mirror.count)
+      snapshots.work &+= complete - mirror.count
+      mirror.count = complete
+    }
+    snapshots.mirrors[level] = mirror
+    return mirror.block
+  }
+
+  /// A string node for the open string's bytes so far, sharing the bytes mirrored before.
+  mutating func stringNode(_ pending: _PendingToken) -> _Node {
+    // Only whole characters: an incomplete UTF-8 sequence at the end waits for its bytes.
+    var length = pending.bytes.count
+    var back = 0
+    while back < 3 && back < length && pending.bytes[length - 1 - back] & 0xC0 == 0x80 { back += 1 }
+    if back < length {
+      let lead = pending.bytes[length - 1 - back]
+      let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+      if needed > back + 1 { length -= back + 1 }
+    }
+    if pending.start != snapshots.stringToken || length < snapshots.stringCount {
+      snapshots.stringToken = pending.start
+      snapshots.stringCount = 0
+      snapshots.stringBlock = nil
+      snapshots.stringCapacity = 0
+    }
+    if length > snapshots.stringCapacity {
+      let capacity = Swift.max(32, Swift.max(length, 2 * snapshots.stringCapacity))
+      let block = arena.allocate(bytes: capacity).bindMemory(to: UInt8.self, capacity: capacity)
+      if let old = snapshots.stringBlock, snapshots.stringCount > 0 {
+        block.initialize(from: old, count: snapshots.stringCount)
+        snapshots.work &+= snapshots.stringCount
+      }
+      snapshots.stringBlock = block
+      snapshots.stringCapacity = capacity
+    }
+    if length > snapshots.stringCount {
+      (snapshots.stringBlock! + snapshots.stringCount).initialize(
+        from: pending.bytes.baseAddress! + snapshots.stringCount,
+        count: length - snapshots.stringCount)
+      snapshots.work &+= length - snapshots.stringCount
+      snapshots.stringCount = length
+    }
+    return _Node(
+      head: _JSONNode.string | UInt64(truncatingIfNeeded: length) << 8,
+      payload: length == 0 ? 0 : UInt64(UInt(bitPattern: snapshots.stringBlock)))
+  }
+}
