@@ -26,7 +26,7 @@ extension JSONParser where Handler == JSONTreeBuilder {
   /// var parser = JSONParser(handler: JSONTreeBuilder())
   /// for try await delta in deltas {
   ///   try parser.feed(delta)
-  ///   render(parser.snapshot())           // {"city":"Par"} … {"city":"Paris","days":[1,2
+  ///   render(parser.snapshot())           // {"city":"Par"} … {"city":"Paris","days":[1]}
   /// }
   /// ```
   ///

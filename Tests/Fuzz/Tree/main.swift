@@ -13,6 +13,8 @@
 //           bit 2…3  chunking: whole, 1 byte, 7 bytes, 61 bytes (each chunk its own allocation)
 //           bit 4    write pretty
 //           bit 5    write with escapeUnicode and escapeSlash
+//           bit 6…7  snapshots after each chunk: none, partial strings, also partial numbers,
+//                    containers only
 //
 // Checked, with `fatalError` on a violation:
 // - chunked and whole-buffer parses give equal values, or both fail;
@@ -21,7 +23,9 @@
 // - with duplicate keys refused, the values written one per line are the bytes the input
 //   streamed straight through a writer gives;
 // - every member of every object is found by its key (at its own position when keys are
-//   unique), every element by its index.
+//   unique), every element by its index;
+// - every snapshot writes valid JSON that reads back equal, is unchanged by later input, and
+//   the last one is the complete value.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -46,8 +50,13 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
   writeOptions.allowNonFiniteNumbers = options.allowNonFiniteNumbers
   let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
 
+  let snapshotMode = Int(byte1 >> 6)
+  let snapshotOptions: JSONSnapshotOptions? =
+    [nil, .partialStrings, [.partialStrings, .partialNumbers], []][snapshotMode]
   let whole = try? treeParse(input, options, policy, chunk: 0)
-  let chunked = try? treeParse(input, options, policy, chunk: chunk)
+  let chunked = try? treeParse(
+    input, options, policy, chunk: chunk, snapshots: snapshotOptions,
+    checkSnapshots: !options.allowNonFiniteNumbers && !options.allowMultipleValues)
   treeCheck((whole == nil) == (chunked == nil), "whole and chunked parses disagree on failing")
   guard let whole, let chunked else { return 0 }
   treeCheck(whole == chunked || options.allowNonFiniteNumbers, "chunked parse differs")
@@ -96,11 +105,29 @@ private func treeCheck(
 /// (freed right after its `feed`, so AddressSanitizer sees any later read of it).
 private func treeParse(
   _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions,
-  _ policy: JSONDuplicateKeyPolicy, chunk: Int
+  _ policy: JSONDuplicateKeyPolicy, chunk: Int, snapshots: JSONSnapshotOptions? = nil,
+  checkSnapshots: Bool = false
 ) throws -> [JSONValue] {
   var parser = JSONParser(handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
+  // Snapshots taken, with their text when taken (the first 64, to bound the work).
+  var taken: [(JSONValue, [UInt8])] = []
+  func snapshot() {
+    guard let snapshots, let value = parser.snapshot(including: snapshots) else { return }
+    guard checkSnapshots, taken.count < 64 else { return }
+    var writeOptions = JSONWriteOptions()
+    writeOptions.allowNonFiniteNumbers = true
+    guard let text = try? value.jsonBytes(options: writeOptions) else {
+      fatalError("a snapshot does not write")
+    }
+    guard let back = try? JSONValue(parsing: text) else {
+      fatalError("a snapshot's text does not parse: \(String(decoding: text, as: UTF8.self))")
+    }
+    treeCheck(back == value, "a snapshot reads back different")
+    taken.append((value, text))
+  }
   if chunk == 0 {
     try parser.feed(UnsafeRawBufferPointer(input))
+    snapshot()
   } else {
     var start = 0
     while start < input.count {
@@ -109,10 +136,19 @@ private func treeParse(
       copy.initialize(from: input.baseAddress! + start, count: count)
       defer { copy.deallocate() }
       try parser.feed(UnsafeRawBufferPointer(start: copy, count: count))
+      snapshot()
       start += count
     }
   }
   try parser.finish()
+  for (value, text) in taken {
+    var writeOptions = JSONWriteOptions()
+    writeOptions.allowNonFiniteNumbers = true
+    treeCheck((try? value.jsonBytes(options: writeOptions)) == text, "a snapshot changed")
+  }
+  if checkSnapshots, snapshots != nil, let value = parser.handler.values.first {
+    treeCheck(parser.snapshot(including: snapshots!) == value, "the last snapshot is not the value")
+  }
   return parser.handler.values
 }
 
