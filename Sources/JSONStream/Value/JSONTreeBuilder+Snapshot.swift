@@ -16,16 +16,16 @@
 struct _SnapshotState {
   @usableFromInline
   struct Mirror {
-    /// The frame mirrored (its serial number).
-    var serial = -1
     var block: UnsafeMutablePointer<_Node>? = nil
     var capacity = 0
     /// Nodes copied so far.
     var count = 0
   }
 
-  /// Per open frame, outermost first.
+  /// Per open frame, outermost first; those from `valid` on are stale (their frame closed,
+  /// or a child they copied changed) and start afresh.
   @usableFromInline var mirrors: [Mirror] = []
+  @usableFromInline var valid = 0
   /// The open string's bytes, and which token they belong to.
   @usableFromInline var stringBlock: UnsafeMutablePointer<UInt8>? = nil
   @usableFromInline var stringCapacity = 0
@@ -40,7 +40,13 @@ struct _SnapshotState {
   /// The frame at `level` changed a child that was copied: copy it afresh next time.
   @usableFromInline
   mutating func invalidate(level: Int) {
-    if level < mirrors.count { mirrors[level].serial = -1 }
+    if valid > level { valid = level }
+  }
+
+  /// The frame at `level` closed (one compare per container end while building).
+  @inlinable @inline(__always)
+  mutating func closed(level: Int) {
+    if valid > level { valid = level }
   }
 }
 
@@ -144,9 +150,6 @@ extension _BuilderState {
     -> UnsafeMutablePointer<_Node>?
   {
     var mirror = snapshots.mirrors[level]
-    if mirror.serial != frame.serial {
-      mirror = .init(serial: frame.serial)
-    }
     if complete > mirror.capacity {
       // Double: the old block stays as it is for the snapshots that use it.
       let capacity = Swift.max(8, Swift.max(complete, 2 * mirror.capacity))

@@ -53,25 +53,20 @@ public struct JSONTreeBuilder: JSONEventHandler {
   @inlinable
   public mutating func startObject() {
     let state = _state()
-    state.pointee.frameSerial &+= 1
-    state.pointee.frames.append(
-      _BuilderFrame(
-        start: state.pointee.stack.count, isObject: true, serial: state.pointee.frameSerial))
+    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count, isObject: true))
   }
 
   @inlinable
   public mutating func startArray() {
     let state = _state()
-    state.pointee.frameSerial &+= 1
-    state.pointee.frames.append(
-      _BuilderFrame(
-        start: state.pointee.stack.count, isObject: false, serial: state.pointee.frameSerial))
+    state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count, isObject: false))
   }
 
   @inlinable
   public mutating func endArray() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
+    state.pointee.snapshots.closed(level: state.pointee.frames.count)
     let count = state.pointee.stack.count &- frame.start
     let first = state.pointee.moveToArena(from: frame.start)
     state.pointee.stack.append(
@@ -83,6 +78,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public mutating func endObject() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
+    state.pointee.snapshots.closed(level: state.pointee.frames.count)
     let count = (state.pointee.stack.count &- frame.start) >> 1
     let first: UInt64
     if frame.index >= 0 {
@@ -212,8 +208,6 @@ struct _BuilderState: _ManualState {
   @usableFromInline var arena: _Arena
   /// Key indexes of open objects with more than `_JSONNode.indexThreshold` members.
   @usableFromInline var indexes: [[UInt64]]
-  /// Numbers the frames, so snapshots know a frame from an earlier one at the same depth.
-  @usableFromInline var frameSerial = 0
   /// What snapshots share between them (see JSONTreeBuilder+Snapshot).
   @usableFromInline var snapshots = _SnapshotState()
 
@@ -453,9 +447,6 @@ struct _BuilderFrame: BitwiseCopyable {
 
   /// Where its nodes start on the builder's stack.
   @usableFromInline var start: Int
-  @usableFromInline var isObject: Bool
-  /// Its number among all frames of the builder.
-  @usableFromInline var serial: Int
   /// After a repeated key: the position whose value the next value replaces, `discard`, or
   /// `none`.
   @usableFromInline var pending: Int = _BuilderFrame.none
@@ -476,11 +467,12 @@ struct _BuilderFrame: BitwiseCopyable {
     return 1 << (hash >> 58)
   }
 
+  @usableFromInline var isObject: Bool
+
   @inlinable
-  init(start: Int, isObject: Bool, serial: Int) {
+  init(start: Int, isObject: Bool) {
     self.start = start
     self.isObject = isObject
-    self.serial = serial
   }
 }
 
