@@ -167,6 +167,30 @@ public struct _DocumentPump: _AsyncPump {
 
 // MARK: - Entry points
 
+extension _ItemPump {
+  @usableFromInline
+  static func maker(
+    _ paths: [JSONPath], _ options: JSONParseOptions, _ duplicateKeys: JSONDuplicateKeyPolicy
+  ) -> () -> _ItemPump {
+    { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) }
+  }
+}
+
+extension _DocumentPump {
+  @usableFromInline
+  static func maker(
+    _ framing: JSONDocumentReader.Framing, _ options: JSONParseOptions,
+    _ duplicateKeys: JSONDuplicateKeyPolicy, _ skipsInvalidDocuments: Bool
+  ) -> () -> _DocumentPump {
+    {
+      _DocumentPump(
+        reader: JSONDocumentReader(
+          framing: framing, options: options, duplicateKeys: duplicateKeys,
+          skipsInvalidDocuments: skipsInvalidDocuments))
+    }
+  }
+}
+
 extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   /// The parser's events, as values, while the chunks arrive.
   ///
@@ -193,8 +217,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
   ) -> JSONAsyncSequence<Self, _ItemPump> {
     JSONAsyncSequence(
-      base: self,
-      makePump: { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) },
+      base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys),
       chunkBytes: { Array($0) }, byte: nil)
   }
 
@@ -211,12 +234,8 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   ) -> JSONAsyncSequence<Self, _DocumentPump> {
     JSONAsyncSequence(
       base: self,
-      makePump: {
-        _DocumentPump(
-          reader: JSONDocumentReader(
-            framing: framing, options: options, duplicateKeys: duplicateKeys,
-            skipsInvalidDocuments: skipsInvalidDocuments))
-      }, chunkBytes: { Array($0) }, byte: nil)
+      makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
+      chunkBytes: { Array($0) }, byte: nil)
   }
 }
 
@@ -235,9 +254,8 @@ extension AsyncSequence where Element == UInt8 {
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
   ) -> JSONAsyncSequence<Self, _ItemPump> {
     JSONAsyncSequence(
-      base: self,
-      makePump: { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) },
-      chunkBytes: nil, byte: { $0 })
+      base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil,
+      byte: { $0 })
   }
 
   /// Each document of a stream of many, as soon as its last byte arrives.
@@ -247,11 +265,7 @@ extension AsyncSequence where Element == UInt8 {
   ) -> JSONAsyncSequence<Self, _DocumentPump> {
     JSONAsyncSequence(
       base: self,
-      makePump: {
-        _DocumentPump(
-          reader: JSONDocumentReader(
-            framing: framing, options: options, duplicateKeys: duplicateKeys,
-            skipsInvalidDocuments: skipsInvalidDocuments))
-      }, chunkBytes: nil, byte: { $0 })
+      makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
+      chunkBytes: nil, byte: { $0 })
   }
 }

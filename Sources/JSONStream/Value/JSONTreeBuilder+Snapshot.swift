@@ -150,18 +150,8 @@ extension _BuilderState {
     -> UnsafeMutablePointer<_Node>?
   {
     var mirror = snapshots.mirrors[level]
-    if complete > mirror.capacity {
-      // Double: the old block stays as it is for the snapshots that use it.
-      let capacity = Swift.max(8, Swift.max(complete, 2 * mirror.capacity))
-      let block = arena.allocate(words: capacity * 16).bindMemory(
-        to: _Node.self, capacity: capacity)
-      if let old = mirror.block, mirror.count > 0 {
-        block.initialize(from: old, count: mirror.count)
-        snapshots.work &+= mirror.count
-      }
-      mirror.block = block
-      mirror.capacity = capacity
-    }
+    (mirror.block, mirror.capacity) = grown(
+      mirror.block, capacity: mirror.capacity, count: mirror.count, needed: complete, minimum: 8)
     if complete > mirror.count {
       (mirror.block! + mirror.count).initialize(
         from: stack.base + frame.start + mirror.count, count: complete - mirror.count)
@@ -170,6 +160,23 @@ extension _BuilderState {
     }
     snapshots.mirrors[level] = mirror
     return mirror.block
+  }
+
+  /// A block for at least `needed` elements that starts with the `count` in `old`: `old` when
+  /// it has room, else a new one in the arena, twice as large — the old block stays as it is
+  /// for the snapshots that use it.
+  mutating func grown<Element>(
+    _ old: UnsafeMutablePointer<Element>?, capacity: Int, count: Int, needed: Int, minimum: Int
+  ) -> (UnsafeMutablePointer<Element>?, Int) {
+    if needed <= capacity { return (old, capacity) }
+    let newCapacity = Swift.max(minimum, Swift.max(needed, 2 * capacity))
+    let block = arena.allocate(words: newCapacity * MemoryLayout<Element>.stride).bindMemory(
+      to: Element.self, capacity: newCapacity)
+    if let old, count > 0 {
+      block.initialize(from: old, count: count)
+      snapshots.work &+= count
+    }
+    return (block, newCapacity)
   }
 
   /// A string node for the open string's bytes so far, sharing the bytes mirrored before.
@@ -189,16 +196,9 @@ extension _BuilderState {
       snapshots.stringBlock = nil
       snapshots.stringCapacity = 0
     }
-    if length > snapshots.stringCapacity {
-      let capacity = Swift.max(32, Swift.max(length, 2 * snapshots.stringCapacity))
-      let block = arena.allocate(bytes: capacity).bindMemory(to: UInt8.self, capacity: capacity)
-      if let old = snapshots.stringBlock, snapshots.stringCount > 0 {
-        block.initialize(from: old, count: snapshots.stringCount)
-        snapshots.work &+= snapshots.stringCount
-      }
-      snapshots.stringBlock = block
-      snapshots.stringCapacity = capacity
-    }
+    (snapshots.stringBlock, snapshots.stringCapacity) = grown(
+      snapshots.stringBlock, capacity: snapshots.stringCapacity, count: snapshots.stringCount,
+      needed: length, minimum: 32)
     if length > snapshots.stringCount {
       (snapshots.stringBlock! + snapshots.stringCount).initialize(
         from: pending.bytes.baseAddress! + snapshots.stringCount,
