@@ -39,6 +39,15 @@ public protocol JSONEventHandler {
   mutating func bool(_ value: Bool) throws
   /// `null`.
   mutating func null() throws
+  /// Asked right after ``startObject()`` and ``startArray()``: `true` has the parser skip that
+  /// container's contents — still checked as JSON, but not decoded, not kept and not delivered
+  /// (nor held to the string and number length limits) — and deliver its end event next.
+  /// Filters use it for subtrees they have no use for; the default is `false`. Only asked of
+  /// handlers whose ``canSkipContainers`` is true.
+  var skipsContainerContents: Bool { get }
+  /// `true` for a handler type that may ask to skip (``skipsContainerContents``): the parser
+  /// leaves skipping out of its code for the others. The default is `false`.
+  static var canSkipContainers: Bool { get }
   /// `true` once the handler has what it needs; the parser then stops and ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)``
   /// returns ``JSONParseStatus/stopped``. Checked after every event.
   var isDone: Bool { get }
@@ -55,4 +64,6 @@ extension JSONEventHandler {
   @inlinable public mutating func bool(_ value: Bool) throws {}
   @inlinable public mutating func null() throws {}
   @inlinable public var isDone: Bool { false }
+  @inlinable public var skipsContainerContents: Bool { false }
+  @inlinable public static var canSkipContainers: Bool { false }
 }

@@ -43,6 +43,10 @@ public struct JSONItemStreamer: JSONEventHandler {
     self.onItem = onItem
   }
 
+  /// A container no path can reach is skipped by the parser: checked, not decoded.
+  public var skipsContainerContents: Bool { tracker.deadDepth > 0 }
+  public static var canSkipContainers: Bool { true }
+
   /// Returns the items collected so far and forgets them.
   public mutating func takeItems() -> [Item] {
     defer { items.removeAll() }

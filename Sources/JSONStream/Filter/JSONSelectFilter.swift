@@ -35,6 +35,12 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public var isDone: Bool { downstream.isDone }
 
+  /// A container no path can reach is skipped by the parser: checked, not decoded.
+  @inlinable
+  public var skipsContainerContents: Bool { _tracker.deadDepth > 0 }
+  @inlinable
+  public static var canSkipContainers: Bool { true }
+
   @inlinable
   mutating func _start(_ action: _SelectionAction) throws -> Bool {
     switch action {

@@ -123,6 +123,7 @@ extension JSONParser {
   @usableFromInline
   @inline(never)
   func _stringError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
+    if _skipDepth > 0 { return error }
     let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
     return length > options.limits.maxStringLength ? _tokenLimitError(.stringLength) : error
   }
@@ -131,6 +132,7 @@ extension JSONParser {
   @usableFromInline
   @inline(never)
   func _numberTextError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
+    if _skipDepth > 0 { return error }
     let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
     return length > options.limits.maxNumberLength ? _tokenLimitError(.numberLength) : error
   }

@@ -67,12 +67,14 @@ extension JSONParser {
   {
     if let numberEnd = Self._wellFormedNumberEnd(start, end) {
       let count = numberEnd - start
-      if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
       _cursor = _tokenStart
-      try handler.number(
-        JSONNumber(
-          _utf8: UnsafeBufferPointer(start: start, count: count),
-          flags: Self._numberFlags(start, numberEnd)))
+      if !_skipping {
+        if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
+        try handler.number(
+          JSONNumber(
+            _utf8: UnsafeBufferPointer(start: start, count: count),
+            flags: Self._numberFlags(start, numberEnd)))
+      }
       _valueCompleted()
       return numberEnd
     }
@@ -169,7 +171,9 @@ extension JSONParser {
       return end
     }
     _token = .none
-    if _tokenInScratch {
+    if _skipping {
+      _cursor = _tokenStart
+    } else if _tokenInScratch {
       try _appendToScratch(tokenStart, p, limit: .numberLength)
       _cursor = _tokenStart
       try _emitScratchNumber()
@@ -226,6 +230,10 @@ extension JSONParser {
     }
     _token = .none
     _cursor = _offset(p)
+    if _skipping {
+      _valueCompleted()
+      return p
+    }
     switch _literal {
     case .true: try handler.bool(true)
     case .false: try handler.bool(false)

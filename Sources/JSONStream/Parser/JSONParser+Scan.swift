@@ -113,13 +113,23 @@ extension JSONParser {
     case ._openBrace:
       try _push(isObject: true, at: p)
       _cursor = _offset(p)
-      try handler.startObject()
+      if !_skipping {
+        try handler.startObject()
+        if Handler.canSkipContainers && handler.skipsContainerContents { _skipDepth = 1 }
+      } else {
+        _skipDepth &+= 1
+      }
       _expect = .keyOrEndObject
       return p + 1
     case ._openBracket:
       try _push(isObject: false, at: p)
       _cursor = _offset(p)
-      try handler.startArray()
+      if !_skipping {
+        try handler.startArray()
+        if Handler.canSkipContainers && handler.skipsContainerContents { _skipDepth = 1 }
+      } else {
+        _skipDepth &+= 1
+      }
       _expect = .valueOrEndArray
       return p + 1
     case ._quote:
@@ -169,10 +179,16 @@ extension JSONParser {
     let isObject = _stack.removeLast()
     _inObject = _stack.last ?? false
     _cursor = _offset(p)
-    if isObject {
-      try handler.endObject()
+    if _skipping && _skipDepth > 1 {
+      _skipDepth &-= 1
     } else {
-      try handler.endArray()
+      // The end of a skipped container is delivered, so the handler's structure stays whole.
+      if Handler.canSkipContainers { _skipDepth = 0 }
+      if isObject {
+        try handler.endObject()
+      } else {
+        try handler.endArray()
+      }
     }
     _valueCompleted()
     return p + 1
@@ -215,7 +231,11 @@ extension JSONParser {
       _token = .none
     case .number where _numberState.isComplete:
       _cursor = _tokenStart
-      try _emitScratchNumber()
+      if _skipping {
+        _token = .none  // inside a skipped container: not delivered
+      } else {
+        try _emitScratchNumber()
+      }
       _valueCompleted()
       if handler.isDone { _phase = .stopped }
     default:

@@ -75,7 +75,9 @@ extension JSONParser {
   mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
     _token = .none
     _cursor = _tokenStart
-    if !_tokenInScratch {
+    if _skipping {
+      // Inside a skipped container: checked, not delivered.
+    } else if !_tokenInScratch {
       let count = p - runStart
       if count > options.limits.maxStringLength {
         throw _tokenLimitError(.stringLength)
@@ -116,6 +118,8 @@ extension JSONParser {
       _scratch.removeAll(keepingCapacity: true)
       _tokenInScratch = true
     }
+    // A skipped token is not kept (nor held to the length limits, which bound what is kept).
+    if _skipping { return }
     let count = to - from
     let maximum =
       limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
@@ -130,6 +134,7 @@ extension JSONParser {
   /// Appends a scalar as UTF-8 (from an escape, or U+FFFD).
   @inlinable
   mutating func _appendScalar(_ scalar: UInt32) {
+    if _skipping { return }
     if scalar < 0x80 {
       _scratch.append(UInt8(truncatingIfNeeded: scalar))
     } else if scalar < 0x800 {
@@ -173,7 +178,7 @@ extension JSONParser {
           throw _stringError(_invalidEscapeError(at: p), unflushed: 0)
         }
         if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: p) }
-        _scratch.append(decoded)
+        if !_skipping { _scratch.append(decoded) }
         _escape = 0
         return p + 1
       }
@@ -307,7 +312,7 @@ extension JSONParser {
     throws
   {
     try _appendToScratch(runStart, p)
-    _scratch.removeLast(Int(_utf8.length))
+    if !_skipping { _scratch.removeLast(Int(_utf8.length)) }
     _utf8.need = 0
     _appendScalar(0xFFFD)
   }

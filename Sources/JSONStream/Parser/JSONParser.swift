@@ -63,6 +63,15 @@ public struct JSONParser<Handler: JSONEventHandler> {
   /// Decoded string bytes or number text when a token has escapes or spans chunks.
   @usableFromInline var _scratch: [UInt8] = []
   @usableFromInline var _tokenInScratch = false
+  /// Open containers inside one the handler asked to skip (see
+  /// ``JSONEventHandler/skipsContainerContents``), counting it: while above 0, input is checked
+  /// but nothing is decoded, kept or delivered.
+  @usableFromInline var _skipDepth = 0
+
+  /// Inside a skipped container. Constant false, and so compiled away, for handlers that
+  /// never skip (``JSONEventHandler/canSkipContainers``).
+  @inlinable
+  var _skipping: Bool { Handler.canSkipContainers && _skipDepth > 0 }
   @usableFromInline var _stringIsKey = false
   /// 0: no escape; 1: after `\`; 2…5: after `\u` and that many hex digits minus 2.
   @usableFromInline var _escape: UInt8 = 0

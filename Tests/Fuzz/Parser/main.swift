@@ -11,13 +11,16 @@
 //   byte 1, bit 0…1  allowByteOrderMark, rejectNullAndNoncharacters
 //           bit 2…3  limits: default, maxDepth 8, small depth/string/number, tiny + input 48
 //           bit 4…5  chunking: whole (generic `feed`), 1 byte, random 0…8, random 1…97 bytes
-//           bit 6…7  handler: plain, plain, stops after N events, throws at event N
+//           bit 6…7  handler: plain, skips the contents of containers at depth 1…3 (from
+//                    the header), stops after N events, throws at event N
 //
 // Each input is parsed twice: fed whole as one raw buffer (the reference), and fed as the
 // chosen chunks, each copied into its own exactly-sized allocation that is freed right after
 // its `feed`, so AddressSanitizer catches reads past a chunk or of an earlier chunk. Both runs
 // must give the same events and the same outcome, and each is checked against the invariants
-// below; a violation stops the fuzzer with `fatalError`.
+// below; a violation stops the fuzzer with `fatalError`. A skipping handler's run must also
+// equal a run without skipping, with the skipped contents taken out: skipped input is checked
+// all the same (only the length limits, which bound what is kept, do not apply to it).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParserTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -35,6 +38,22 @@ public func fuzzParserTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
   }
   fuzzCheckSameRun(reference, chunked, config)
   fuzzCheckStructure(reference, config)
+  if let skipAt = config.skipAt {
+    var unskippedConfig = config
+    unskippedConfig.skipAt = nil
+    let unskipped = fuzzRun(unskippedConfig, input: input) { parser in
+      try parser.feed(UnsafeRawBufferPointer(input))
+    }
+    if case .parseError(.limitExceeded, _, _, _) = unskipped.outcome {
+      return 0  // the limit may lie in what was skipped
+    }
+    fuzzCheck(
+      reference.outcome == unskipped.outcome,
+      "skipping changed the outcome: \(reference.outcome) vs \(unskipped.outcome), \(config)")
+    fuzzCheck(
+      reference.events == fuzzWithoutContents(unskipped.events, at: skipAt),
+      "skipping delivered other events, \(config)")
+  }
   return 0
 }
 
@@ -57,6 +76,8 @@ private struct FuzzConfig: CustomStringConvertible {
   var stopAfter: Int?
   /// The handler throws instead of recording its event with this index.
   var throwAt: Int?
+  /// The handler skips the contents of containers opened at this depth (the root is 1).
+  var skipAt: Int?
   let header: (UInt8, UInt8)
 
   init(_ byte0: UInt8, _ byte1: UInt8) {
@@ -90,6 +111,7 @@ private struct FuzzConfig: CustomStringConvertible {
     seed = UInt64(byte0) << 8 | UInt64(byte1)
     var random = FuzzRandom(seed: seed)
     switch byte1 >> 6 {
+    case 1: skipAt = 1 + Int(random.next() % 3)
     case 2: stopAfter = 1 + Int(random.next() % 16)
     case 3: throwAt = Int(random.next() % 16)
     default: break
@@ -98,7 +120,7 @@ private struct FuzzConfig: CustomStringConvertible {
 
   var description: String {
     "header \(header.0) \(header.1), chunking \(chunking), stopAfter \(stopAfter as Any), "
-      + "throwAt \(throwAt as Any), \(options)"
+      + "throwAt \(throwAt as Any), skipAt \(skipAt as Any), \(options)"
   }
 }
 
@@ -163,8 +185,12 @@ private struct FuzzHandlerError: Error, Equatable {}
 private struct FuzzRecorder: JSONEventHandler {
   var events: [FuzzEvent] = []
   let config: FuzzConfig
+  var depth = 0
 
   init(_ config: FuzzConfig) { self.config = config }
+
+  var skipsContainerContents: Bool { config.skipAt == depth }
+  static var canSkipContainers: Bool { true }
 
   var isDone: Bool {
     guard let stopAfter = config.stopAfter else { return false }
@@ -177,10 +203,22 @@ private struct FuzzRecorder: JSONEventHandler {
     events.append(event)
   }
 
-  mutating func startObject() throws { try record(.startObject) }
-  mutating func endObject() throws { try record(.endObject) }
-  mutating func startArray() throws { try record(.startArray) }
-  mutating func endArray() throws { try record(.endArray) }
+  mutating func startObject() throws {
+    try record(.startObject)
+    depth += 1
+  }
+  mutating func endObject() throws {
+    try record(.endObject)
+    depth -= 1
+  }
+  mutating func startArray() throws {
+    try record(.startArray)
+    depth += 1
+  }
+  mutating func endArray() throws {
+    try record(.endArray)
+    depth -= 1
+  }
   mutating func key(_ key: JSONString) throws { try record(.key(fuzzCheckString(key, config))) }
   mutating func string(_ value: JSONString) throws {
     try record(.string(fuzzCheckString(value, config)))
@@ -316,6 +354,26 @@ private func fuzzIsJSONNumber(_ t: [UInt8]) -> Bool {
     skipDigits()
   }
   return i == t.count
+}
+
+/// `events` without what lies inside the containers opened at depth `skipAt` (their start and
+/// end stay).
+private func fuzzWithoutContents(_ events: [FuzzEvent], at skipAt: Int) -> [FuzzEvent] {
+  var result: [FuzzEvent] = []
+  var depth = 0
+  for event in events {
+    switch event {
+    case .startObject, .startArray:
+      if depth < skipAt { result.append(event) }
+      depth += 1
+    case .endObject, .endArray:
+      depth -= 1
+      if depth < skipAt { result.append(event) }
+    default:
+      if depth < skipAt { result.append(event) }
+    }
+  }
+  return result
 }
 
 // MARK: - Runs

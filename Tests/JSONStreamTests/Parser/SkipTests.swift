@@ -1,0 +1,113 @@
+import JSONStream
+import JSONStreamTestSupport
+import Testing
+
+/// Records events, asking the parser to skip every container that opens at `skipDepth`.
+struct SkippingRecorder: JSONEventHandler {
+  var recorder = EventRecorder()
+  var depth = 0
+  let skipDepth: Int
+  var skipsContainerContents: Bool { depth == skipDepth }
+  static var canSkipContainers: Bool { true }
+
+  init(skipDepth: Int) { self.skipDepth = skipDepth }
+
+  mutating func startObject() {
+    depth += 1
+    recorder.startObject()
+  }
+  mutating func startArray() {
+    depth += 1
+    recorder.startArray()
+  }
+  mutating func endObject() {
+    depth -= 1
+    recorder.endObject()
+  }
+  mutating func endArray() {
+    depth -= 1
+    recorder.endArray()
+  }
+  mutating func key(_ key: JSONString) { recorder.key(key) }
+  mutating func string(_ value: JSONString) { recorder.string(value) }
+  mutating func number(_ value: JSONNumber) { recorder.number(value) }
+  mutating func bool(_ value: Bool) { recorder.bool(value) }
+  mutating func null() { recorder.null() }
+}
+
+/// `events` without what lies inside containers opened at `depth` (their start and end stay).
+func withoutContents(_ events: [Event], at skipDepth: Int) -> [Event] {
+  var result: [Event] = []
+  var depth = 0
+  for event in events {
+    let inside =
+      depth > skipDepth || (depth == skipDepth && event != .endObject && event != .endArray)
+    switch event {
+    case .startObject, .startArray:
+      if !inside { result.append(event) }
+      depth += 1
+    case .endObject, .endArray:
+      depth -= 1
+      if depth < skipDepth || (depth == skipDepth - 1) { result.append(event) }
+    default:
+      if !inside { result.append(event) }
+    }
+  }
+  return result
+}
+
+@Suite("Skipping containers")
+struct SkipTests {
+  static let text = #"""
+    {"keep":1,"skip":{"s":"x\n\u00e9\ud83d\ude00","n":[-1.5e3,true,null,{"deep":["é"]}]},
+     "list":[[1,2],{"a":"b"},"c"],"last":"z"}
+    """#
+
+  @Test("a skipped container's contents are not delivered; its end is; at any chunking")
+  func skipped() throws {
+    let all = try parsedEvents(Self.text)
+    for depth in 1...4 {
+      let expected = withoutContents(all, at: depth)
+      for chunk in [1, 2, 7, 1000] {
+        var parser = JSONParser(handler: SkippingRecorder(skipDepth: depth))
+        let bytes = Array(Self.text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+          try parser.feed(bytes[start..<min(bytes.count, start + chunk)])
+        }
+        try parser.finish()
+        #expect(parser.handler.recorder.events == expected, "depth \(depth), chunk \(chunk)")
+      }
+    }
+    // Depth 1 skips the root's contents: only its start and end.
+    #expect(withoutContents(all, at: 1) == [.startObject, .endObject])
+  }
+
+  @Test("what is skipped is still checked: the same errors, at the same places")
+  func errorsInside() throws {
+    let bad = [
+      #"{"a":{"b":[1,2,]}}"#, #"{"a":{"b":"\x"}}"#, "{\"a\":{\"b\":\"\u{1}\"}}", #"{"a":[01]}"#,
+      #"{"a":[tru]}"#, #"{"a":{"b" 1}}"#, "{\"a\":[\"\\ud800\"]}", #"{"a":[1.]}"#,
+      #"{"a":{"b":[}}"#,
+      // The input ends inside a skipped container, after a number that could be complete.
+      #"{"a":[1,2"#,
+    ]
+    for text in bad {
+      let expected = parse(text).error
+      #expect(expected != nil, "\(text)")
+      for chunk in [1, 3, 100] {
+        var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2))
+        let bytes = Array(text.utf8)
+        var error: JSONParseError?
+        do {
+          for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try parser.feed(bytes[start..<min(bytes.count, start + chunk)])
+          }
+          try parser.finish()
+        } catch let caught as JSONParseError {
+          error = caught
+        }
+        #expect(error == expected, "\(text), chunk \(chunk)")
+      }
+    }
+  }
+}
