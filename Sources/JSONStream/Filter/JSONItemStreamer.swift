@@ -27,7 +27,7 @@ public struct JSONItemStreamer: JSONEventHandler {
   public private(set) var itemCount = 0
 
   private var tracker: _SelectionTracker
-  private var builder: JSONTreeBuilder
+  var builder: JSONTreeBuilder
   private let onItem: ((Item) throws -> Void)?
 
   /// - Parameters:
