@@ -74,7 +74,7 @@ mkdir -p "$out" "$corpus" "$artifacts"
 sources=()
 while IFS= read -r -d '' file; do
   sources+=("$file")
-done < <(find "$repo_root/Sources/JSONStream" -name '*.swift' -print0 | sort -z)
+done < <(find "$repo_root/Sources/JSONStream" "$fuzz_dir/Shared" -name '*.swift' -print0 | sort -z)
 sources+=("$target_dir/main.swift")
 
 if [[ ! -x "$binary" ]] || [[ -n "$(find "${sources[@]}" "$0" -newer "$binary" | head -1)" ]]; then

@@ -57,14 +57,6 @@ public func fuzzParserTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
   return 0
 }
 
-/// `precondition`, but with its message in optimized builds too.
-private func fuzzCheck(
-  _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
-  line: UInt = #line
-) {
-  if !condition { fatalError(message(), file: file, line: line) }
-}
-
 // MARK: - Configuration
 
 private struct FuzzConfig: CustomStringConvertible {
@@ -83,14 +75,7 @@ private struct FuzzConfig: CustomStringConvertible {
   init(_ byte0: UInt8, _ byte1: UInt8) {
     header = (byte0, byte1)
     func bit(_ byte: UInt8, _ n: UInt8) -> Bool { byte >> n & 1 == 1 }
-    options.allowComments = bit(byte0, 0)
-    options.allowTrailingText = bit(byte0, 1)
-    options.allowMultipleValues = bit(byte0, 2)
-    options.looseUnicode = bit(byte0, 3)
-    options.replaceUnpairedSurrogates = bit(byte0, 4)
-    options.allowUnicodeNewlines = bit(byte0, 5)
-    options.allowTrailingCommas = bit(byte0, 6)
-    options.allowNonFiniteNumbers = bit(byte0, 7)
+    options = fuzzParseOptions(byte0)
     options.allowByteOrderMark = bit(byte1, 0)
     options.rejectNullAndNoncharacters = bit(byte1, 1)
     switch byte1 >> 2 & 3 {
@@ -515,15 +500,12 @@ private func fuzzFeedChunks(
     default: size = 1 + Int(random.next() % 97)
     }
     let count = min(size, input.count - start)
-    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
-    defer { chunk.deallocate() }
-    chunk.copyMemory(
-      from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[start..<start + count])))
     let previous = status
     // An empty chunk also comes as a nil base address, the other form of empty.
-    status = try parser.feed(
-      count == 0 && random.next() & 1 == 0
-        ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(chunk))
+    let nilEmpty = count == 0 && random.next() & 1 == 0
+    status = try fuzzWithCopy(input, start: start, count: count) { chunk in
+      try parser.feed(nilEmpty ? UnsafeRawBufferPointer(start: nil, count: 0) : chunk)
+    }
     fuzzCheck(previous == .needsMoreInput || status == previous, "status changed: \(status)")
     start += count
   }

@@ -33,15 +33,7 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
   let byte0 = data[0]
   let byte1 = data[1]
   func bit(_ byte: UInt8, _ n: UInt8) -> Bool { byte >> n & 1 == 1 }
-  var options = JSONParseOptions()
-  options.allowComments = bit(byte0, 0)
-  options.allowTrailingText = bit(byte0, 1)
-  options.allowMultipleValues = bit(byte0, 2)
-  options.looseUnicode = bit(byte0, 3)
-  options.replaceUnpairedSurrogates = bit(byte0, 4)
-  options.allowUnicodeNewlines = bit(byte0, 5)
-  options.allowTrailingCommas = bit(byte0, 6)
-  options.allowNonFiniteNumbers = bit(byte0, 7)
+  let options = fuzzParseOptions(byte0)
   let policy: JSONDuplicateKeyPolicy = [.lastWins, .firstWins, .error, .error][Int(byte1 & 3)]
   let chunk = [0, 1, 7, 61][Int(byte1 >> 2 & 3)]
   var writeOptions: JSONWriteOptions = bit(byte1, 4) ? .pretty : .compact
@@ -57,9 +49,9 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
   let chunked = try? treeParse(
     input, options, policy, chunk: chunk, snapshots: snapshotOptions,
     checkSnapshots: !options.allowNonFiniteNumbers && !options.allowMultipleValues)
-  treeCheck((whole == nil) == (chunked == nil), "whole and chunked parses disagree on failing")
+  fuzzCheck((whole == nil) == (chunked == nil), "whole and chunked parses disagree on failing")
   guard let whole, let chunked else { return 0 }
-  treeCheck(whole == chunked || options.allowNonFiniteNumbers, "chunked parse differs")
+  fuzzCheck(whole == chunked || options.allowNonFiniteNumbers, "chunked parse differs")
 
   var written: [UInt8] = []
   for value in chunked {
@@ -68,7 +60,7 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let replayed: [UInt8]? = (try? value.replay(into: &writer)).flatMap {
       (try? writer.finish()).map { writer.bytes }
     }
-    treeCheck(direct == replayed, "one-pass writing differs from replay")
+    fuzzCheck(direct == replayed, "one-pass writing differs from replay")
     guard let direct else { return 0 }
     if !written.isEmpty { written.append(0x0A) }
     written.append(contentsOf: direct)
@@ -77,7 +69,7 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     guard let back = try? JSONValue(parsing: direct, options: reread, duplicateKeys: .error) else {
       fatalError("written text does not parse back")
     }
-    treeCheck(back == value || options.allowNonFiniteNumbers, "written text reads back different")
+    fuzzCheck(back == value || options.allowNonFiniteNumbers, "written text reads back different")
     // Every policy leaves each key once in an object.
     treeCheckAccess(value, uniqueKeys: true)
   }
@@ -88,17 +80,10 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     if (try? parser.feed(input)) != nil, (try? parser.finish()) != nil,
       (try? parser.handler.finish()) != nil
     {
-      treeCheck(parser.handler.bytes == written, "tree writing differs from streaming")
+      fuzzCheck(parser.handler.bytes == written, "tree writing differs from streaming")
     }
   }
   return 0
-}
-
-private func treeCheck(
-  _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
-  line: UInt = #line
-) {
-  if !condition { fatalError(message(), file: file, line: line) }
 }
 
 /// Parses `input` into values, fed whole or in chunks each copied into its own allocation
@@ -122,7 +107,7 @@ private func treeParse(
     guard let back = try? JSONValue(parsing: text) else {
       fatalError("a snapshot's text does not parse: \(String(decoding: text, as: UTF8.self))")
     }
-    treeCheck(back == value, "a snapshot reads back different")
+    fuzzCheck(back == value, "a snapshot reads back different")
     taken.append((value, text))
   }
   if chunk == 0 {
@@ -132,10 +117,7 @@ private func treeParse(
     var start = 0
     while start < input.count {
       let count = min(chunk, input.count - start)
-      let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-      copy.initialize(from: input.baseAddress! + start, count: count)
-      defer { copy.deallocate() }
-      try parser.feed(UnsafeRawBufferPointer(start: copy, count: count))
+      try fuzzWithCopy(input, start: start, count: count) { try parser.feed($0) }
       snapshot()
       start += count
     }
@@ -144,10 +126,10 @@ private func treeParse(
   for (value, text) in taken {
     var writeOptions = JSONWriteOptions()
     writeOptions.allowNonFiniteNumbers = true
-    treeCheck((try? value.jsonBytes(options: writeOptions)) == text, "a snapshot changed")
+    fuzzCheck((try? value.jsonBytes(options: writeOptions)) == text, "a snapshot changed")
   }
   if checkSnapshots, snapshots != nil, let value = parser.handler.values.first {
-    treeCheck(parser.snapshot(including: snapshots!) == value, "the last snapshot is not the value")
+    fuzzCheck(parser.snapshot(including: snapshots!) == value, "the last snapshot is not the value")
   }
   return parser.handler.values
 }
@@ -160,18 +142,18 @@ private func treeCheckAccess(_ root: JSONValue, uniqueKeys: Bool) {
     case .array(let array):
       for (index, element) in array.enumerated() {
         // Compared as text: NaN equals nothing, itself included.
-        treeCheck(
+        fuzzCheck(
           value[index]?.description == element.description, "element \(index) not found by index")
         pending.append(element)
       }
-      treeCheck(value[array.count] == nil, "an element past the end")
+      fuzzCheck(value[array.count] == nil, "an element past the end")
     case .object(let object):
       for (position, member) in object.enumerated() {
         guard let found = object.index(forKey: member.key) else {
           fatalError("key \(member.key) not found")
         }
-        treeCheck(!uniqueKeys || found == position, "key \(member.key) found elsewhere")
-        treeCheck(object[found].key == member.key, "key \(member.key) found at another key")
+        fuzzCheck(!uniqueKeys || found == position, "key \(member.key) found elsewhere")
+        fuzzCheck(object[found].key == member.key, "key \(member.key) found at another key")
         pending.append(member.value)
       }
     default: break
