@@ -25,11 +25,8 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// the builder until one of them changes it.
   @usableFromInline var _memory = _StateBox(_BuilderState())
 
-  /// - Parameters:
-  ///   - duplicateKeyPolicy: what a repeated key does; last wins by default.
-  ///   - cachesKeys: kept for source compatibility: keys are stored as bytes in the
-  ///     document's arena and need no cache.
-  public init(duplicateKeyPolicy: JSONDuplicateKeyPolicy = .lastWins, cachesKeys: Bool = true) {
+  /// - Parameter duplicateKeyPolicy: what a repeated key does; last wins by default.
+  public init(duplicateKeyPolicy: JSONDuplicateKeyPolicy = .lastWins) {
     self.duplicateKeyPolicy = duplicateKeyPolicy
   }
 
