@@ -1,0 +1,182 @@
+import Foundation
+import JSONStream
+import JSONStreamFoundation
+import Testing
+
+@Suite("JSONStreamDecoder")
+struct DecoderTests {
+  struct Order: Codable, Equatable {
+    struct Item: Codable, Equatable {
+      var sku: String
+      var title: String
+      var quantity: Int
+      var price: Double
+    }
+    struct Customer: Codable, Equatable {
+      var name: String
+      var email: String
+      var city: String
+    }
+    var id: Int
+    var customer: Customer
+    var items: [Item]
+    var total: Double
+    var paid: Bool
+    var note: String?
+  }
+
+  struct Export: Codable, Equatable {
+    struct Header: Codable, Equatable {
+      var source: String
+      var generated: Date
+      var currency: String
+      var count: Int
+    }
+    var export: Header
+    var orders: [Order]
+  }
+
+  /// Decodes with both decoders, configured alike, and expects the same value or the same
+  /// kind of error.
+  func expectParity<T: Decodable & Equatable>(
+    _ type: T.Type, _ text: String,
+    configure: (inout JSONStreamDecoder, JSONDecoder) -> Void = { _, _ in },
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var ours = JSONStreamDecoder()
+    let foundation = JSONDecoder()
+    configure(&ours, foundation)
+    let data = Data(text.utf8)
+    let expected = Result { try foundation.decode(type, from: data) }
+    let actual = Result { try ours.decode(type, from: data) }
+    switch (expected, actual) {
+    case (.success(let a), .success(let b)):
+      #expect(a == b, sourceLocation: sourceLocation)
+    case (.failure(let a), .failure(let b)):
+      #expect(errorKind(a) == errorKind(b), "\(a) vs \(b)", sourceLocation: sourceLocation)
+      // Foundation leaves the path empty for some errors (a number that does not fit); ours
+      // names it.
+      if !errorPath(a).isEmpty {
+        #expect(errorPath(a) == errorPath(b), "\(a) vs \(b)", sourceLocation: sourceLocation)
+      }
+    default:
+      Issue.record("Foundation: \(expected), ours: \(actual)", sourceLocation: sourceLocation)
+    }
+  }
+
+  func errorKind(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .typeMismatch: return "typeMismatch"
+    case .valueNotFound: return "valueNotFound"
+    case .keyNotFound: return "keyNotFound"
+    case .dataCorrupted: return "dataCorrupted"
+    default: return "other"
+    }
+  }
+
+  func errorPath(_ error: any Error) -> [String] {
+    let context: DecodingError.Context?
+    switch error as? DecodingError {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c),
+      .dataCorrupted(let c):
+      context = c
+    default: context = nil
+    }
+    return context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } ?? []
+  }
+
+  @Test("the sample export decodes as Foundation decodes it")
+  func sample() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Samples/orders.json")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    expectParity(Export.self, text) { ours, foundation in
+      ours.dateDecodingStrategy = .iso8601
+      foundation.dateDecodingStrategy = .iso8601
+    }
+    var decoder = JSONStreamDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    let export = try decoder.decode(Export.self, from: Data(text.utf8))
+    #expect(export.orders.count == export.export.count)
+  }
+
+  struct Numbers: Codable, Equatable {
+    var i: Int
+    var u8: UInt8
+    var f: Float
+    var d: Double
+    var big: UInt64
+    var opt: Int?
+  }
+
+  @Test("numbers: exact integers, nearest floats, the same errors as Foundation")
+  func numbers() {
+    expectParity(Numbers.self, #"{"i":-7,"u8":255,"f":1.5,"d":0.1,"big":18446744073709551615}"#)
+    expectParity(Numbers.self, #"{"i":1.5,"u8":1,"f":1,"d":1,"big":1}"#)
+    expectParity(Numbers.self, #"{"i":1,"u8":256,"f":1,"d":1,"big":1}"#)
+    expectParity(Numbers.self, #"{"i":1,"u8":1,"f":1e39,"d":1,"big":1}"#)
+    expectParity(Numbers.self, #"{"i":"1","u8":1,"f":1,"d":1,"big":1}"#)
+    expectParity(Numbers.self, #"{"u8":1,"f":1,"d":1,"big":1}"#)
+    expectParity(Numbers.self, #"{"i":1,"u8":1,"f":1,"d":1,"big":1,"opt":null}"#)
+    expectParity(Numbers.self, #"{"i":1,"u8":1,"f":1,"d":1,"big":1,"opt":3}"#)
+    expectParity(Numbers.self, #"{"i":null,"u8":1,"f":1,"d":1,"big":1}"#)
+    expectParity([Int].self, "[1,2,3e0,-0]")
+    expectParity([Double].self, #"[1,"Infinity"]"#) { ours, foundation in
+      ours.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+      foundation.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    }
+  }
+
+  struct Profile: Codable, Equatable {
+    var firstName: String
+    var lastLoginAt: Date
+    var avatar: Data
+    var homePage: URL
+    var balance: Decimal
+    var tags: [String: [Int]]
+  }
+
+  @Test("keys from snake_case, dates, data, URLs, decimals, dictionaries")
+  func strategies() {
+    let text = #"""
+      {"first_name":"Zoë","last_login_at":1700000000.5,"avatar":"AAEC/w==",
+       "home_page":"https://example.com/z","balance":12.345,"tags":{"a":[1],"b":[]}}
+      """#
+    expectParity(Profile.self, text) { ours, foundation in
+      ours.keyDecodingStrategy = .convertFromSnakeCase
+      foundation.keyDecodingStrategy = .convertFromSnakeCase
+      ours.dateDecodingStrategy = .secondsSince1970
+      foundation.dateDecodingStrategy = .secondsSince1970
+    }
+    expectParity(Profile.self, text) { ours, foundation in
+      ours.dateDecodingStrategy = .secondsSince1970
+      foundation.dateDecodingStrategy = .secondsSince1970
+    }
+    expectParity(Profile.self, text.replacingOccurrences(of: "AAEC/w==", with: "not base64")) {
+      ours, foundation in
+      ours.keyDecodingStrategy = .convertFromSnakeCase
+      foundation.keyDecodingStrategy = .convertFromSnakeCase
+      ours.dateDecodingStrategy = .millisecondsSince1970
+      foundation.dateDecodingStrategy = .millisecondsSince1970
+    }
+    expectParity([String: Int].self, #"{"a":1,"b":2}"#)
+    expectParity([Int].self, #"{"a":1}"#)
+    expectParity(Int.self, "[1")
+  }
+
+  @Test("bad input is dataCorrupted, with the parse error's line and column")
+  func badInput() throws {
+    let error = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode([Int].self, from: Data("[1,\n x]".utf8))
+    }
+    guard case .dataCorrupted(let context) = error else {
+      Issue.record("expected dataCorrupted, got \(error)")
+      return
+    }
+    #expect(context.debugDescription.contains("line 2, column 2"))
+    #expect(context.underlyingError is JSONParseError)
+  }
+}
