@@ -37,15 +37,10 @@ struct _SnapshotState {
   @usableFromInline
   init() {}
 
-  /// The frame at `level` changed a child that was copied: copy it afresh next time.
-  @usableFromInline
-  mutating func invalidate(level: Int) {
-    if valid > level { valid = level }
-  }
-
-  /// The frame at `level` closed (one compare per container end while building).
+  /// The frame at `level` closed, or changed a child that was copied: its mirror (and those
+  /// below) start afresh next time. One compare per container end while building.
   @inlinable @inline(__always)
-  mutating func closed(level: Int) {
+  mutating func invalidate(from level: Int) {
     if valid > level { valid = level }
   }
 }

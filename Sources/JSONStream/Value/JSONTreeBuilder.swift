@@ -63,7 +63,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public mutating func endArray() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
-    state.pointee.snapshots.closed(level: state.pointee.frames.count)
+    state.pointee.snapshots.invalidate(from: state.pointee.frames.count)
     let count = state.pointee.stack.count &- frame.start
     let first = state.pointee.moveToArena(from: frame.start)
     state.pointee.stack.append(
@@ -75,7 +75,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public mutating func endObject() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
-    state.pointee.snapshots.closed(level: state.pointee.frames.count)
+    state.pointee.snapshots.invalidate(from: state.pointee.frames.count)
     let count = (state.pointee.stack.count &- frame.start) >> 1
     let first: UInt64
     if frame.index >= 0 {
@@ -273,7 +273,7 @@ struct _BuilderState: _ManualState {
     if position >= 0 {
       stack[frames[last].start &+ 2 &* position &+ 1] = value
       // A member snapshots may have copied has changed.
-      snapshots.invalidate(level: last)
+      snapshots.invalidate(from: last)
     }
   }
 
