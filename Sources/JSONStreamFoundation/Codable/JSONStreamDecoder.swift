@@ -83,8 +83,16 @@ public struct JSONStreamDecoder: Sendable {
 
   /// Decodes a `T` from a parsed value.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-    try _TreeDecoder(value: value, codingPath: [], options: self).decodeValue(type)
+    try _TreeDecoder(value: value, codingPath: [], options: self, context: _DecodeContext())
+      .decodeValue(type)
   }
+}
+
+/// What the decoders of one `decode` call share.
+final class _DecodeContext {
+  /// Made on the first ISO 8601 date, then reused: a formatter per date cost an allocation
+  /// and its setup each time.
+  lazy var iso8601 = ISO8601DateFormatter()
 }
 
 /// A `Decoder` over one value of a parsed document.
@@ -92,12 +100,17 @@ final class _TreeDecoder: Decoder {
   let value: JSONValue
   let codingPath: [any CodingKey]
   let options: JSONStreamDecoder
+  let context: _DecodeContext
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-  init(value: JSONValue, codingPath: [any CodingKey], options: JSONStreamDecoder) {
+  init(
+    value: JSONValue, codingPath: [any CodingKey], options: JSONStreamDecoder,
+    context: _DecodeContext
+  ) {
     self.value = value
     self.codingPath = codingPath
     self.options = options
+    self.context = context
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -118,7 +131,7 @@ final class _TreeDecoder: Decoder {
 
   /// A child value's decoder.
   func child(_ value: JSONValue, _ key: any CodingKey) -> _TreeDecoder {
-    _TreeDecoder(value: value, codingPath: codingPath + [key], options: options)
+    _TreeDecoder(value: value, codingPath: codingPath + [key], options: options, context: context)
   }
 
   /// Decodes this value as `T`, with the strategies for dates, data, URLs and decimals.
@@ -149,7 +162,7 @@ final class _TreeDecoder: Decoder {
     case .millisecondsSince1970: return Date(timeIntervalSince1970: try decode(Double.self) / 1000)
     case .iso8601:
       let text = try decode(String.self)
-      guard let date = ISO8601DateFormatter().date(from: text) else {
+      guard let date = context.iso8601.date(from: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: codingPath,
