@@ -70,13 +70,7 @@ extension _JSONStorage {
   /// explicit stack of the containers open around it. The memory must stay alive meanwhile.
   @inlinable
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
-    // Per open container: the next node, the end of its block, an open container's last
-    // element or member (walked after the block), and whether it is an object.
-    var stack:
-      [(
-        next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
-        isObject: Bool
-      )] = []
+    var stack: [_WalkFrame] = []
     var node = root
     while true {
       // Deliver one value.
@@ -92,12 +86,10 @@ extension _JSONStorage {
       case _JSONNode.string:
         try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:
-        let (block, nodes, last, isObject) = _JSONNode.children(node)
+        let (isObject, frame) = _WalkFrame.open(node)
         if isObject { try handler.startObject() } else { try handler.startArray() }
-        if let block {
-          stack.append((block, block + nodes, last, isObject))
-        } else if let last {
-          stack.append((last, last + (isObject ? 2 : 1), nil, isObject))
+        if let frame {
+          stack.append(frame)
         } else if isObject {
           try handler.endObject()
         } else {
@@ -107,29 +99,80 @@ extension _JSONStorage {
       if handler.isDone { return }
       // Find the next value: close finished containers, deliver a key before a member.
       while true {
-        guard let top = stack.last else { return }
-        if top.next == top.end, let last = top.last {
-          // The block is done; an open container's last element or member follows.
-          stack[stack.count &- 1] = (last, last + (top.isObject ? 2 : 1), nil, top.isObject)
-          continue
-        }
-        if top.next == top.end {
-          stack.removeLast()
-          if top.isObject { try handler.endObject() } else { try handler.endArray() }
+        guard !stack.isEmpty else { return }
+        guard let child = stack[stack.count &- 1].nextChild() else {
+          if stack.removeLast().isObject { try handler.endObject() } else { try handler.endArray() }
           if handler.isDone { return }
           continue
         }
-        var next = top.next
-        if top.isObject {
-          try handler.key(JSONString(_wellFormed: _JSONNode.utf8(next[0])))
+        if let key = child.key {
+          try handler.key(JSONString(_wellFormed: _JSONNode.utf8(key)))
           if handler.isDone { return }
-          next += 1
         }
-        stack[stack.count &- 1].next = next + 1
-        node = next[0]
+        node = child.value
         break
       }
     }
+  }
+}
+
+/// A container being walked, by replay or by the one-pass writer: its block of children, then
+/// an open container's incomplete last child (see `_JSONStorage`).
+@usableFromInline
+struct _WalkFrame {
+  @usableFromInline var next: UnsafePointer<_Node>
+  @usableFromInline var end: UnsafePointer<_Node>
+  @usableFromInline var last: UnsafePointer<_Node>?
+  @usableFromInline let isObject: Bool
+  /// A child was returned already (a separator goes before the next).
+  @usableFromInline var started = false
+
+  @inlinable
+  init(
+    next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
+    isObject: Bool
+  ) {
+    self.next = next
+    self.end = end
+    self.last = last
+    self.isObject = isObject
+  }
+
+  /// Whether container `node` is an object, and a frame over its children (nil when none).
+  @inlinable @inline(__always)
+  static func open(_ node: _Node) -> (isObject: Bool, frame: _WalkFrame?) {
+    let (block, nodes, last, isObject) = _JSONNode.children(node)
+    if let block {
+      return (isObject, _WalkFrame(next: block, end: block + nodes, last: last, isObject: isObject))
+    }
+    if let last {
+      return (
+        isObject,
+        _WalkFrame(next: last, end: last + (isObject ? 2 : 1), last: nil, isObject: isObject)
+      )
+    }
+    return (isObject, nil)
+  }
+
+  /// The next child — a member's key node and value node, or an element's node — and whether
+  /// it is the first; nil once the container is done.
+  @inlinable @inline(__always)
+  mutating func nextChild() -> (key: _Node?, value: _Node, isFirst: Bool)? {
+    if next == end {
+      // The block is done; an open container's last element or member follows.
+      guard let last else { return nil }
+      next = last
+      end = last + (isObject ? 2 : 1)
+      self.last = nil
+    }
+    let isFirst = !started
+    started = true
+    if isObject {
+      defer { next += 2 }
+      return (next[0], next[1], isFirst)
+    }
+    defer { next += 1 }
+    return (nil, next[0], isFirst)
   }
 }
 

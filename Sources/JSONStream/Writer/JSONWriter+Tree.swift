@@ -30,14 +30,7 @@ extension JSONWriter {
     var depth = state.pointee.stack.count
     let pretty = options.indent != nil
     let allowNonFinite = options.allowNonFiniteNumbers
-    // Per open container: the next node, the end of its block, an open container's last
-    // element or member (written after the block), whether it is an object, and whether a
-    // member was written (a comma goes before the next).
-    var stack:
-      [(
-        next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
-        isObject: Bool, started: Bool
-      )] = []
+    var stack: [_WalkFrame] = []
     var node = root
     while true {
       let head = node.head
@@ -54,49 +47,37 @@ extension JSONWriter {
       case _JSONNode.string:
         _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:
-        let (block, nodes, last, isObject) = _JSONNode.children(node)
-        if let block {
-          stack.append((block, block + nodes, last, isObject, false))
-        } else if let last {
-          stack.append((last, last + (isObject ? 2 : 1), nil, isObject, false))
-        } else {
+        let (isObject, frame) = _WalkFrame.open(node)
+        guard let frame else {
           _appendStatic(state, isObject ? "{}" : "[]")
           break
         }
+        stack.append(frame)
         state.pointee.out.append(isObject ? ._openBrace : ._openBracket)
         depth &+= 1
       }
       // The next value: close finished containers, write separators and keys.
       while true {
-        guard let top = stack.last else {
+        guard !stack.isEmpty else {
           try _endValue(state)
           return
         }
-        if top.next == top.end, let last = top.last {
-          // The block is done; an open container's last element or member follows.
-          stack[stack.count &- 1] = (last, last + (top.isObject ? 2 : 1), nil, top.isObject, true)
-          continue
-        }
-        if top.next == top.end {
-          stack.removeLast()
+        guard let child = stack[stack.count &- 1].nextChild() else {
+          let isObject = stack.removeLast().isObject
           depth &-= 1
           if pretty { _newline(state, depth: depth) }
-          state.pointee.out.append(top.isObject ? ._closeBrace : ._closeBracket)
+          state.pointee.out.append(isObject ? ._closeBrace : ._closeBracket)
           if state.pointee.out.count >= chunkSize { try _flush() }
           continue
         }
-        var next = top.next
-        if top.started { state.pointee.out.append(._comma) }
+        if !child.isFirst { state.pointee.out.append(._comma) }
         if pretty { _newline(state, depth: depth) }
-        if top.isObject {
-          _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(next[0])))
+        if let key = child.key {
+          _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(key)))
           state.pointee.out.append(._colon)
           if pretty { state.pointee.out.append(._space) }
-          next += 1
         }
-        stack[stack.count &- 1].next = next + 1
-        stack[stack.count &- 1].started = true
-        node = next[0]
+        node = child.value
         break
       }
     }
