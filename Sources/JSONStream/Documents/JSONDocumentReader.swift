@@ -186,8 +186,10 @@ public struct JSONDocumentReader {
   /// A separator or the end of the stream: the current document is complete.
   private mutating func endDocument() throws {
     defer {
-      parser = JSONParser(
-        handler: JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys), options: options)
+      // A complete document leaves the builder empty, ready for the next one (and its memory
+      // allocated once, not per line); after a failure it may hold a partial value.
+      let builder = failed ? JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys) : parser.handler
+      parser = JSONParser(handler: builder, options: options)
       failed = false
       documentLine = line
       documentOffset = offset
@@ -203,7 +205,8 @@ public struct JSONDocumentReader {
       return
     }
     results.append(
-      .success(Document(value: parser.handler.values[0], line: documentLine, index: index)))
+      .success(
+        Document(value: parser.handler.takeValues()[0], line: documentLine, index: index)))
     index += 1
   }
 
