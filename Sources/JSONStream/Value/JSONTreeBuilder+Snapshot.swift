@@ -95,25 +95,22 @@ extension _BuilderState {
       let frame = frames[level]
       let regionEnd = level + 1 < levels ? frames[level + 1].start : stack.count
       var complete = regionEnd - frame.start
-      // The incomplete last child, when one shows: an element, or a member's key and value.
-      var lastKey: _Node? = nil
-      var lastValue: _Node? = nil
+      var lastNodes: [_Node] = []
       if frame.isObject {
         let danglingKey = complete % 2 == 1
         if danglingKey { complete -= 1 }
         // A member shows when its key is complete and its value has begun (and is not the
         // value of a repeated key, which replaces or is dropped when complete).
         if danglingKey, frame.pending == _BuilderFrame.none, let value = tail {
-          lastKey = stack[regionEnd - 1]
-          lastValue = value
+          lastNodes = [stack[regionEnd - 1], value]
         }
-      } else {
-        lastValue = tail
+      } else if let value = tail {
+        lastNodes = [value]
       }
       let block = mirror(level: level, frame: frame, complete: complete)
       let perChild = frame.isObject ? 2 : 1
       let childCount = complete / perChild
-      if lastValue == nil && (!frame.isObject || childCount == 0) {
+      if lastNodes.isEmpty && (!frame.isObject || childCount == 0) {
         tail = _Node(
           head: (frame.isObject ? _JSONNode.object : _JSONNode.array)
             | UInt64(truncatingIfNeeded: childCount) << 8,
@@ -121,29 +118,20 @@ extension _BuilderState {
         continue
       }
       // An open node: the complete children, then the last one on its own. An object always
-      // takes this form (with its last complete member, where it is in the block, as the last
-      // one when none is open): it has no key index, and this form says so.
+      // takes this form (with its last complete member as the last one when none is open):
+      // it has no key index, and this form says so.
       var blockCount = childCount
-      let written = lastValue == nil ? 0 : perChild
-      let memory = arena.allocate(words: 16 + 16 * written)
-      let header = memory.bindMemory(to: UInt64.self, capacity: 2)
-      let last: UnsafePointer<_Node>
-      if let lastValue {
-        let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: written)
-        if let lastKey {
-          nodes.initialize(to: lastKey)
-          (nodes + 1).initialize(to: lastValue)
-        } else {
-          nodes.initialize(to: lastValue)
-        }
-        last = UnsafePointer(nodes)
-      } else {
+      if lastNodes.isEmpty {
         blockCount -= 1
-        last = UnsafePointer(block! + 2 * blockCount)
+        lastNodes = [block![2 * blockCount], block![2 * blockCount + 1]]
       }
+      let memory = arena.allocate(words: 16 + 16 * lastNodes.count)
+      let header = memory.bindMemory(to: UInt64.self, capacity: 2)
+      let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: lastNodes.count)
+      nodes.initialize(from: lastNodes, count: lastNodes.count)
       header[0] = blockCount == 0 ? 0 : UInt64(UInt(bitPattern: block))
-      header[1] = UInt64(UInt(bitPattern: last))
-      snapshots.work &+= 2 + written
+      header[1] = UInt64(UInt(bitPattern: nodes))
+      snapshots.work &+= 2 + lastNodes.count
       tail = _Node(
         head: (frame.isObject ? _JSONNode.openObject : _JSONNode.openArray)
           | UInt64(truncatingIfNeeded: blockCount) << 8,
