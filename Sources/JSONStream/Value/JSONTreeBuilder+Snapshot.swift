@@ -86,10 +86,13 @@ extension _BuilderState {
       guard let tail else { return nil }
       return _JSONStorage(chunks: arena.chunks).value(of: tail)
     }
-    if snapshots.mirrors.count > levels {
-      snapshots.mirrors.removeLast(snapshots.mirrors.count - levels)
-    }
+    // Mirrors of frames that closed since the last snapshot (a new frame may have opened at
+    // their level), of frames that changed a copied child, and of levels no longer open start
+    // afresh.
+    let keep = Swift.min(snapshots.mirrors.count, levels, snapshots.valid)
+    snapshots.mirrors.removeLast(snapshots.mirrors.count - keep)
     while snapshots.mirrors.count < levels { snapshots.mirrors.append(.init()) }
+    snapshots.valid = levels
     // From the innermost open container out: each becomes a node, the tail of its parent.
     for level in stride(from: levels - 1, through: 0, by: -1) {
       let frame = frames[level]

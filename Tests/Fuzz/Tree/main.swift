@@ -24,8 +24,9 @@
 //   streamed straight through a writer gives;
 // - every member of every object is found by its key (at its own position when keys are
 //   unique), every element by its index;
-// - every snapshot writes valid JSON that reads back equal, is unchanged by later input, and
-//   the last one is the complete value.
+// - every snapshot equals the snapshot of a fresh parser fed the same prefix at once, writes
+//   valid JSON that reads back equal, is unchanged by later input, and the last one is the
+//   complete value.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -96,9 +97,25 @@ private func treeParse(
   var parser = JSONParser(handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
   // Snapshots taken, with their text when taken (the first 64, to bound the work).
   var taken: [(JSONValue, [UInt8])] = []
-  func snapshot() {
-    guard let snapshots, let value = parser.snapshot(including: snapshots) else { return }
-    guard checkSnapshots, taken.count < 64 else { return }
+  // Bytes fed to fresh parsers so far (at most about 1 MiB, to bound the work).
+  var freshBytes = 0
+  func snapshot(fed: Int) {
+    guard let snapshots else { return }
+    let value = parser.snapshot(including: snapshots)
+    guard checkSnapshots else { return }
+    if freshBytes < 1 << 20 {
+      // A parser fed the same prefix at once, sharing nothing with earlier snapshots, shows
+      // the same.
+      freshBytes += fed
+      var fresh = JSONParser(
+        handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
+      guard (try? fresh.feed(UnsafeRawBufferPointer(rebasing: input[..<fed]))) != nil else {
+        fatalError("a prefix fed at once fails")
+      }
+      fuzzCheck(
+        fresh.snapshot(including: snapshots) == value, "a snapshot differs from a fresh one")
+    }
+    guard let value, taken.count < 64 else { return }
     var writeOptions = JSONWriteOptions()
     writeOptions.allowNonFiniteNumbers = true
     guard let text = try? value.jsonBytes(options: writeOptions) else {
@@ -112,13 +129,13 @@ private func treeParse(
   }
   if chunk == 0 {
     try parser.feed(UnsafeRawBufferPointer(input))
-    snapshot()
+    snapshot(fed: input.count)
   } else {
     var start = 0
     while start < input.count {
       let count = min(chunk, input.count - start)
       try fuzzWithCopy(input, start: start, count: count) { try parser.feed($0) }
-      snapshot()
+      snapshot(fed: start + count)
       start += count
     }
   }

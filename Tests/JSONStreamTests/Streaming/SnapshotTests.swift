@@ -5,17 +5,28 @@ import Testing
 
 @Suite("Snapshots of incomplete documents")
 struct SnapshotTests {
-  /// Feeds `text` byte by byte, taking a snapshot after each byte; returns the snapshots with
-  /// their text when taken, and the builder's snapshot work.
-  func followed(_ text: String, _ options: JSONSnapshotOptions = .partialStrings) throws
-    -> (snapshots: [(JSONValue?, String?)], work: Int, final: JSONValue?)
-  {
+  /// Feeds `text` in chunks of `chunkSize` bytes, taking a snapshot after each chunk; returns
+  /// the snapshots with their text when taken, and the builder's snapshot work. With
+  /// `reference`, each snapshot's third part is the snapshot of a parser fed the same prefix
+  /// in one piece, which shares nothing with earlier snapshots.
+  func followed(
+    _ text: String, _ options: JSONSnapshotOptions = .partialStrings, chunkSize: Int = 1,
+    reference: Bool = false
+  ) throws -> (snapshots: [(JSONValue?, String?, JSONValue?)], work: Int, final: JSONValue?) {
     var parser = JSONParser(handler: JSONTreeBuilder())
-    var snapshots: [(JSONValue?, String?)] = []
-    for byte in text.utf8 {
-      try parser.feed([byte])
+    var snapshots: [(JSONValue?, String?, JSONValue?)] = []
+    let bytes = Array(text.utf8)
+    for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+      let end = min(start + chunkSize, bytes.count)
+      try parser.feed(bytes[start..<end])
       let snapshot = parser.snapshot(including: options)
-      snapshots.append((snapshot, try snapshot?.jsonString()))
+      var expected: JSONValue? = nil
+      if reference {
+        var fresh = JSONParser(handler: JSONTreeBuilder())
+        try fresh.feed(bytes[..<end])
+        expected = fresh.snapshot(including: options)
+      }
+      snapshots.append((snapshot, try snapshot?.jsonString(), expected))
     }
     try parser.finish()
     return (snapshots, parser.handler._snapshotWork, parser.handler.value)
@@ -24,6 +35,7 @@ struct SnapshotTests {
   static let documents = [
     #"{"city":"Paris","days":[1,2,3],"notes":"a \"quoted\" word, é and 😀","nested":{"a":[{"b":null}],"c":true}}"#,
     #"[["x","y"],[],{},[{"k":"v"}],"last"]"#,
+    #"[{"b":[true,false,null],"a":{"x":9,"k30":30,"k31":31},"c":[[1,2],[3,4,5],{"y":[6]}]}]"#,
     #""a top-level string""#,
     #"{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k18":18,"k19":19,"k20":20,"k21":21,"k22":22,"k23":23,"k24":24,"k25":25,"k26":26,"k27":27,"k28":28,"k29":29,"k30":30,"k31":31,"k32":32,"k33":"last"}"#,
   ]
@@ -32,17 +44,27 @@ struct SnapshotTests {
     "every prefix gives a valid snapshot, snapshots never change, and they converge",
     arguments: documents)
   func prefixes(text: String) throws {
-    for options in [JSONSnapshotOptions.partialStrings, [], [.partialStrings, .partialNumbers]] {
-      let (snapshots, _, final) = try followed(text, options)
-      for (value, written) in snapshots {
-        guard let value else { continue }
-        // Valid JSON that reads back as the same value…
-        #expect(try JSONValue(parsing: written!) == value)
-        // …and unchanged by everything parsed after it.
-        #expect(try value.jsonString() == written)
+    // Chunks of more than one byte close a container and open the next at its level between
+    // two snapshots: the mirror of the closed one must not be reused.
+    let optionSets: [JSONSnapshotOptions] = [
+      .partialStrings, [], [.partialStrings, .partialNumbers],
+    ]
+    for options in optionSets {
+      for chunkSize in [1, 2, 3, 7, 13] {
+        let (snapshots, _, final) = try followed(
+          text, options, chunkSize: chunkSize, reference: true)
+        for (value, written, expected) in snapshots {
+          // What a parser fed the prefix at once shows…
+          #expect(value == expected)
+          guard let value else { continue }
+          // Valid JSON that reads back as the same value…
+          #expect(try JSONValue(parsing: written!) == value)
+          // …and unchanged by everything parsed after it.
+          #expect(try value.jsonString() == written)
+        }
+        #expect(snapshots.last?.0 == final)
+        #expect(final == (try JSONValue(parsing: text)))
       }
-      #expect(snapshots.last?.0 == final)
-      #expect(final == (try JSONValue(parsing: text)))
     }
   }
 
