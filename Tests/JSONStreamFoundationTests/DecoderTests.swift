@@ -163,6 +163,22 @@ struct DecoderTests {
       foundation.dateDecodingStrategy = .millisecondsSince1970
     }
     expectParity([String: Int].self, #"{"a":1,"b":2}"#)
+    // Dictionary keys are data, not coding keys: no strategy converts them.
+    expectParity([String: [String: Int]].self, #"{"a_b":{"c_d":1},"_x_":{}}"#) {
+      ours, foundation in
+      ours.keyDecodingStrategy = .convertFromSnakeCase
+      foundation.keyDecodingStrategy = .convertFromSnakeCase
+    }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(secondsFromGMT: 0)
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    for text in [#"["2026-11-21 09:30"]"#, #"["21.11.2026"]"#, "[1]"] {
+      expectParity([Date].self, text) { ours, foundation in
+        ours.dateDecodingStrategy = .formatted(formatter)
+        foundation.dateDecodingStrategy = .formatted(formatter)
+      }
+    }
     expectParity([Int].self, #"{"a":1}"#)
     expectParity(Int.self, "[1")
   }

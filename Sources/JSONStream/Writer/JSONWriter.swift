@@ -223,7 +223,48 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// An integer value.
   public mutating func number(_ value: Int) throws {
-    try _writeNumberText(String(value))
+    try _writeInteger(UInt64(value.magnitude), negative: value < 0)
+  }
+
+  /// An integer value.
+  public mutating func number(_ value: Int64) throws {
+    try _writeInteger(value.magnitude, negative: value < 0)
+  }
+
+  /// An integer value.
+  public mutating func number(_ value: UInt64) throws {
+    try _writeInteger(value, negative: false)
+  }
+
+  /// A float, in the shortest text that reads back as the same float (`0.1`, where the double
+  /// it widens to would write `0.10000000149011612`).
+  public mutating func number(_ value: Float) throws {
+    if !value.isFinite && !options.allowNonFiniteNumbers {
+      throw _nonFinite(_nonFiniteAwareText(Double(value)))
+    }
+    try _writeNumberText(value.isFinite ? value.description : _nonFiniteAwareText(Double(value)))
+  }
+
+  /// An integer's digits, written straight into the output (no string made).
+  mutating func _writeInteger(_ magnitude: UInt64, negative: Bool) throws {
+    let state = _state()
+    try _beginValue(state)
+    // 20 digits hold UInt64.max; one more for the sign.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+      var position = 21
+      var rest = magnitude
+      repeat {
+        position &-= 1
+        buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+      } while rest != 0
+      if negative {
+        position &-= 1
+        buffer[position] = UInt8(ascii: "-")
+      }
+      state.pointee.out.append(UnsafeBufferPointer(rebasing: buffer[position...]))
+    }
+    try _endValue(state)
   }
 
   /// A double, in the shortest text that reads back as the same double.

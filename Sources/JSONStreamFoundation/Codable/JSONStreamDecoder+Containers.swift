@@ -33,15 +33,29 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey] { decoder.codingPath }
 
   var allKeys: [Key] {
-    if let converted { return converted.keys.compactMap { Key(stringValue: $0) } }
-    return object.keys.compactMap { Key(stringValue: $0) }
+    decoder.usage?.tookAll = true
+    return object.keys.compactMap { Key(stringValue: decoder.keyName(forMember: $0)) }
   }
 
-  func contains(_ key: Key) -> Bool { member(key) != nil }
+  func contains(_ key: Key) -> Bool {
+    guard let value = member(key) else {
+      decoder.usage?.absent.append(key.stringValue)
+      return false
+    }
+    _ = value
+    return true
+  }
 
+  /// The member a key names: under the model's JSON name for it, else under the key (as the
+  /// key strategy converts member keys).
   func member(_ key: Key) -> JSONValue? {
-    if let converted { return converted[key.stringValue] }
-    return object[key.stringValue]
+    let name = key.stringValue
+    decoder.usage?.asked.insert(name)
+    if let mapping = decoder.mapping, let jsonName = mapping.keys[name] {
+      return object[jsonName]
+    }
+    if let converted { return converted[name] }
+    return object[name]
   }
 
   func value(_ key: Key) throws -> JSONValue {
@@ -58,7 +72,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decoder.child(try value(key), key).decodeValue(type)
+    let child = decoder.child(try value(key), key)
+    if T.self == Date.self, let mapping = decoder.mapping,
+      let formatter = mapping.dateFormatter(forKey: key.stringValue)
+    {
+      // The model's own format for this property.
+      return try child.date(from: formatter) as! T
+    }
+    return try child.decodeValue(type)
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -163,18 +184,4 @@ struct _JSONKey: CodingKey {
 
   init?(stringValue: String) { self.init(stringValue) }
   init?(intValue: Int) { self.init(index: intValue) }
-}
-
-/// Foundation's snake_case conversion: `first_name` → `firstName`; leading and trailing
-/// underscores stay.
-func _convertFromSnakeCase(_ key: String) -> String {
-  guard key.contains("_") else { return key }
-  guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
-  var last = key.index(before: key.endIndex)
-  while last > first && key[last] == "_" { last = key.index(before: last) }
-  let core = key[first...last]
-  let words = core.split(separator: "_", omittingEmptySubsequences: true)
-  guard words.count > 1, let head = words.first else { return key }
-  let joined = ([head.lowercased()] + words.dropFirst().map { $0.capitalized }).joined()
-  return String(key[..<first]) + joined + String(key[key.index(after: last)...])
 }

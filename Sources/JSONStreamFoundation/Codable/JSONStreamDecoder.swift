@@ -33,7 +33,18 @@ public struct JSONStreamDecoder: Sendable {
     case millisecondsSince1970
     /// ISO 8601 with internet date-time format (`2026-11-02T08:15:00Z`).
     case iso8601
+    /// A string the formatter reads.
+    case formatted(DateFormatter)
     case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+  }
+
+  /// What to do with object members no property asked for (JLObjectMapping's
+  /// IgnoreMissingProperties).
+  public enum UnknownKeyDecodingStrategy: Sendable {
+    /// Skip them, as Foundation does.
+    case ignore
+    /// Fail with `DecodingError.dataCorrupted` naming them.
+    case `throw`
   }
 
   /// How `Data` is read.
@@ -55,6 +66,12 @@ public struct JSONStreamDecoder: Sendable {
   public var dateDecodingStrategy = DateDecodingStrategy.deferredToDate
   public var dataDecodingStrategy = DataDecodingStrategy.base64
   public var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+  public var unknownKeyDecodingStrategy = UnknownKeyDecodingStrategy.ignore
+  /// Called for each object decoded into a type whose keyed container met members it did not
+  /// ask for, or asked for members that are absent (JLObjectMapping's ReportMissingProperties
+  /// and ReportNilProperties): to log how the JSON and the models drift apart. Runs on the
+  /// decoding thread, before `decode` returns.
+  public var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? = nil
   /// Parse options; `allowMultipleValues` does not apply.
   public var parseOptions = JSONParseOptions()
   /// Available to `init(from:)` as `decoder.userInfo`.
@@ -88,11 +105,32 @@ public struct JSONStreamDecoder: Sendable {
   }
 }
 
+/// Keys of one object that the JSON and a type's `init(from:)` disagree on.
+public struct JSONKeyReport {
+  /// Where the object is.
+  public var codingPath: [any CodingKey]
+  /// The type decoded from it.
+  public var type: Any.Type
+  /// Members of the object that no key asked for, in the object's order.
+  public var unknownKeys: [String]
+  /// Keys asked for (with `decodeIfPresent`, `contains` or `decodeNil`) that the object lacks.
+  public var absentKeys: [String]
+}
+
 /// What the decoders of one `decode` call share.
 final class _DecodeContext {
   /// Made on the first ISO 8601 date, then reused: a formatter per date cost an allocation
   /// and its setup each time.
   lazy var iso8601 = ISO8601DateFormatter()
+  var types = _TypeInfos()
+}
+
+/// The keys a type's keyed containers asked for, when unknown or absent keys are checked.
+final class _KeyUsage {
+  var asked: Set<String> = []
+  var absent: [String] = []
+  /// `allKeys` was read: every member counts as asked for.
+  var tookAll = false
 }
 
 /// A `Decoder` over one value of a parsed document.
@@ -101,6 +139,10 @@ final class _TreeDecoder: Decoder {
   let codingPath: [any CodingKey]
   let options: JSONStreamDecoder
   let context: _DecodeContext
+  /// The mapping of the model type being decoded from this value, if it is one.
+  var mapping: _ModelMapping?
+  /// Keys asked for, when they are checked (see `JSONStreamDecoder.keyReportHandler`).
+  var usage: _KeyUsage?
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
   init(
@@ -117,7 +159,47 @@ final class _TreeDecoder: Decoder {
     guard case .object(let object) = value else {
       throw typeMismatch([String: Any].self, value, codingPath)
     }
+    if usage == nil
+      && (options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil)
+    {
+      usage = _KeyUsage()
+    }
     return KeyedDecodingContainer(_KeyedContainer<Key>(object: object, decoder: self))
+  }
+
+  /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.
+  func checkKeys(_ type: Any.Type) throws {
+    guard let usage, case .object(let object) = value else { return }
+    var unknown: [String] = []
+    if !usage.tookAll {
+      for key in object.keys {
+        // Under a key strategy, a member is asked for by its converted name.
+        let name = keyName(forMember: key)
+        if !usage.asked.contains(name) { unknown.append(key) }
+      }
+    }
+    if !unknown.isEmpty && options.unknownKeyDecodingStrategy == .throw {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: codingPath,
+          debugDescription: "Unknown keys for \(type): "
+            + unknown.map { "\"\($0)\"" }.joined(separator: ", ") + "."))
+    }
+    if let handler = options.keyReportHandler, !unknown.isEmpty || !usage.absent.isEmpty {
+      handler(
+        JSONKeyReport(
+          codingPath: codingPath, type: type, unknownKeys: unknown, absentKeys: usage.absent))
+    }
+  }
+
+  /// The coding key name a member's key answers to.
+  func keyName(forMember key: String) -> String {
+    if let mapping, let property = mapping.properties[key] { return property }
+    switch options.keyDecodingStrategy {
+    case .useDefaultKeys: return key
+    case .convertFromSnakeCase: return _convertFromSnakeCase(key)
+    case .custom(let body): return body(codingPath + [_JSONKey(key)]).stringValue
+    }
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -151,7 +233,19 @@ final class _TreeDecoder: Decoder {
       else { throw typeMismatch(Decimal.self, value, codingPath) }
       return decimal as! T
     default:
-      return try T(from: self)
+      let info = context.types.info(for: T.self)
+      if info.isStringKeyedDictionary {
+        return try (T.self as! any _StringKeyedDecodable.Type)._decodeMembers(from: self) as! T
+      }
+      mapping = info.mapping
+      var result = try T(from: self)
+      try checkKeys(T.self)
+      if info.mapping != nil {
+        var model = result as! any JSONModel
+        try model.didDecode()
+        result = model as! T
+      }
+      return result
     }
   }
 
@@ -169,8 +263,19 @@ final class _TreeDecoder: Decoder {
             debugDescription: "Expected date string to be ISO8601-formatted."))
       }
       return date
+    case .formatted(let formatter): return try date(from: formatter)
     case .custom(let body): return try body(self)
     }
+  }
+
+  func date(from formatter: DateFormatter) throws -> Date {
+    guard let date = formatter.date(from: try decode(String.self)) else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: codingPath,
+          debugDescription: "Date string does not match format expected by formatter."))
+    }
+    return date
   }
 
   func decodeData() throws -> Data {
@@ -281,5 +386,24 @@ extension _TreeDecoder: SingleValueDecodingContainer {
     default:
       throw typeMismatch(type, value, codingPath)
     }
+  }
+}
+
+/// A `[String: Value]`, read with its keys as they are (see `_TypeInfo`).
+protocol _StringKeyedDecodable {
+  static func _decodeMembers(from decoder: _TreeDecoder) throws -> Self
+}
+
+extension Dictionary: _StringKeyedDecodable where Key == String, Value: Decodable {
+  static func _decodeMembers(from decoder: _TreeDecoder) throws -> Self {
+    guard case .object(let object) = decoder.value else {
+      throw typeMismatch(Self.self, decoder.value, decoder.codingPath)
+    }
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.count)
+    for (key, value) in object {
+      result[key] = try decoder.child(value, _JSONKey(key)).decodeValue(Value.self)
+    }
+    return result
   }
 }

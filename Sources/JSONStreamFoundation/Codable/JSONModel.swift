@@ -1,0 +1,113 @@
+import Foundation
+
+/// A `Codable` type that tunes how ``JSONStreamDecoder`` and ``JSONStreamEncoder`` map it,
+/// without writing `init(from:)` or `encode(to:)` by hand (JLObjectMapping's per-class
+/// methods). Every requirement has a default; implement only what you need.
+///
+/// ```swift
+/// struct Account: Codable, JSONModel {
+///   var firstName: String
+///   var password: String?
+///   var createdAt: Date
+///   var updatedAt: Date
+///
+///   // The JSON says "first"; the property is firstName.
+///   static var jsonKeys: [String: String] { ["firstName": "first"] }
+///   // Read from JSON, never written back.
+///   static var jsonExcludedKeys: Set<String> { ["password"] }
+///   // Each date property in its own format.
+///   static func jsonDateFormatter(forKey key: String) -> DateFormatter? {
+///     key == "createdAt" ? Formats.dayFirst : nil   // nil: the coder's date strategy
+///   }
+///   // Fix up or validate after decoding; throwing fails the decode.
+///   mutating func didDecode() throws {
+///     firstName = firstName.trimmingCharacters(in: .whitespaces)
+///   }
+/// }
+/// ```
+///
+/// The maps apply to the type's keyed container, with the synthesized `CodingKeys` or your
+/// own: keys are the coding keys' `stringValue`s. Each is read once per type and decode or
+/// encode call.
+public protocol JSONModel {
+  /// Coding keys whose JSON name differs, with that name: `["firstName": "first"]`. A mapped
+  /// name is used as written; the coder's key strategy applies to the other keys.
+  static var jsonKeys: [String: String] { get }
+
+  /// Coding keys left out when encoding (JLObjectMapping's `jl_excludedFromSerialization`).
+  /// Decoding still reads them.
+  static var jsonExcludedKeys: Set<String> { get }
+
+  /// The formatter for the date under a coding key, or nil for the coder's date strategy
+  /// (JLObjectMapping's `jl_dateFormatterForPropertyNamed:`). Used both ways.
+  static func jsonDateFormatter(forKey key: String) -> DateFormatter?
+
+  /// Called on a value right after it is decoded (JLObjectMapping's `jl_didDeserialize`).
+  /// An error thrown here fails the decode.
+  mutating func didDecode() throws
+
+  /// Called on a copy of a value right before it is encoded, and the copy is encoded
+  /// (JLObjectMapping's `jl_willSerialize`). An error thrown here fails the encode.
+  mutating func willEncode() throws
+}
+
+extension JSONModel {
+  public static var jsonKeys: [String: String] { [:] }
+  public static var jsonExcludedKeys: Set<String> { [] }
+  public static func jsonDateFormatter(forKey key: String) -> DateFormatter? { nil }
+  public mutating func didDecode() throws {}
+  public mutating func willEncode() throws {}
+}
+
+/// What a coder needs of a ``JSONModel`` type, read once per type and coding call.
+final class _ModelMapping {
+  let type: any JSONModel.Type
+  let keys: [String: String]
+  /// The map the other way: JSON names to coding keys.
+  let properties: [String: String]
+  let excluded: Set<String>
+  /// Formatters by coding key, asked for on first use (nil: none for that key).
+  private var formatters: [String: DateFormatter?] = [:]
+
+  init(_ type: any JSONModel.Type) {
+    self.type = type
+    keys = type.jsonKeys
+    properties = Dictionary(keys.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    excluded = type.jsonExcludedKeys
+  }
+
+  func dateFormatter(forKey key: String) -> DateFormatter? {
+    if let known = formatters[key] { return known }
+    let formatter = type.jsonDateFormatter(forKey: key)
+    formatters[key] = formatter
+    return formatter
+  }
+}
+
+/// What a coder treats apart, by type: a ``JSONModel`` (its mapping) or a dictionary with
+/// `String` keys (its keys are written and read as they are, with no key strategy, as
+/// Foundation does).
+struct _TypeInfo {
+  var mapping: _ModelMapping?
+  var isStringKeyedDictionary = false
+}
+
+/// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
+/// of conformance checks and the maps' construction.
+struct _TypeInfos {
+  private var byType: [ObjectIdentifier: _TypeInfo] = [:]
+
+  mutating func info(for type: Any.Type) -> _TypeInfo {
+    let id = ObjectIdentifier(type)
+    if let known = byType[id] { return known }
+    let info = _TypeInfo(
+      mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
+      isStringKeyedDictionary: type is any _StringKeyedDictionary.Type)
+    byType[id] = info
+    return info
+  }
+}
+
+/// `[String: Value]`, whatever the value: its keys are not coding keys.
+protocol _StringKeyedDictionary {}
+extension Dictionary: _StringKeyedDictionary where Key == String {}

@@ -1,0 +1,295 @@
+import Foundation
+import JSONStream
+
+/// The encoder of one slot (see `_EncodeState`), and its single value container. Three words:
+/// passed as `any Encoder` without an allocation.
+struct _ValueEncoder<Sink: JSONOutputSink>: Encoder, SingleValueEncodingContainer {
+  let state: _EncodeState<Sink>
+  let depth: Int
+  let pathLength: Int
+
+  var codingPath: [any CodingKey] { state.codingPath(pathLength) }
+  var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
+    return KeyedEncodingContainer(
+      _KeyedEncoder<Key, Sink>(state: state, level: level, serial: serial, pathLength: pathLength))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let (level, serial) = state.openContainer(
+      depth: depth, isObject: false, pathLength: pathLength)
+    return _UnkeyedEncoder(state: state, level: level, serial: serial, pathLength: pathLength)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  // MARK: Single value
+
+  func encodeNil() throws { try state.writeScalar(depth, pathLength) { try $0.null() } }
+  func encode(_ value: Bool) throws {
+    try state.writeScalar(depth, pathLength) { try $0.bool(value) }
+  }
+  func encode(_ value: String) throws {
+    try state.writeScalar(depth, pathLength) { try $0.string(value) }
+  }
+  func encode(_ value: Double) throws { try state.writeDouble(value, depth, pathLength) }
+  func encode(_ value: Float) throws { try state.writeFloat(value, depth, pathLength) }
+  func encode(_ value: Int) throws {
+    try state.writeScalar(depth, pathLength) { try $0.number(value) }
+  }
+  func encode(_ value: Int8) throws { try encode(Int(value)) }
+  func encode(_ value: Int16) throws { try encode(Int(value)) }
+  func encode(_ value: Int32) throws { try encode(Int(value)) }
+  func encode(_ value: Int64) throws {
+    try state.writeScalar(depth, pathLength) { try $0.number(value) }
+  }
+  func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+  func encode(_ value: UInt8) throws { try encode(Int(value)) }
+  func encode(_ value: UInt16) throws { try encode(Int(value)) }
+  func encode(_ value: UInt32) throws { try encode(Int(value)) }
+  func encode(_ value: UInt64) throws {
+    try state.writeScalar(depth, pathLength) { try $0.number(value) }
+  }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    if let deferredError = state.deferredError { throw deferredError }
+    guard state.awaiting, state.open.count == depth else {
+      throw state.misuse(
+        pathLength, "A single value container encoded a value where one was already encoded.")
+    }
+    try state.encodeValue(value, depth: depth, pathLength: pathLength)
+  }
+}
+
+/// An object's members, written as they are encoded.
+struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContainerProtocol {
+  let state: _EncodeState<Sink>
+  /// Its index in `state.open`, and the serial number it has there.
+  let level: Int
+  let serial: Int
+  let pathLength: Int
+
+  var codingPath: [any CodingKey] { state.codingPath(pathLength) }
+
+  /// Gets the object ready and writes the key; false when the model leaves the key out.
+  @inline(__always)
+  func begin(_ key: Key) throws -> Bool {
+    try state.prepare(level, serial, pathLength)
+    return try state.writeKey(key, level: level, pathLength: pathLength)
+  }
+
+  /// A scalar member.
+  @inline(__always)
+  func member(_ key: Key, _ write: (inout JSONWriter<Sink>) throws -> Void) throws {
+    guard try begin(key) else { return }
+    try write(&state.writer.pointee)
+  }
+
+  func encodeNil(forKey key: Key) throws { try member(key) { try $0.null() } }
+  func encode(_ value: Bool, forKey key: Key) throws { try member(key) { try $0.bool(value) } }
+  func encode(_ value: String, forKey key: Key) throws { try member(key) { try $0.string(value) } }
+  func encode(_ value: Int, forKey key: Key) throws { try member(key) { try $0.number(value) } }
+  func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: Int64, forKey key: Key) throws { try member(key) { try $0.number(value) } }
+  func encode(_ value: UInt, forKey key: Key) throws { try encode(UInt64(value), forKey: key) }
+  func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+  func encode(_ value: UInt64, forKey key: Key) throws { try member(key) { try $0.number(value) } }
+
+  func encode(_ value: Double, forKey key: Key) throws {
+    guard try begin(key) else { return }
+    state.awaiting = true
+    state.enter(key, at: pathLength)
+    try state.writeDouble(value, level &+ 1, pathLength &+ 1)
+  }
+
+  func encode(_ value: Float, forKey key: Key) throws {
+    guard try begin(key) else { return }
+    state.awaiting = true
+    state.enter(key, at: pathLength)
+    try state.writeFloat(value, level &+ 1, pathLength &+ 1)
+  }
+
+  func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    guard try begin(key) else { return }
+    state.awaiting = true
+    state.enter(key, at: pathLength)
+    if T.self == Date.self, let mapping = state.open[level].mapping,
+      let formatter = mapping.dateFormatter(forKey: key.stringValue)
+    {
+      // The model's own format for this property.
+      let text = formatter.string(from: value as! Date)
+      state.awaiting = false
+      try state.writer.pointee.string(text)
+      return
+    }
+    try state.encodeValue(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let (level, serial) = nested(key, isObject: true)
+    return KeyedEncodingContainer(
+      _KeyedEncoder<NestedKey, Sink>(
+        state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let (level, serial) = nested(key, isObject: false)
+    return _UnkeyedEncoder(state: state, level: level, serial: serial, pathLength: pathLength &+ 1)
+  }
+
+  /// Writes the key and opens a container under it (errors are deferred: these cannot throw).
+  func nested(_ key: Key, isObject: Bool) -> (level: Int, serial: Int) {
+    do {
+      try state.prepare(level, serial, pathLength)
+      // A nested container is written even under an excluded key: its contents are encoded
+      // one by one after this returns, and exclusion is for whole values.
+      _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
+    } catch {
+      if state.deferredError == nil { state.deferredError = error }
+      return (level &+ 1, -1)
+    }
+    state.awaiting = true
+    state.enter(key, at: pathLength)
+    return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
+  }
+
+  func superEncoder() -> any Encoder { superEncoder(under: _JSONKey("super")) }
+
+  func superEncoder(forKey key: Key) -> any Encoder { superEncoder(under: key) }
+
+  /// An encoder for the value under `key`; if it encodes nothing, the value is `{}`.
+  func superEncoder(under key: some CodingKey) -> any Encoder {
+    do {
+      try state.prepare(level, serial, pathLength)
+      _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
+    } catch {
+      if state.deferredError == nil { state.deferredError = error }
+    }
+    state.awaiting = true
+    state.enter(key, at: pathLength)
+    return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
+  }
+}
+
+/// An array's elements, written as they are encoded.
+struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
+  let state: _EncodeState<Sink>
+  let level: Int
+  let serial: Int
+  let pathLength: Int
+
+  var codingPath: [any CodingKey] { state.codingPath(pathLength) }
+
+  var count: Int {
+    level < state.open.count && state.open[level].serial == serial ? state.open[level].count : 0
+  }
+
+  /// Gets the array ready for its next element; returns the element's index.
+  @inline(__always)
+  func begin() throws -> Int {
+    try state.prepare(level, serial, pathLength)
+    let index = state.open[level].count
+    state.open[level].count = index &+ 1
+    return index
+  }
+
+  @inline(__always)
+  func element(_ write: (inout JSONWriter<Sink>) throws -> Void) throws {
+    _ = try begin()
+    try write(&state.writer.pointee)
+  }
+
+  mutating func encodeNil() throws { try element { try $0.null() } }
+  mutating func encode(_ value: Bool) throws { try element { try $0.bool(value) } }
+  mutating func encode(_ value: String) throws { try element { try $0.string(value) } }
+  mutating func encode(_ value: Int) throws { try element { try $0.number(value) } }
+  mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+  mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+  mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+  mutating func encode(_ value: Int64) throws { try element { try $0.number(value) } }
+  mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+  mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+  mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+  mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+  mutating func encode(_ value: UInt64) throws { try element { try $0.number(value) } }
+
+  mutating func encode(_ value: Double) throws {
+    let index = try begin()
+    state.awaiting = true
+    state.enter(_IndexKey(index), at: pathLength)
+    try state.writeDouble(value, level &+ 1, pathLength &+ 1)
+  }
+
+  mutating func encode(_ value: Float) throws {
+    let index = try begin()
+    state.awaiting = true
+    state.enter(_IndexKey(index), at: pathLength)
+    try state.writeFloat(value, level &+ 1, pathLength &+ 1)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let index = try begin()
+    state.awaiting = true
+    state.enter(_IndexKey(index), at: pathLength)
+    try state.encodeValue(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let (level, serial) = nested(isObject: true)
+    return KeyedEncodingContainer(
+      _KeyedEncoder<NestedKey, Sink>(
+        state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let (level, serial) = nested(isObject: false)
+    return _UnkeyedEncoder(state: state, level: level, serial: serial, pathLength: pathLength &+ 1)
+  }
+
+  func nested(isObject: Bool) -> (level: Int, serial: Int) {
+    let index: Int
+    do {
+      index = try begin()
+    } catch {
+      if state.deferredError == nil { state.deferredError = error }
+      return (level &+ 1, -1)
+    }
+    state.awaiting = true
+    state.enter(_IndexKey(index), at: pathLength)
+    return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let index: Int
+    do {
+      index = try begin()
+    } catch {
+      if state.deferredError == nil { state.deferredError = error }
+      index = 0
+    }
+    state.awaiting = true
+    state.enter(_IndexKey(index), at: pathLength)
+    return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
+  }
+}
+
+/// An array index in a coding path; its text ("Index 3", as Foundation names it) is made only
+/// when asked for.
+struct _IndexKey: CodingKey {
+  let index: Int
+  init(_ index: Int) { self.index = index }
+  var stringValue: String { "Index \(index)" }
+  var intValue: Int? { index }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { index = intValue }
+}

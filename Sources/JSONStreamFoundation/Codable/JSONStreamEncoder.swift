@@ -1,0 +1,149 @@
+import Foundation
+import JSONStream
+
+/// Encodes `Encodable` values as JSON, with the API of Foundation's `JSONEncoder`: switching
+/// is a one-line change.
+///
+/// ```swift
+/// var encoder = JSONStreamEncoder()
+/// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+/// encoder.keyEncodingStrategy = .convertToSnakeCase
+/// encoder.dateEncodingStrategy = .iso8601
+/// let data = try encoder.encode(orders)
+/// ```
+///
+/// Values are written straight to a ``JSONWriter`` as they are encoded, with no tree in
+/// between; ``encode(_:to:)`` writes into a writer of yours, so a sequence of values can go
+/// to a file or socket one at a time.
+///
+/// Output is what `JSONEncoder` gives for the same value and options, up to whitespace in
+/// pretty output and the text of numbers (the shortest that reads back the same). Two
+/// things differ for unusual `encode(to:)` implementations, because nothing is held back:
+/// a key encoded twice in one container is written twice (`JSONEncoder` keeps the last), and
+/// a container used again after a sibling or its parent has moved on fails the encode
+/// (`JSONEncoder` allows it). Synthesized conformances never do either.
+///
+/// A value type, `Sendable`: one encoder can serve many tasks at once.
+public struct JSONStreamEncoder: Sendable {
+  /// Foundation's output formatting flags; they set ``writeOptions``.
+  public struct OutputFormatting: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Indented output, two spaces per level.
+    public static let prettyPrinted = OutputFormatting(rawValue: 1 << 0)
+    /// Object members in key order.
+    public static let sortedKeys = OutputFormatting(rawValue: 1 << 1)
+    /// `/` written as is, not as `\/`.
+    public static let withoutEscapingSlashes = OutputFormatting(rawValue: 1 << 3)
+  }
+
+  /// How coding keys become object keys.
+  public enum KeyEncodingStrategy: Sendable {
+    /// Keys as the coding keys say.
+    case useDefaultKeys
+    /// `myURLProperty` → `my_url_property`, as Foundation converts.
+    case convertToSnakeCase
+    /// The key for a coding path; the path holds the coding key last.
+    case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+  }
+
+  /// How dates are written.
+  public enum DateEncodingStrategy: Sendable {
+    /// `Date`'s own `Encodable` conformance (seconds since 2001).
+    case deferredToDate
+    case secondsSince1970
+    case millisecondsSince1970
+    /// ISO 8601 with internet date-time format (`2026-11-02T08:15:00Z`).
+    case iso8601
+    /// A string from the formatter.
+    case formatted(DateFormatter)
+    /// The closure encodes the date; encoding nothing writes `{}`, as Foundation does.
+    case custom(@Sendable (_ date: Date, _ encoder: any Encoder) throws -> Void)
+  }
+
+  /// How `Data` is written.
+  public enum DataEncodingStrategy: Sendable {
+    /// `Data`'s own `Encodable` conformance (an array of bytes).
+    case deferredToData
+    case base64
+    case custom(@Sendable (_ data: Data, _ encoder: any Encoder) throws -> Void)
+  }
+
+  /// How non-finite floating-point values are written (JSON has none).
+  public enum NonConformingFloatEncodingStrategy: Sendable {
+    case `throw`
+    /// These strings stand for the non-finite values.
+    case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
+  }
+
+  /// Formatting: compact, with `/` escaped as `JSONEncoder` does. All of the writer's options
+  /// apply, `escapeUnicode` too; ``outputFormatting`` is another view of the same settings.
+  public var writeOptions: JSONWriteOptions = {
+    var options = JSONWriteOptions()
+    options.escapeSlash = true
+    return options
+  }()
+  public var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+  public var dateEncodingStrategy = DateEncodingStrategy.deferredToDate
+  public var dataEncodingStrategy = DataEncodingStrategy.base64
+  public var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
+  /// Available to `encode(to:)` as `encoder.userInfo`.
+  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+  public init() {}
+
+  /// Foundation's view of ``writeOptions``: pretty printing (2 spaces), sorted keys, and
+  /// whether `/` is escaped.
+  public var outputFormatting: OutputFormatting {
+    get {
+      var formatting: OutputFormatting = []
+      if writeOptions.indent != nil { formatting.insert(.prettyPrinted) }
+      if writeOptions.sortKeys { formatting.insert(.sortedKeys) }
+      if !writeOptions.escapeSlash { formatting.insert(.withoutEscapingSlashes) }
+      return formatting
+    }
+    set {
+      writeOptions.indent = newValue.contains(.prettyPrinted) ? 2 : nil
+      writeOptions.sortKeys = newValue.contains(.sortedKeys)
+      writeOptions.escapeSlash = !newValue.contains(.withoutEscapingSlashes)
+    }
+  }
+
+  /// The JSON text of `value`.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a value JSON cannot hold (a non-finite float
+  ///   with the `.throw` strategy, a top-level value that encodes nothing), or the error the
+  ///   value's own encoding threw.
+  public func encode<T: Encodable>(_ value: T) throws -> Data {
+    Data(try encodeToBytes(value))
+  }
+
+  /// The JSON text of `value`, as bytes.
+  public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+    var writer = JSONWriter(options: writeOptions)
+    try encode(value, to: &writer)
+    try writer.finish()
+    return writer.bytes
+  }
+
+  /// Writes `value` into `writer`, as its next value: the whole document, an element of an
+  /// array you opened, or a member's value after a key. The writer's options decide the
+  /// formatting (``writeOptions`` does not apply). On an error the writer holds part of the
+  /// value.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sink: JSONChunkSink { try file.write(contentsOf: $0) })
+  /// try writer.startArray()
+  /// for order in orders { try encoder.encode(order, to: &writer) }
+  /// try writer.endArray()
+  /// try writer.finish()
+  /// ```
+  public func encode<T: Encodable, Sink: JSONOutputSink>(
+    _ value: T, to writer: inout JSONWriter<Sink>
+  ) throws {
+    try withUnsafeMutablePointer(to: &writer) { writer in
+      let state = _EncodeState(writer: writer, options: self)
+      try state.encodeTopLevel(value)
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import JSONStream
+import JSONStreamFoundation
+import Testing
+
+/// JLObjectMapping's README and options, in Swift: what its users did with `jl_` methods and
+/// deserializer options, done with Codable, ``JSONModel`` and the coders' options.
+@Suite("Object mapping (JLObjectMapping's features)")
+struct MappingTests {
+  /// The README's `SimpleTestMappingObject`: an integer, a dictionary, a dictionary of objects
+  /// of its own type (what `jl_propertyTypeMap` declared; Codable knows element types) and a
+  /// child object.
+  final class SimpleTestMappingObject: Codable, Equatable, @unchecked Sendable {
+    var someInt = 0
+    var someDict: [String: String] = [:]
+    var dictionaryOfSimpleObjects: [String: SimpleTestMappingObject]?
+    var someChildObject: SimpleTestMappingObject?
+
+    static func == (a: SimpleTestMappingObject, b: SimpleTestMappingObject) -> Bool {
+      a.someInt == b.someInt && a.someDict == b.someDict
+        && a.dictionaryOfSimpleObjects == b.dictionaryOfSimpleObjects
+        && a.someChildObject == b.someChildObject
+    }
+  }
+
+  // The README's string, with its stray `@` removed (it made the JSON invalid).
+  static let readmeJSON = #"""
+    {"someInt":12345, "someDict":{"turtles":"yes"}, "someChildObject" : {"someInt":9876,
+    "someDict":{"someKey":"someVal"},
+    "dictionaryOfSimpleObjects" : {"objKey":{"someInt":321, "someDict":{"aKey":"aVal"}}}}}
+    """#
+
+  @Test("the README's example: nested objects and a dictionary of objects")
+  func readmeExample() throws {
+    let object = try JSONStreamDecoder().decode(
+      SimpleTestMappingObject.self, from: Data(Self.readmeJSON.utf8))
+    #expect(object.someInt == 12345)
+    #expect(object.someDict == ["turtles": "yes"])
+    let child = try #require(object.someChildObject)
+    #expect(child.someInt == 9876)
+    #expect(child.someDict == ["someKey": "someVal"])
+    let inner = try #require(child.dictionaryOfSimpleObjects?["objKey"])
+    #expect(inner.someInt == 321 && inner.someDict == ["aKey": "aVal"])
+    #expect(inner.someChildObject == nil)
+    // Foundation reads the same, and our output reads back the same.
+    #expect(
+      try JSONDecoder().decode(SimpleTestMappingObject.self, from: Data(Self.readmeJSON.utf8))
+        == object)
+    let data = try JSONStreamEncoder().encode(object)
+    #expect(try JSONStreamDecoder().decode(SimpleTestMappingObject.self, from: data) == object)
+  }
+
+  /// `jl_propertyNameMap`, `jl_excludedFromSerialization`, `jl_dateFormatterForPropertyNamed:`
+  /// with the README's two formats, `jl_didDeserialize` and `jl_willSerialize`.
+  struct Person: Codable, Equatable, JSONModel {
+    var firstname: String
+    var password: String?
+    var startDate: Date
+    var endDate: Date
+    var friends: [Person]?
+    var didDecodeCalls = 0
+    var willEncodeCalls = 0
+
+    enum CodingKeys: String, CodingKey {
+      case firstname, password, startDate, endDate, friends
+    }
+
+    static var jsonKeys: [String: String] { ["firstname": "first"] }
+    static var jsonExcludedKeys: Set<String> { ["password"] }
+    static func jsonDateFormatter(forKey key: String) -> DateFormatter? {
+      switch key {
+      case "startDate": return MappingTests.formatter("yyyy-MM-dd'T'HH:mm:ss.SSS Z")
+      case "endDate": return MappingTests.formatter("dd-MM-yyyy'T'HH:mm:ss.SSS Z")
+      default: return nil
+      }
+    }
+    mutating func didDecode() throws {
+      guard !firstname.isEmpty else {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no name"))
+      }
+      didDecodeCalls += 1
+    }
+    mutating func willEncode() throws {
+      willEncodeCalls += 1
+      firstname = firstname.uppercased()
+    }
+  }
+
+  static func formatter(_ format: String) -> DateFormatter {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(secondsFromGMT: 0)
+    formatter.dateFormat = format
+    return formatter
+  }
+
+  static let personJSON = #"""
+    {"first":"Ada","password":"s3cret","startDate":"2026-01-31T08:00:00.000 +0000",
+     "endDate":"28-02-2026T17:30:00.500 +0000",
+     "friends":[{"first":"Bob","startDate":"2025-12-01T00:00:00.000 +0000",
+                 "endDate":"01-12-2025T00:00:00.000 +0000"}]}
+    """#
+
+  @Test("name maps, excluded properties, per-property date formats, callbacks")
+  func model() throws {
+    let person = try JSONStreamDecoder().decode(Person.self, from: Data(Self.personJSON.utf8))
+    #expect(person.firstname == "Ada")
+    #expect(person.password == "s3cret")  // excluded from output only
+    #expect(person.startDate == Date(timeIntervalSince1970: 1_769_846_400))
+    #expect(person.endDate == Date(timeIntervalSince1970: 1_772_299_800.5))
+    #expect(person.didDecodeCalls == 1)
+    #expect(person.friends?.map(\.firstname) == ["Bob"])
+    #expect(person.friends?[0].didDecodeCalls == 1)
+
+    var encoder = JSONStreamEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let text = String(decoding: try encoder.encode(person), as: UTF8.self)
+    #expect(
+      text
+        == #"{"endDate":"28-02-2026T17:30:00.500 +0000","first":"ADA","friends":[{"endDate":"#
+        + #""01-12-2025T00:00:00.000 +0000","first":"BOB","#
+        + #""startDate":"2025-12-01T00:00:00.000 +0000"}],"#
+        + #""startDate":"2026-01-31T08:00:00.000 +0000"}"#)
+    // willEncode changed the copy that was written, not the value.
+    #expect(person.firstname == "Ada" && person.willEncodeCalls == 0)
+
+    // A throwing didDecode fails the decode.
+    let nameless = Self.personJSON.replacingOccurrences(of: #""Ada""#, with: #""""#)
+    #expect(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode(Person.self, from: Data(nameless.utf8))
+    }
+  }
+
+  struct Small: Codable, Equatable {
+    var id: Int
+    var name: String?
+    var note: String?
+  }
+
+  @Test("unknown keys: ignored, refused, or reported; absent properties reported")
+  func keyReports() throws {
+    let text = #"[{"id":1,"name":"a","extra":true,"more":[]},{"id":2}]"#
+    // Ignored by default.
+    #expect(try JSONStreamDecoder().decode([Small].self, from: Data(text.utf8)).count == 2)
+    // Refused, naming the keys and where.
+    var strict = JSONStreamDecoder()
+    strict.unknownKeyDecodingStrategy = .throw
+    #expect {
+      try strict.decode([Small].self, from: Data(text.utf8))
+    } throws: { error in
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.debugDescription.contains(#""extra", "more""#)
+        && context.codingPath.map { $0.intValue ?? -1 } == [0]
+    }
+    #expect(try strict.decode([Small].self, from: Data(#"[{"id":1,"note":null}]"#.utf8)).count == 1)
+    // Reported, and decoding goes on.
+    let reports = Reports()
+    var reporting = JSONStreamDecoder()
+    reporting.keyDecodingStrategy = .convertFromSnakeCase
+    reporting.keyReportHandler = { report in
+      reports.add(
+        "\(report.codingPath.map { $0.intValue ?? -1 }) \(report.type) unknown \(report.unknownKeys)"
+          + " absent \(report.absentKeys)")
+    }
+    let snake = #"[{"id":1,"name":"a","extra_key":true},{"id":2,"note":"n"}]"#
+    #expect(try reporting.decode([Small].self, from: Data(snake.utf8)).count == 2)
+    #expect(
+      reports.lines == [
+        #"[0] Small unknown ["extra_key"] absent ["note"]"#,
+        #"[1] Small unknown [] absent ["name"]"#,
+      ])
+  }
+
+  final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ line: String) { lock.withLock { stored.append(line) } }
+    var lines: [String] { lock.withLock { stored } }
+  }
+}
