@@ -133,6 +133,8 @@ struct EncoderTests {
 
   @Test("key strategies: as is, to snake_case, custom")
   func keys() throws {
+    // Property names as users write them, Swift style or not: the conversion must match.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     struct Keys: Codable {
       var myURLProperty = 1
       var simple = 2
