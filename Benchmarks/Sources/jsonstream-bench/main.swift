@@ -133,6 +133,24 @@ func row(
       peer: peerTime, target: target))
 }
 
+/// Decodes `bytes` into `model` with JSONStreamDecoder and with Foundation's JSONDecoder,
+/// checks that both give the same value, then times both.
+@MainActor
+func decodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ bytes: [UInt8])
+  throws
+{
+  let operation = "decode → models"
+  if let only, !operation.contains(only) { return }
+  let data = Data(bytes)
+  let ours = try JSONStreamDecoder().decode(model, from: bytes)
+  let theirs = try JSONDecoder().decode(model, from: data)
+  try require(ours == theirs, "JSONStreamDecoder and JSONDecoder decode \(input) differently")
+  try row(
+    operation, input, bytes.count, target: 3.0,
+    ours: { blackHole(try JSONStreamDecoder().decode(model, from: bytes)) },
+    peer: "JSONDecoder", measuring: { blackHole(try JSONDecoder().decode(model, from: data)) })
+}
+
 for (name, bytes) in inputs {
   let data = Data(bytes)
   let peers = PeerInput(bytes)
@@ -253,6 +271,18 @@ for (name, bytes) in inputs {
         blackHole(peers.yajlReformat(pretty: prettyOutput))
       })
   }
+}
+
+// Codable: each corpus document into its typed model (small documents of the same shapes under
+// --smoke).
+let modelInputs =
+  smoke
+  ? smokeDocuments
+  : inputs.compactMap { input in
+    corpusModel(forFile: input.name).map { (input.name, input.bytes, $0) }
+  }
+for (name, bytes, model) in modelInputs {
+  try decodeRow(model, name, bytes)
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.
