@@ -29,9 +29,18 @@ if let job = option("--stream-job") {
 
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
-  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization or write.
+  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write, or
+  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model: twitter.json,
+  // citm_catalog.json or canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
+  let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
+  let model = corpusModel(forFile: arguments[0])
+  if operation == "decode" || operation == "jsondecoder", model == nil {
+    FileHandle.standardError.write(
+      Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
+    exit(2)
+  }
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
   for _ in 0..<iterations {
     switch operation {
@@ -54,6 +63,8 @@ if let operation = option("--profile") {
     case "foundation": blackHole(try JSONFoundation.object(with: Data(bytes)))
     case "jsonserialization":
       blackHole(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+    case "decode": blackHole(try JSONStreamDecoder().decode(model!, from: bytes))
+    case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
     default: blackHole(try value.jsonBytes())
     }
   }
