@@ -29,9 +29,18 @@ if let job = option("--stream-job") {
 
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
-  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization or write.
+  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write, or
+  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model: twitter.json,
+  // citm_catalog.json or canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
+  let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
+  let model = corpusModel(forFile: arguments[0])
+  if operation == "decode" || operation == "jsondecoder", model == nil {
+    FileHandle.standardError.write(
+      Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
+    exit(2)
+  }
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
   for _ in 0..<iterations {
     switch operation {
@@ -54,6 +63,8 @@ if let operation = option("--profile") {
     case "foundation": blackHole(try JSONFoundation.object(with: Data(bytes)))
     case "jsonserialization":
       blackHole(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+    case "decode": blackHole(try JSONStreamDecoder().decode(model!, from: bytes))
+    case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
     default: blackHole(try value.jsonBytes())
     }
   }
@@ -131,6 +142,24 @@ func row(
     Row(
       operation: operation, input: input, bytes: bytes, ours: oursTime, peerName: peerName,
       peer: peerTime, target: target))
+}
+
+/// Decodes `bytes` into `model` with JSONStreamDecoder and with Foundation's JSONDecoder,
+/// checks that both give the same value, then times both.
+@MainActor
+func decodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ bytes: [UInt8])
+  throws
+{
+  let operation = "decode → models"
+  if let only, !operation.contains(only) { return }
+  let data = Data(bytes)
+  let ours = try JSONStreamDecoder().decode(model, from: bytes)
+  let theirs = try JSONDecoder().decode(model, from: data)
+  try require(ours == theirs, "JSONStreamDecoder and JSONDecoder decode \(input) differently")
+  try row(
+    operation, input, bytes.count, target: 3.0,
+    ours: { blackHole(try JSONStreamDecoder().decode(model, from: bytes)) },
+    peer: "JSONDecoder", measuring: { blackHole(try JSONDecoder().decode(model, from: data)) })
 }
 
 for (name, bytes) in inputs {
@@ -253,6 +282,18 @@ for (name, bytes) in inputs {
         blackHole(peers.yajlReformat(pretty: prettyOutput))
       })
   }
+}
+
+// Codable: each corpus document into its typed model (small documents of the same shapes under
+// --smoke).
+let modelInputs =
+  smoke
+  ? smokeDocuments
+  : inputs.compactMap { input in
+    corpusModel(forFile: input.name).map { (input.name, input.bytes, $0) }
+  }
+for (name, bytes, model) in modelInputs {
+  try decodeRow(model, name, bytes)
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.
