@@ -90,6 +90,8 @@ final class _ModelMapping {
 struct _TypeInfo {
   var mapping: _ModelMapping?
   var isStringKeyedDictionary = false
+  /// An `Array` the decoder reads itself (see `_DecodableArray`).
+  var decodableArray: (any _DecodableArray.Type)?
 }
 
 /// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
@@ -97,13 +99,25 @@ struct _TypeInfo {
 struct _TypeInfos {
   private var byType: [ObjectIdentifier: _TypeInfo] = [:]
 
+  /// The type asked for last, and its info: arrays of one type come one after another.
+  private var lastType: ObjectIdentifier?
+  private var lastInfo = _TypeInfo()
+
   mutating func info(for type: Any.Type) -> _TypeInfo {
     let id = ObjectIdentifier(type)
-    if let known = byType[id] { return known }
-    let info = _TypeInfo(
-      mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
-      isStringKeyedDictionary: type is any _StringKeyedDictionary.Type)
-    byType[id] = info
+    if id == lastType { return lastInfo }
+    let info: _TypeInfo
+    if let known = byType[id] {
+      info = known
+    } else {
+      info = _TypeInfo(
+        mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
+        isStringKeyedDictionary: type is any _StringKeyedDictionary.Type,
+        decodableArray: type as? any _DecodableArray.Type)
+      byType[id] = info
+    }
+    lastType = id
+    lastInfo = info
     return info
   }
 }

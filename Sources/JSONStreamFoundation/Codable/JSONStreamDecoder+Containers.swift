@@ -1,187 +1,334 @@
 import Foundation
-import JSONStream
+@_spi(Decoding) import JSONStream
+
+/// Where a container's coding path lives. A container the decoder made for its current value
+/// shares the decoder's path (its first `count` keys, unchanged while the value decodes). A
+/// nested container or super decoder outlives the call that made it and may be used after
+/// its parent moves on, so it keeps its own, put in place while a child decodes.
+enum _PathBase {
+  case shared(Int)
+  case own([any CodingKey])
+
+  var depth: Int {
+    switch self {
+    case .shared(let count): return count
+    case .own(let path): return path.count
+    }
+  }
+}
+
+extension _Decoder {
+  func codingPath(_ base: _PathBase) -> [any CodingKey] {
+    switch base {
+    case .shared(let count): return Array(path.prefix(count))
+    case .own(let own): return own
+    }
+  }
+
+  /// Runs `body` with the decoder's path set to `base` (decoding a child of that container).
+  @inline(__always)
+  func with<R>(_ base: _PathBase, _ body: () throws -> R) rethrows -> R {
+    guard case .own(let own) = base else { return try body() }
+    let saved = state.pointee.path
+    state.pointee.path = own
+    defer { state.pointee.path = saved }
+    return try body()
+  }
+
+  /// A decoder of its own for `value` (a super decoder).
+  func detached(_ value: _JSONCursor, path: [any CodingKey]) -> _Decoder {
+    let decoder = _Decoder(options: options, root: value, path: path)
+    decoder.state.pointee.types = state.pointee.types
+    return decoder
+  }
+}
 
 /// An object's members by coding key.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let object: JSONObject
-  let decoder: _TreeDecoder
-  /// With a key strategy: the members under their converted keys (first one wins).
-  let converted: [String: JSONValue]?
+  let decoder: _Decoder
+  let object: _JSONCursor
+  let base: _PathBase
+  let mapping: _ModelMapping?
+  let usage: _KeyUsage?
+  /// Under a key strategy: member positions by converted key (the first one wins).
+  let converted: [String: Int]?
 
-  init(object: JSONObject, decoder: _TreeDecoder) {
-    self.object = object
+  init(decoder: _Decoder, object: _JSONCursor, base: _PathBase) {
     self.decoder = decoder
-    switch decoder.options.keyDecodingStrategy {
-    case .useDefaultKeys:
+    self.object = object
+    self.base = base
+    if case .shared = base {
+      mapping = decoder.state.pointee.mapping
+      usage = decoder.state.pointee.usage
+    } else {
+      mapping = nil
+      usage = nil
+    }
+    let depth = base.depth
+    while decoder.state.pointee.hints.count <= depth { decoder.state.pointee.hints.append(0) }
+    decoder.state.pointee.hints[depth] = 0
+    if case .useDefaultKeys = decoder.options.keyDecodingStrategy {
       converted = nil
-    case .convertFromSnakeCase:
-      var members: [String: JSONValue] = [:]
-      for (key, value) in object where members[_convertFromSnakeCase(key)] == nil {
-        members[_convertFromSnakeCase(key)] = value
+    } else {
+      var positions: [String: Int] = [:]
+      for position in 0..<object.count {
+        let name = decoder.keyName(forMember: String(decoding: object.key(position), as: UTF8.self))
+        if positions[name] == nil { positions[name] = position }
       }
-      converted = members
-    case .custom(let body):
-      var members: [String: JSONValue] = [:]
-      for (key, value) in object {
-        let codingKey = body(decoder.codingPath + [_JSONKey(key)]).stringValue
-        if members[codingKey] == nil { members[codingKey] = value }
-      }
-      converted = members
+      converted = positions
     }
   }
 
-  var codingPath: [any CodingKey] { decoder.codingPath }
+  var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
   var allKeys: [Key] {
-    decoder.usage?.tookAll = true
-    return object.keys.compactMap { Key(stringValue: decoder.keyName(forMember: $0)) }
-  }
-
-  func contains(_ key: Key) -> Bool {
-    guard let value = member(key) else {
-      decoder.usage?.absent.append(key.stringValue)
-      return false
+    usage?.tookAll = true
+    return (0..<object.count).compactMap {
+      Key(stringValue: decoder.keyName(forMember: String(decoding: object.key($0), as: UTF8.self)))
     }
-    _ = value
-    return true
   }
 
-  /// The member a key names: under the model's JSON name for it, else under the key (as the
-  /// key strategy converts member keys).
-  func member(_ key: Key) -> JSONValue? {
-    let name = key.stringValue
-    decoder.usage?.asked.insert(name)
-    if let mapping = decoder.mapping, let jsonName = mapping.keys[name] {
-      return object[jsonName]
+  /// The position of the member `key` names: under the model's JSON name for it, else under
+  /// the key (as the key strategy converts member keys).
+  func position(_ key: Key) -> Int? {
+    var name = key.stringValue
+    usage?.asked.insert(name)
+    if let mapping, let jsonName = mapping.keys[name] {
+      name = jsonName
+    } else if let converted {
+      return converted[name]
     }
-    if let converted { return converted[name] }
-    return object[name]
+    let depth = base.depth
+    let state = decoder.state
+    let found = name.withUTF8 { object.position(ofKey: $0, hint: state.pointee.hints[depth]) }
+    if let found { state.pointee.hints[depth] = found &+ 1 }
+    return found
   }
 
-  func value(_ key: Key) throws -> JSONValue {
-    guard let value = member(key) else {
+  func value(_ key: Key) throws -> _JSONCursor {
+    guard let position = position(key) else {
       throw DecodingError.keyNotFound(
         key,
         DecodingError.Context(
           codingPath: codingPath,
           debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
-    return value
+    return object.value(position)
+  }
+
+  func contains(_ key: Key) -> Bool {
+    if position(key) != nil { return true }
+    usage?.absent.append(key.stringValue)
+    return false
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
 
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    let child = decoder.child(try value(key), key)
-    if T.self == Date.self, let mapping = decoder.mapping,
-      let formatter = mapping.dateFormatter(forKey: key.stringValue)
-    {
-      // The model's own format for this property.
-      return try child.date(from: formatter) as! T
-    }
-    return try child.decodeValue(type)
-  }
-
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try decoder.child(try value(key), key).decode(type)
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.bool(value, key) }
   }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try decoder.child(try value(key), key).decode(type)
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.string(value, key) }
   }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try decoder.child(try value(key), key).decode(type)
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
   }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try decoder.child(try value(key), key).decode(type)
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
   }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try decoder.child(try value(key), key).decode(type)
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+
+  func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.integer(type, value, key) }
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    let value = try value(key)
+    return try decoder.with(base) {
+      if T.self == Date.self, let mapping,
+        let formatter = mapping.dateFormatter(forKey: key.stringValue)
+      {
+        // The model's own format for this property.
+        return _same(try decoder.date(value, key, formatter), as: T.self)
+      }
+      return try decoder.decode(type, from: value, key: key)
+    }
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
     throws -> KeyedDecodingContainer<NestedKey>
   {
-    try decoder.child(try value(key), key).container(keyedBy: type)
+    let value = try value(key)
+    let path = codingPath + [key]
+    guard value.kind == .object else {
+      throw decoder.with(.own(path)) { decoder.typeMismatch([String: Any].self, value, nil) }
+    }
+    return KeyedDecodingContainer(
+      _KeyedContainer<NestedKey>(decoder: decoder, object: value, base: .own(path)))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try decoder.child(try value(key), key).unkeyedContainer()
+    let value = try value(key)
+    let path = codingPath + [key]
+    guard value.kind == .array else {
+      throw decoder.with(.own(path)) { decoder.typeMismatch([Any].self, value, nil) }
+    }
+    return _UnkeyedContainer(decoder: decoder, array: value, base: .own(path))
   }
 
-  func superDecoder() throws -> any Decoder {
-    decoder.child(member(Key(stringValue: "super")!) ?? .null, _JSONKey("super"))
-  }
+  func superDecoder() throws -> any Decoder { superDecoder(under: _JSONKey("super")) }
 
-  func superDecoder(forKey key: Key) throws -> any Decoder {
-    decoder.child(member(key) ?? .null, key)
+  func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(under: key) }
+
+  func superDecoder(under key: any CodingKey) -> any Decoder {
+    var name = key.stringValue
+    let value = name.withUTF8 { object.position(ofKey: $0, hint: 0) }.map(object.value)
+    return decoder.detached(value ?? .null, path: codingPath + [key])
   }
 }
 
 /// An array's elements in order.
 struct _UnkeyedContainer: UnkeyedDecodingContainer {
-  let array: JSONArray
-  let decoder: _TreeDecoder
+  let decoder: _Decoder
+  let array: _JSONCursor
+  let base: _PathBase
+  let count: Int?
   var currentIndex = 0
 
-  init(array: JSONArray, decoder: _TreeDecoder) {
-    self.array = array
+  init(decoder: _Decoder, array: _JSONCursor, base: _PathBase) {
     self.decoder = decoder
+    self.array = array
+    self.base = base
+    count = array.count
   }
 
-  var codingPath: [any CodingKey] { decoder.codingPath }
-  var count: Int? { array.count }
-  var isAtEnd: Bool { currentIndex >= array.count }
+  var codingPath: [any CodingKey] { decoder.codingPath(base) }
+  var isAtEnd: Bool { currentIndex >= count! }
 
-  mutating func next<T>(_ type: T.Type) throws -> _TreeDecoder {
-    guard !isAtEnd else {
+  /// The next element, or the error for reading past the end.
+  @inline(__always)
+  func next<T>(_ type: T.Type) throws -> _JSONCursor {
+    guard currentIndex < count! else {
       throw DecodingError.valueNotFound(
         type,
         DecodingError.Context(
-          codingPath: codingPath + [_JSONKey(index: currentIndex)],
+          codingPath: codingPath + [_IndexKey(currentIndex)],
           debugDescription: "Unkeyed container is at end."))
     }
-    defer { currentIndex += 1 }
-    return decoder.child(array[currentIndex], _JSONKey(index: currentIndex))
+    return array.element(currentIndex)
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard !isAtEnd, array[currentIndex].isNull else { return false }
+    guard currentIndex < count!, array.element(currentIndex).isNull else { return false }
     currentIndex += 1
     return true
   }
 
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    let value = try next(type)
+    let result = try decoder.with(base) { try decoder.bool(value, _IndexKey(currentIndex)) }
+    currentIndex += 1
+    return result
+  }
+
+  mutating func decode(_ type: String.Type) throws -> String {
+    let value = try next(type)
+    let result = try decoder.with(base) { try decoder.string(value, _IndexKey(currentIndex)) }
+    currentIndex += 1
+    return result
+  }
+
+  mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type) }
+  mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type) }
+  mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+  mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    let value = try next(type)
+    let result = try decoder.with(base) {
+      try decoder.integer(type, value, _IndexKey(currentIndex))
+    }
+    currentIndex += 1
+    return result
+  }
+
+  mutating func floatingPoint<T: BinaryFloatingPoint>(_ type: T.Type) throws -> T {
+    let value = try next(type)
+    let result = try decoder.with(base) {
+      try decoder.floatingPoint(type, value, _IndexKey(currentIndex))
+    }
+    currentIndex += 1
+    return result
+  }
+
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try next(type).decodeValue(type)
+    let value = try next(type)
+    let result = try decoder.with(base) {
+      try decoder.decode(type, from: value, key: _IndexKey(currentIndex))
+    }
+    currentIndex += 1
+    return result
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    try next([String: Any].self).container(keyedBy: type)
+    let value = try next([String: Any].self)
+    let path = codingPath + [_IndexKey(currentIndex)]
+    guard value.kind == .object else {
+      throw decoder.with(.own(path)) { decoder.typeMismatch([String: Any].self, value, nil) }
+    }
+    currentIndex += 1
+    return KeyedDecodingContainer(
+      _KeyedContainer<NestedKey>(decoder: decoder, object: value, base: .own(path)))
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    try next([Any].self).unkeyedContainer()
+    let value = try next([Any].self)
+    let path = codingPath + [_IndexKey(currentIndex)]
+    guard value.kind == .array else {
+      throw decoder.with(.own(path)) { decoder.typeMismatch([Any].self, value, nil) }
+    }
+    currentIndex += 1
+    return _UnkeyedContainer(decoder: decoder, array: value, base: .own(path))
   }
 
-  mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
+  mutating func superDecoder() throws -> any Decoder {
+    let value = try next(Any.self)
+    let path = codingPath + [_IndexKey(currentIndex)]
+    currentIndex += 1
+    return decoder.detached(value, path: path)
+  }
 }
 
-/// A key or an index in a coding path.
+/// A key in a coding path.
 struct _JSONKey: CodingKey {
   var stringValue: String
-  var intValue: Int?
+  var intValue: Int? { nil }
 
-  init(_ string: String) {
-    stringValue = string
-    intValue = nil
-  }
-
-  init(index: Int) {
-    stringValue = "Index \(index)"
-    intValue = index
-  }
-
+  init(_ string: String) { stringValue = string }
   init?(stringValue: String) { self.init(stringValue) }
-  init?(intValue: Int) { self.init(index: intValue) }
+  init?(intValue: Int) { nil }
 }

@@ -1,0 +1,150 @@
+// Read access to a parsed document's nodes without making a Swift value per node, for the
+// Codable decoder of JSONStreamFoundation (`@_spi(Decoding) import JSONStream`). Not part of
+// the public API: the cursor is a pointer into the document's memory, valid only while the
+// `JSONValue` it came from is alive, inside `_withCursor`.
+
+/// A node of a parsed document: a value, read in place.
+@_spi(Decoding)
+public struct _JSONCursor {
+  @usableFromInline let node: UnsafePointer<_Node>
+
+  @inlinable
+  init(_ node: UnsafePointer<_Node>) { self.node = node }
+
+  public enum Kind: UInt8 {
+    case null, bool, number, string, array, object
+  }
+
+  @inlinable
+  public var kind: Kind {
+    switch _JSONNode.kind(node.pointee.head) {
+    case _JSONNode.null: return .null
+    case _JSONNode.false, _JSONNode.true: return .bool
+    case _JSONNode.number: return .number
+    case _JSONNode.string: return .string
+    case _JSONNode.array, _JSONNode.openArray: return .array
+    default: return .object
+    }
+  }
+
+  @inlinable public var isNull: Bool { node.pointee.head == _JSONNode.null }
+
+  /// The value of a `true` or `false` node; nil for other kinds.
+  @inlinable
+  public var bool: Bool? {
+    switch node.pointee.head {
+    case _JSONNode.true: return true
+    case _JSONNode.false: return false
+    default: return nil
+    }
+  }
+
+  /// A string's UTF-8 (well-formed); nil for other kinds.
+  @inlinable
+  public var utf8: UnsafeBufferPointer<UInt8>? {
+    guard _JSONNode.kind(node.pointee.head) == _JSONNode.string else { return nil }
+    return _JSONNode.utf8(node.pointee)
+  }
+
+  /// A number, with its text as written; nil for other kinds.
+  @inlinable
+  public var number: JSONNumber? {
+    let head = node.pointee.head
+    guard _JSONNode.kind(head) == _JSONNode.number else { return nil }
+    return JSONNumber(
+      _utf8: _JSONNode.bytes(node.pointee.payload, count: _JSONNode.numberLength(head)),
+      flags: _JSONNode.numberFlags(head))
+  }
+
+  /// The elements of an array or members of an object; 0 for other kinds.
+  @inlinable
+  public var count: Int {
+    let head = node.pointee.head
+    let kind = _JSONNode.kind(head)
+    if kind == _JSONNode.array || kind == _JSONNode.object { return _JSONNode.count(head) }
+    if kind == _JSONNode.openArray || kind == _JSONNode.openObject {
+      return _JSONNode.count(head) &+ 1
+    }
+    return 0
+  }
+
+  /// The node of child `index` of a container (an array's element; an object's member key, at
+  /// twice the member's position, and its value after it). `index` must be in range.
+  @inlinable
+  func child(_ index: Int) -> UnsafePointer<_Node> {
+    let (block, nodes, last, _) = _JSONNode.children(node.pointee)
+    // An open container's (snapshot's) incomplete last child is apart from the others.
+    if index >= nodes, let last { return last + (index &- nodes) }
+    return block.unsafelyUnwrapped + index
+  }
+
+  /// Element `index` of an array (`0..<count`).
+  @inlinable
+  public func element(_ index: Int) -> _JSONCursor { _JSONCursor(child(index)) }
+
+  /// The key of member `position` of an object (`0..<count`).
+  @inlinable
+  public func key(_ position: Int) -> UnsafeBufferPointer<UInt8> {
+    _JSONNode.utf8(child(2 &* position).pointee)
+  }
+
+  /// The value of member `position` of an object (`0..<count`).
+  @inlinable
+  public func value(_ position: Int) -> _JSONCursor { _JSONCursor(child(2 &* position &+ 1)) }
+
+  /// The position of the member with `key` in an object (the first, if repeated), trying
+  /// `hint` first: decoders ask for keys mostly in document order.
+  @inlinable
+  public func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+    let count = self.count
+    if hint < count && _JSONNode.stringEquals(child(2 &* hint).pointee, key) { return hint }
+    return _position(ofKey: key)
+  }
+
+  @usableFromInline
+  func _position(ofKey key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let (block, nodes, last, _) = _JSONNode.children(node.pointee)
+    if let block, let position = _JSONStorage.position(
+      ofKey: key, first: block, count: nodes / 2, indexed: last == nil)
+    {
+      return position
+    }
+    if let last, _JSONNode.stringEquals(last.pointee, key) { return nodes / 2 }
+    return nil
+  }
+}
+
+extension JSONValue {
+  /// Calls `body` with a cursor on this value, valid during the call.
+  @_spi(Decoding)
+  public func _withCursor<R>(_ body: (_JSONCursor) throws -> R) rethrows -> R {
+    switch self {
+    case .object(let object):
+      return try object._withNode { node in
+        try withUnsafePointer(to: node) { try body(_JSONCursor($0)) }
+      }
+    case .array(let array):
+      return try array._withNode { node in
+        try withUnsafePointer(to: node) { try body(_JSONCursor($0)) }
+      }
+    default:
+      // A scalar has no node of its own: it gets one as the element of an array.
+      let wrapper = JSONArray([self])
+      return try wrapper._withNode { node in
+        try withUnsafePointer(to: node) { try body(_JSONCursor($0).element(0)) }
+      }
+    }
+  }
+}
+
+extension _JSONCursor {
+  /// A `null` that is in no document: the value of an absent member, for a super decoder.
+  public static var null: _JSONCursor { _JSONCursor(_nullNode) }
+}
+
+/// Allocated once and never freed or written: a constant.
+nonisolated(unsafe) let _nullNode: UnsafePointer<_Node> = {
+  let node = UnsafeMutablePointer<_Node>.allocate(capacity: 1)
+  node.initialize(to: _Node(head: _JSONNode.null, payload: 0))
+  return UnsafePointer(node)
+}()

@@ -1,0 +1,386 @@
+import Foundation
+@_spi(Decoding) import JSONStream
+
+// How the decoder reads. One `_Decoder` per decode call reads the parsed document in place
+// through cursors (see JSONValue+Cursor): no `JSONValue` and no decoder object is made per
+// value. It is the `Decoder` of whatever value is being decoded: decoding a child moves its
+// cursor there and pushes the key on its coding path, and moves back after. Scalars that the
+// standard library decodes generically (an `[Double]`'s elements) are read straight from
+// their node, without going through `init(from:)`.
+
+/// The keys a type's keyed containers asked for, when unknown or absent keys are checked.
+final class _KeyUsage {
+  var asked: Set<String> = []
+  var absent: [String] = []
+  /// `allKeys` was read: every member counts as asked for.
+  var tookAll = false
+}
+
+/// What a `_Decoder` changes as it goes. In memory of its own, not in the class's stored
+/// properties: each access to those is checked at run time for exclusive access, which cost
+/// about 7% of decoding twitter.json.
+struct _DecoderState {
+  /// The value being decoded.
+  var cursor: _JSONCursor
+  /// Its coding path.
+  var path: [any CodingKey]
+  /// Its model mapping, when its type is a ``JSONModel``.
+  var mapping: _ModelMapping? = nil
+  /// The keys its keyed container asked for, when they are checked.
+  var usage: _KeyUsage? = nil
+  /// Per depth: the member position after the last one a keyed container found there, tried
+  /// first for the next key (synthesized decoding asks in declaration order, which is often
+  /// the document's).
+  var hints: [Int] = []
+  var types = _TypeInfos()
+  /// Converted member keys (a key strategy), each converted once per call.
+  var convertedKeys: [String: String] = [:]
+  /// Made on the first ISO 8601 date, then reused.
+  var iso8601: ISO8601DateFormatter? = nil
+}
+
+final class _Decoder: Decoder, SingleValueDecodingContainer {
+  let options: JSONStreamDecoder
+  let checksKeys: Bool
+  let state: UnsafeMutablePointer<_DecoderState>
+
+  init(options: JSONStreamDecoder, root: _JSONCursor, path: [any CodingKey] = []) {
+    self.options = options
+    checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
+    state = .allocate(capacity: 1)
+    state.initialize(to: _DecoderState(cursor: root, path: path))
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  var cursor: _JSONCursor { state.pointee.cursor }
+  var path: [any CodingKey] { state.pointee.path }
+
+  var codingPath: [any CodingKey] { path }
+  var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+  /// The path of the child under `key` (the current value's path when nil).
+  func path(appending key: (any CodingKey)?) -> [any CodingKey] {
+    guard let key else { return path }
+    return path + [key]
+  }
+
+  // MARK: Values
+
+  /// Decodes a `T` from `value`: the child under `key` of the current value, or the current
+  /// value itself when `key` is nil.
+  func decode<T: Decodable>(_ type: T.Type, from value: _JSONCursor, key: (any CodingKey)?)
+    throws -> T
+  {
+    // The scalars first: a metadata compare each, no call through init(from:).
+    if T.self == String.self { return _same(try string(value, key), as: T.self) }
+    if T.self == Double.self {
+      return _same(try floatingPoint(Double.self, value, key), as: T.self)
+    }
+    if T.self == Int.self { return _same(try integer(Int.self, value, key), as: T.self) }
+    if T.self == Bool.self { return _same(try bool(value, key), as: T.self) }
+    if T.self == Int64.self { return _same(try integer(Int64.self, value, key), as: T.self) }
+    if T.self == Float.self { return _same(try floatingPoint(Float.self, value, key), as: T.self) }
+    let saved = (state.pointee.cursor, state.pointee.mapping, state.pointee.usage)
+    state.pointee.cursor = value
+    state.pointee.mapping = nil
+    state.pointee.usage = nil
+    if let key { state.pointee.path.append(key) }
+    defer {
+      (state.pointee.cursor, state.pointee.mapping, state.pointee.usage) = saved
+      if key != nil { state.pointee.path.removeLast() }
+    }
+    return try decodeCurrent(type)
+  }
+
+  /// Decodes the current value as a `T` that is not one of the scalars above.
+  func decodeCurrent<T: Decodable>(_ type: T.Type) throws -> T {
+    if T.self == Date.self { return _same(try decodeDate(), as: T.self) }
+    if T.self == Data.self { return _same(try decodeData(), as: T.self) }
+    if T.self == URL.self {
+      guard let url = URL(string: try string(cursor, nil)) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(codingPath: path, debugDescription: "Invalid URL string."))
+      }
+      return _same(url, as: T.self)
+    }
+    if T.self == Decimal.self {
+      guard let number = cursor.number, let decimal = Decimal(string: number.text) else {
+        throw typeMismatch(Decimal.self, cursor, nil)
+      }
+      return _same(decimal, as: T.self)
+    }
+    let info = state.pointee.types.info(for: T.self)
+    if let array = info.decodableArray {
+      return try array._decodeElements(from: self) as! T
+    }
+    if info.isStringKeyedDictionary {
+      return try (T.self as! any _StringKeyedDecodable.Type)._decodeMembers(from: self) as! T
+    }
+    state.pointee.mapping = info.mapping
+    var result = try T(from: self)
+    if state.pointee.usage != nil { try checkKeys(T.self) }
+    if info.mapping != nil {
+      var model = result as! any JSONModel
+      try model.didDecode()
+      result = model as! T
+    }
+    return result
+  }
+
+  // MARK: Scalars
+
+  func string(_ value: _JSONCursor, _ key: (any CodingKey)?) throws -> String {
+    guard let utf8 = value.utf8 else { throw typeMismatch(String.self, value, key) }
+    return String(decoding: utf8, as: UTF8.self)
+  }
+
+  func bool(_ value: _JSONCursor, _ key: (any CodingKey)?) throws -> Bool {
+    guard let flag = value.bool else { throw typeMismatch(Bool.self, value, key) }
+    return flag
+  }
+
+  /// An integer: the number must be integral and fit, as Foundation requires.
+  func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: _JSONCursor, _ key: (any CodingKey)?)
+    throws -> T
+  {
+    guard let number = value.number else { throw typeMismatch(type, value, key) }
+    if let int = number.int64 {
+      if let exact = T(exactly: int) { return exact }
+    } else if let exact = number.uint64.flatMap({ T(exactly: $0) }) {
+      return exact
+    }
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: path(appending: key),
+        debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(type)."))
+  }
+
+  /// A floating-point value: the nearest one (non-finite ones only as the strategy's strings).
+  func floatingPoint<T: BinaryFloatingPoint>(
+    _ type: T.Type, _ value: _JSONCursor, _ key: (any CodingKey)?
+  ) throws -> T {
+    if let number = value.number {
+      let double = number.double
+      let result = T(double)
+      if double.isFinite && !result.isFinite {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: path(appending: key),
+            debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(type)."))
+      }
+      return result
+    }
+    if let utf8 = value.utf8,
+      case .convertFromString(let positive, let negative, let nan) =
+        options.nonConformingFloatDecodingStrategy
+    {
+      let text = String(decoding: utf8, as: UTF8.self)
+      if text == positive { return .infinity }
+      if text == negative { return -.infinity }
+      if text == nan { return .nan }
+    }
+    throw typeMismatch(type, value, key)
+  }
+
+  /// The error for `value` where a `type` was expected: `valueNotFound` for null, as
+  /// Foundation reports it, else `typeMismatch`.
+  func typeMismatch(_ type: Any.Type, _ value: _JSONCursor, _ key: (any CodingKey)?)
+    -> DecodingError
+  {
+    let path = path(appending: key)
+    let found: String
+    switch value.kind {
+    case .null:
+      return DecodingError.valueNotFound(
+        type,
+        DecodingError.Context(
+          codingPath: path, debugDescription: "Expected \(type) value but found null instead."))
+    case .bool: found = "bool"
+    case .number: found = "number"
+    case .string: found = "string"
+    case .array: found = "array"
+    case .object: found = "dictionary"
+    }
+    return DecodingError.typeMismatch(
+      type,
+      DecodingError.Context(
+        codingPath: path, debugDescription: "Expected to decode \(type) but found \(found) instead."
+      ))
+  }
+
+  // MARK: Dates and data
+
+  func decodeDate() throws -> Date {
+    switch options.dateDecodingStrategy {
+    case .deferredToDate: return try Date(from: self)
+    case .secondsSince1970:
+      return Date(timeIntervalSince1970: try floatingPoint(Double.self, cursor, nil))
+    case .millisecondsSince1970:
+      return Date(timeIntervalSince1970: try floatingPoint(Double.self, cursor, nil) / 1000)
+    case .iso8601:
+      if state.pointee.iso8601 == nil { state.pointee.iso8601 = ISO8601DateFormatter() }
+      guard let date = state.pointee.iso8601!.date(from: try string(cursor, nil)) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
+      }
+      return date
+    case .formatted(let formatter): return try date(cursor, nil, formatter)
+    case .custom(let body): return try body(self)
+    }
+  }
+
+  func date(_ value: _JSONCursor, _ key: (any CodingKey)?, _ formatter: DateFormatter) throws
+    -> Date
+  {
+    guard let date = formatter.date(from: try string(value, key)) else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: path(appending: key),
+          debugDescription: "Date string does not match format expected by formatter."))
+    }
+    return date
+  }
+
+  func decodeData() throws -> Data {
+    switch options.dataDecodingStrategy {
+    case .deferredToData: return try Data(from: self)
+    case .base64:
+      guard let data = Data(base64Encoded: try string(cursor, nil)) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: path, debugDescription: "Encountered Data is not valid Base64."))
+      }
+      return data
+    case .custom(let body): return try body(self)
+    }
+  }
+
+  // MARK: Keys
+
+  /// The coding key name a member's key answers to.
+  func keyName(forMember key: String) -> String {
+    if let mapping = state.pointee.mapping, let property = mapping.properties[key] {
+      return property
+    }
+    switch options.keyDecodingStrategy {
+    case .useDefaultKeys: return key
+    case .convertFromSnakeCase:
+      if let converted = state.pointee.convertedKeys[key] { return converted }
+      let converted = _convertFromSnakeCase(key)
+      state.pointee.convertedKeys[key] = converted
+      return converted
+    case .custom(let body): return body(path + [_JSONKey(key)]).stringValue
+    }
+  }
+
+  /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.
+  func checkKeys(_ type: Any.Type) throws {
+    guard let usage = state.pointee.usage, cursor.kind == .object else { return }
+    var unknown: [String] = []
+    if !usage.tookAll {
+      for position in 0..<cursor.count {
+        let key = String(decoding: cursor.key(position), as: UTF8.self)
+        if !usage.asked.contains(keyName(forMember: key)) { unknown.append(key) }
+      }
+    }
+    if !unknown.isEmpty && options.unknownKeyDecodingStrategy == .throw {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: path,
+          debugDescription: "Unknown keys for \(type): "
+            + unknown.map { "\"\($0)\"" }.joined(separator: ", ") + "."))
+    }
+    if let handler = options.keyReportHandler, !unknown.isEmpty || !usage.absent.isEmpty {
+      handler(
+        JSONKeyReport(codingPath: path, type: type, unknownKeys: unknown, absentKeys: usage.absent))
+    }
+  }
+
+  // MARK: Decoder
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
+    if checksKeys && state.pointee.usage == nil { state.pointee.usage = _KeyUsage() }
+    return KeyedDecodingContainer(
+      _KeyedContainer<Key>(decoder: self, object: cursor, base: .shared(path.count)))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard cursor.kind == .array else { throw typeMismatch([Any].self, cursor, nil) }
+    return _UnkeyedContainer(decoder: self, array: cursor, base: .shared(path.count))
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+  // MARK: Single value
+
+  func decodeNil() -> Bool { cursor.isNull }
+  func decode(_ type: Bool.Type) throws -> Bool { try bool(cursor, nil) }
+  func decode(_ type: String.Type) throws -> String { try string(cursor, nil) }
+  func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type, cursor, nil) }
+  func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type, cursor, nil) }
+  func decode(_ type: Int.Type) throws -> Int { try integer(type, cursor, nil) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try integer(type, cursor, nil) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try integer(type, cursor, nil) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try integer(type, cursor, nil) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try integer(type, cursor, nil) }
+  func decode(_ type: UInt.Type) throws -> UInt { try integer(type, cursor, nil) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type, cursor, nil) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, cursor, nil) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type, cursor, nil) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type, cursor, nil) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, from: cursor, key: nil) }
+}
+
+/// `value` as the type it is: only where `T == U` (the caller compared their metadata). A
+/// reinterpretation that costs nothing, where `as! U` would be a dynamic cast per value.
+@inline(__always)
+func _same<T, U>(_ value: T, as type: U.Type) -> U {
+  unsafeBitCast(value, to: U.self)
+}
+
+/// A `[String: Value]`, read with its keys as they are (see `_TypeInfo`).
+protocol _StringKeyedDecodable {
+  static func _decodeMembers(from decoder: _Decoder) throws -> Self
+}
+
+extension Dictionary: _StringKeyedDecodable where Key == String, Value: Decodable {
+  static func _decodeMembers(from decoder: _Decoder) throws -> Self {
+    let object = decoder.cursor
+    guard object.kind == .object else { throw decoder.typeMismatch(Self.self, object, nil) }
+    var result: [String: Value] = [:]
+    result.reserveCapacity(object.count)
+    for position in 0..<object.count {
+      let key = String(decoding: object.key(position), as: UTF8.self)
+      result[key] = try decoder.decode(Value.self, from: object.value(position), key: _JSONKey(key))
+    }
+    return result
+  }
+}
+
+/// An `Array`, read by the decoder itself rather than by the standard library's
+/// `init(from:)`, which is not specialized for the element type: it looks up the array's
+/// generic metadata on every call and grows the array as it goes. Here the array is made at
+/// its final size, and scalar elements take the decoder's scalar paths.
+protocol _DecodableArray {
+  static func _decodeElements(from decoder: _Decoder) throws -> Self
+}
+
+extension Array: _DecodableArray where Element: Decodable {
+  static func _decodeElements(from decoder: _Decoder) throws -> Self {
+    let array = decoder.cursor
+    guard array.kind == .array else { throw decoder.typeMismatch([Any].self, array, nil) }
+    var result = Self()
+    result.reserveCapacity(array.count)
+    for index in 0..<array.count {
+      result.append(
+        try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
+    }
+    return result
+  }
+}
