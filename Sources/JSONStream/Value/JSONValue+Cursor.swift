@@ -104,8 +104,9 @@ public struct _JSONCursor {
   @usableFromInline
   func _position(ofKey key: UnsafeBufferPointer<UInt8>) -> Int? {
     let (block, nodes, last, _) = _JSONNode.children(node.pointee)
-    if let block, let position = _JSONStorage.position(
-      ofKey: key, first: block, count: nodes / 2, indexed: last == nil)
+    if let block,
+      let position = _JSONStorage.position(
+        ofKey: key, first: block, count: nodes / 2, indexed: last == nil)
     {
       return position
     }
