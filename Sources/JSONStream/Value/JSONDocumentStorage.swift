@@ -263,7 +263,7 @@ enum _JSONNode {
     String(decoding: utf8(node), as: UTF8.self)
   }
 
-  @usableFromInline
+  @inlinable @inline(__always)
   static func stringEquals(_ node: _Node, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     count(node.head) == key.count && _bytesEqual(utf8(node), key)
   }

@@ -92,13 +92,25 @@ public struct _JSONCursor {
   @inlinable
   public func value(_ position: Int) -> _JSONCursor { _JSONCursor(child(2 &* position &+ 1)) }
 
-  /// The position of the member with `key` in an object (the first, if repeated), trying
-  /// `hint` first: decoders ask for keys mostly in document order.
+  /// The position of the member with `key` in an object (the first, if repeated), looking
+  /// from `hint` on first: decoders ask for keys mostly in document order, some of them absent.
   @inlinable
   public func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
-    let count = self.count
-    if hint < count && _JSONNode.stringEquals(child(2 &* hint).pointee, key) { return hint }
-    return _position(ofKey: key)
+    let (block, nodes, last, _) = _JSONNode.children(node.pointee)
+    let complete = nodes / 2
+    guard let block, last == nil else { return _position(ofKey: key) }  // a snapshot's
+    if complete > _JSONNode.indexThreshold {
+      // Indexed: the hint, else a hash lookup.
+      if hint < complete && _JSONNode.stringEquals(block[2 &* hint], key) { return hint }
+      return _position(ofKey: key)
+    }
+    var position = hint < complete ? hint : 0
+    for _ in 0..<complete {
+      if _JSONNode.stringEquals(block[2 &* position], key) { return position }
+      position &+= 1
+      if position == complete { position = 0 }
+    }
+    return nil
   }
 
   @usableFromInline

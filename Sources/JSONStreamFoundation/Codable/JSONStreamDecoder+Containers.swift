@@ -43,32 +43,53 @@ extension _Decoder {
   }
 }
 
-/// An object's members by coding key.
-struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let decoder: _Decoder
-  let object: _JSONCursor
-  let base: _PathBase
+/// What only some keyed containers need, kept apart so that the common one is three words
+/// and one reference (copying it is most of what `KeyedDecodingContainer`'s box does).
+final class _KeyedExtras {
+  /// Its own coding path (see `_PathBase`).
+  let ownPath: [any CodingKey]?
   let mapping: _ModelMapping?
   let usage: _KeyUsage?
   /// Under a key strategy: member positions by converted key (the first one wins).
   let converted: [String: Int]?
 
+  init(
+    ownPath: [any CodingKey]?, mapping: _ModelMapping?, usage: _KeyUsage?,
+    converted: [String: Int]?
+  ) {
+    self.ownPath = ownPath
+    self.mapping = mapping
+    self.usage = usage
+    self.converted = converted
+  }
+}
+
+/// An object's members by coding key.
+struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let decoder: _Decoder
+  let object: _JSONCursor
+  /// The length of its coding path.
+  let depth: Int
+  let extras: _KeyedExtras?
+
   init(decoder: _Decoder, object: _JSONCursor, base: _PathBase) {
     self.decoder = decoder
     self.object = object
-    self.base = base
-    if case .shared = base {
+    depth = base.depth
+    var ownPath: [any CodingKey]? = nil
+    var mapping: _ModelMapping? = nil
+    var usage: _KeyUsage? = nil
+    switch base {
+    case .shared:
       mapping = decoder.state.pointee.mapping
       usage = decoder.state.pointee.usage
-    } else {
-      mapping = nil
-      usage = nil
+    case .own(let path):
+      ownPath = path
     }
-    let depth = base.depth
     while decoder.state.pointee.hints.count <= depth { decoder.state.pointee.hints.append(0) }
     decoder.state.pointee.hints[depth] = 0
+    var converted: [String: Int]? = nil
     if case .useDefaultKeys = decoder.options.keyDecodingStrategy {
-      converted = nil
     } else {
       var positions: [String: Int] = [:]
       for position in 0..<object.count {
@@ -77,7 +98,19 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       }
       converted = positions
     }
+    if ownPath != nil || mapping != nil || usage != nil || converted != nil {
+      extras = _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
+    } else {
+      extras = nil
+    }
   }
+
+  var base: _PathBase {
+    if let ownPath = extras?.ownPath { return .own(ownPath) }
+    return .shared(depth)
+  }
+  var mapping: _ModelMapping? { extras?.mapping }
+  var usage: _KeyUsage? { extras?.usage }
 
   var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
@@ -92,14 +125,16 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// the key (as the key strategy converts member keys).
   func position(_ key: Key) -> Int? {
     var name = key.stringValue
-    usage?.asked.insert(name)
-    if let mapping, let jsonName = mapping.keys[name] {
-      name = jsonName
-    } else if let converted {
-      return converted[name]
+    if let extras {
+      extras.usage?.asked.insert(name)
+      if let mapping = extras.mapping, let jsonName = mapping.keys[name] {
+        name = jsonName
+      } else if let converted = extras.converted {
+        return converted[name]
+      }
     }
-    let depth = base.depth
     let state = decoder.state
+    let depth = self.depth
     let found = name.withUTF8 { object.position(ofKey: $0, hint: state.pointee.hints[depth]) }
     if let found { state.pointee.hints[depth] = found &+ 1 }
     return found

@@ -63,8 +63,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
   /// The path of the child under `key` (the current value's path when nil).
-  func path(appending key: (any CodingKey)?) -> [any CodingKey] {
-    guard let key else { return path }
+  func path(appending key: () -> (any CodingKey)?) -> [any CodingKey] {
+    guard let key = key() else { return path }
     return path + [key]
   }
 
@@ -133,21 +133,23 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   // MARK: Scalars
 
-  func string(_ value: _JSONCursor, _ key: (any CodingKey)?) throws -> String {
-    guard let utf8 = value.utf8 else { throw typeMismatch(String.self, value, key) }
+  func string(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
+    guard let utf8 = value.utf8 else { throw typeMismatch(String.self, value, key()) }
     return String(decoding: utf8, as: UTF8.self)
   }
 
-  func bool(_ value: _JSONCursor, _ key: (any CodingKey)?) throws -> Bool {
-    guard let flag = value.bool else { throw typeMismatch(Bool.self, value, key) }
+  func bool(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
+    guard let flag = value.bool else { throw typeMismatch(Bool.self, value, key()) }
     return flag
   }
 
   /// An integer: the number must be integral and fit, as Foundation requires.
-  func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: _JSONCursor, _ key: (any CodingKey)?)
+  func integer<T: FixedWidthInteger>(
+    _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
+  )
     throws -> T
   {
-    guard let number = value.number else { throw typeMismatch(type, value, key) }
+    guard let number = value.number else { throw typeMismatch(type, value, key()) }
     if let int = number.int64 {
       if let exact = T(exactly: int) { return exact }
     } else if let exact = number.uint64.flatMap({ T(exactly: $0) }) {
@@ -161,7 +163,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// A floating-point value: the nearest one (non-finite ones only as the strategy's strings).
   func floatingPoint<T: BinaryFloatingPoint>(
-    _ type: T.Type, _ value: _JSONCursor, _ key: (any CodingKey)?
+    _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
   ) throws -> T {
     if let number = value.number {
       let double = number.double
@@ -183,12 +185,14 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       if text == negative { return -.infinity }
       if text == nan { return .nan }
     }
-    throw typeMismatch(type, value, key)
+    throw typeMismatch(type, value, key())
   }
 
   /// The error for `value` where a `type` was expected: `valueNotFound` for null, as
   /// Foundation reports it, else `typeMismatch`.
-  func typeMismatch(_ type: Any.Type, _ value: _JSONCursor, _ key: (any CodingKey)?)
+  func typeMismatch(
+    _ type: Any.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
+  )
     -> DecodingError
   {
     let path = path(appending: key)
@@ -234,10 +238,12 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func date(_ value: _JSONCursor, _ key: (any CodingKey)?, _ formatter: DateFormatter) throws
+  func date(
+    _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?, _ formatter: DateFormatter
+  ) throws
     -> Date
   {
-    guard let date = formatter.date(from: try string(value, key)) else {
+    guard let date = formatter.date(from: try string(value, key())) else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
           codingPath: path(appending: key),

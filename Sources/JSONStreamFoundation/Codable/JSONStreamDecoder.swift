@@ -86,16 +86,23 @@ public struct JSONStreamDecoder: Sendable {
   ///   the `DecodingError` the type's decoding met.
   public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes) throws -> T
   where Bytes.Element == UInt8 {
-    let value: JSONValue
+    // Parsed in a function of its own, not generic over the bytes, where the parser is
+    // specialized for the tree builder.
+    let value =
+      try bytes.withContiguousStorageIfAvailable { try parse(UnsafeRawBufferPointer($0)) }
+      ?? Array(bytes).withUnsafeBytes { try parse($0) }
+    return try decode(type, from: value)
+  }
+
+  func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
     do {
-      value = try JSONValue(parsing: bytes, options: parseOptions)
+      return try JSONValue(parsing: bytes, options: parseOptions)
     } catch let error as JSONParseError {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
           codingPath: [], debugDescription: "The given data was not valid JSON: \(error)",
           underlyingError: error))
     }
-    return try decode(type, from: value)
   }
 
   /// Decodes a `T` from a parsed value.
