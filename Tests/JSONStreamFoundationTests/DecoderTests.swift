@@ -195,4 +195,95 @@ struct DecoderTests {
     #expect(context.debugDescription.contains("line 2, column 2"))
     #expect(context.underlyingError is JSONParseError)
   }
+
+  /// The error's debug description ends with the position of the value it is about.
+  func position(_ error: any Error) -> String? {
+    let context: DecodingError.Context
+    switch error as? DecodingError {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c),
+      .dataCorrupted(let c):
+      context = c
+    default: return nil
+    }
+    guard let start = context.debugDescription.range(of: " (line ", options: .backwards) else {
+      return nil
+    }
+    return "line " + context.debugDescription[start.upperBound...].dropLast()
+  }
+
+  func decodingError<T: Decodable>(
+    _ type: T.Type, _ text: String, _ configure: (inout JSONStreamDecoder) -> Void = { _ in }
+  ) -> any Error {
+    var decoder = JSONStreamDecoder()
+    configure(&decoder)
+    do {
+      _ = try decoder.decode(type, from: Data(text.utf8))
+    } catch {
+      return error
+    }
+    Issue.record("decoded without an error")
+    return CancellationError()
+  }
+
+  struct Item: Decodable {
+    var id: Int
+    var itemName: String
+  }
+  struct Wrapper: Decodable { var items: [Item] }
+
+  @Test("decoding errors give the input position of the value: line, column, offset")
+  func errorPositions() throws {
+    let text = """
+      {
+        "items": [
+          {"id": 1, "itemName": "a"},
+          {"id": "two", "itemName": "b"},
+          {"id": 3}
+        ]
+      }
+      """
+    let offset = { (needle: String) in
+      text.utf8.count - text.components(separatedBy: needle).last!.utf8.count - needle.utf8.count
+    }
+    // The value of the wrong type.
+    #expect(
+      position(decodingError(Wrapper.self, text))
+        == "line 4, column 12, offset \(offset(#""two""#))")
+    // A missing key: the object that lacks it.
+    let missing = text.replacingOccurrences(of: #""id": "two""#, with: #""id": 2"#)
+    #expect(
+      position(decodingError(Wrapper.self, missing))
+        == "line 5, column 5, offset \(missing.utf8.count - 15)")
+    // Nested arrays, a dictionary, the top level, null, keys under a strategy.
+    #expect(
+      position(decodingError([[Int]].self, "[[1,2],\n [3, \"x\"]]"))
+        == "line 2, column 6, offset 13")
+    #expect(
+      position(decodingError([[Int]].self, "[[1,2],\n [3, null]]")) == "line 2, column 6, offset 13"
+    )
+    #expect(
+      position(decodingError([String: Int].self, #"{"a": 1, "b": "x"}"#))
+        == "line 1, column 15, offset 14")
+    #expect(position(decodingError(Int.self, "  \"str\"")) == "line 1, column 3, offset 2")
+    #expect(
+      position(
+        decodingError(Wrapper.self, #"{"items": [{"id": 1, "item_name": 5}]}"#) {
+          $0.keyDecodingStrategy = .convertFromSnakeCase
+        }) == "line 1, column 35, offset 34")
+    // Past the end of an array: where its end is.
+    #expect(position(decodingError(Pair.self, "[1]")) == "line 1, column 3, offset 2")
+    // Characters, not bytes, count in columns.
+    #expect(
+      position(decodingError([String: Int].self, #"{"é": "x"}"#)) == "line 1, column 7, offset 7")
+  }
+
+  struct Pair: Decodable {
+    var a: Int
+    var b: Int
+    init(from decoder: any Decoder) throws {
+      var container = try decoder.unkeyedContainer()
+      a = try container.decode(Int.self)
+      b = try container.decode(Int.self)
+    }
+  }
 }

@@ -88,10 +88,19 @@ public struct JSONStreamDecoder: Sendable {
   where Bytes.Element == UInt8 {
     // Parsed in a function of its own, not generic over the bytes, where the parser is
     // specialized for the tree builder.
-    let value =
-      try bytes.withContiguousStorageIfAvailable { try parse(UnsafeRawBufferPointer($0)) }
-      ?? Array(bytes).withUnsafeBytes { try parse($0) }
-    return try decode(type, from: value)
+    try bytes.withContiguousStorageIfAvailable {
+      try decode(type, from: UnsafeRawBufferPointer($0))
+    }
+      ?? Array(bytes).withUnsafeBytes { try decode(type, from: $0) }
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    let value = try parse(bytes)
+    do {
+      return try decode(type, from: value)
+    } catch let error as DecodingError {
+      throw locating(error, in: bytes)
+    }
   }
 
   func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {

@@ -1,0 +1,166 @@
+import Foundation
+import JSONStream
+
+// Where in the input a decoding error is. The tree keeps no input positions (that would cost
+// every parse memory and time for the rare failure), so on an error the input is parsed
+// again up to the value the error's coding path names, and the parser's position there is
+// the answer: one more pass over part of the input, only when decoding fails.
+
+extension JSONStreamDecoder {
+  /// `error` with " (line L, column C, offset O)" of the value its coding path names (or of
+  /// the nearest enclosing value found) added to its debug description.
+  func locating(_ error: DecodingError, in bytes: UnsafeRawBufferPointer) -> DecodingError {
+    func located(_ context: DecodingError.Context) -> DecodingError.Context {
+      guard let position = position(of: context.codingPath, in: bytes) else { return context }
+      return DecodingError.Context(
+        codingPath: context.codingPath,
+        debugDescription: context.debugDescription
+          + " (line \(position.line), column \(position.column), offset \(position.offset))",
+        underlyingError: context.underlyingError)
+    }
+    switch error {
+    case .typeMismatch(let type, let context): return .typeMismatch(type, located(context))
+    case .valueNotFound(let type, let context): return .valueNotFound(type, located(context))
+    case .keyNotFound(let key, let context): return .keyNotFound(key, located(context))
+    case .dataCorrupted(let context): return .dataCorrupted(located(context))
+    @unknown default: return error
+    }
+  }
+
+  /// The position of the value at `path`, or of its nearest ancestor in the input.
+  func position(of path: [any CodingKey], in bytes: UnsafeRawBufferPointer)
+    -> (offset: Int, line: Int, column: Int)?
+  {
+    var target = path
+    while true {
+      if let found = position(ofExactly: target, in: bytes) { return found }
+      if target.isEmpty { return nil }
+      target.removeLast()
+    }
+  }
+
+  private func position(ofExactly path: [any CodingKey], in bytes: UnsafeRawBufferPointer)
+    -> (offset: Int, line: Int, column: Int)?
+  {
+    var options = parseOptions
+    options.allowMultipleValues = false
+    var parser = JSONParser(
+      handler: _PathLocator(target: path, keyName: keyName(forMember:)), options: options)
+    if !path.isEmpty {
+      // A parse error after the value cannot matter: the locator stops the parser before.
+      guard (try? parser.feed(bytes)) == .stopped, parser.handler.found else { return nil }
+    }
+    // The value starts after the whitespace, `:` or `,` that follows where the parser stopped.
+    var offset = parser.offset
+    var line = parser.line
+    var column = parser.column
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case UInt8(ascii: "\n"):
+        line += 1
+        column = 1
+      case UInt8(ascii: "\r"):
+        if offset + 1 >= bytes.count || bytes[offset + 1] != UInt8(ascii: "\n") {
+          line += 1
+          column = 1
+        }
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ":"), UInt8(ascii: ","):
+        column += 1
+      default:
+        return (offset, line, column)
+      }
+      offset += 1
+    }
+    return nil
+  }
+
+  /// The coding key name an object member's key answers to, as the key strategy converts it
+  /// (a ``JSONModel``'s own names are not known here: its members are found by their key).
+  func keyName(forMember key: String) -> String {
+    switch keyDecodingStrategy {
+    case .useDefaultKeys: return key
+    case .convertFromSnakeCase: return _convertFromSnakeCase(key)
+    case .custom(let body): return body([_JSONKey(key)]).stringValue
+    }
+  }
+}
+
+/// Follows the parse and stops it right before the value at `target` begins: after its key,
+/// or after the element before it (or the `[`).
+struct _PathLocator: JSONEventHandler {
+  struct Frame {
+    var isArray: Bool
+    /// The path to this container matches the target's first components.
+    var onPath: Bool
+    /// An array's next element index.
+    var nextIndex = 0
+  }
+
+  let target: [any CodingKey]
+  let keyName: (String) -> String
+  var open: [Frame] = []
+  /// The value about to begin is on the path (its key or index matched).
+  var pendingMatch = false
+  var found = false
+
+  init(target: [any CodingKey], keyName: @escaping (String) -> String) {
+    self.target = target
+    self.keyName = keyName
+  }
+
+  var isDone: Bool { found }
+
+  /// The innermost container is on the path and holds the target (its last component).
+  var holdsTarget: Bool { open.last?.onPath == true && open.count == target.count }
+
+  /// A value begins: in an array, whether it is the element on the path.
+  mutating func beginValue() {
+    guard let frame = open.last, frame.isArray else { return }
+    let depth = open.count - 1
+    pendingMatch = frame.onPath && depth < target.count && target[depth].intValue == frame.nextIndex
+  }
+
+  /// A value ended: in an array, the target may be the next element.
+  mutating func endValue() {
+    pendingMatch = false
+    guard let frame = open.last, frame.isArray else { return }
+    open[open.count - 1].nextIndex += 1
+    if holdsTarget && target.last?.intValue == frame.nextIndex + 1 { found = true }
+  }
+
+  mutating func startContainer(isArray: Bool) {
+    beginValue()
+    open.append(Frame(isArray: isArray, onPath: open.isEmpty || pendingMatch))
+    pendingMatch = false
+    if isArray && holdsTarget && target.last?.intValue == 0 { found = true }
+  }
+
+  mutating func endContainer() {
+    open.removeLast()
+    endValue()
+  }
+
+  mutating func startObject() throws { startContainer(isArray: false) }
+  mutating func startArray() throws { startContainer(isArray: true) }
+  mutating func endObject() throws { endContainer() }
+  mutating func endArray() throws { endContainer() }
+
+  mutating func key(_ key: JSONString) throws {
+    pendingMatch = false
+    guard let frame = open.last, frame.onPath, open.count <= target.count else { return }
+    let component = target[open.count - 1].stringValue
+    let text = key.string
+    guard component == text || component == keyName(text) else { return }
+    if open.count == target.count { found = true } else { pendingMatch = true }
+  }
+
+  mutating func scalar() {
+    beginValue()
+    endValue()
+  }
+
+  mutating func string(_ value: JSONString) throws { scalar() }
+  mutating func number(_ value: JSONNumber) throws { scalar() }
+  mutating func bool(_ value: Bool) throws { scalar() }
+  mutating func null() throws { scalar() }
+}
