@@ -162,6 +162,32 @@ func decodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
     peer: "JSONDecoder", measuring: { blackHole(try JSONDecoder().decode(model, from: data)) })
 }
 
+/// Encodes the model of `bytes` (decoded once, by JSONDecoder, before timing) with
+/// JSONStreamEncoder and with Foundation's JSONEncoder, both to `Data` so that both pay the final
+/// copy; checks that each output decodes back to the same model, then times both. MB/s are of
+/// the input file's size, as on every other row (MB/s of input JSON), so both sides divide the
+/// same byte count.
+@MainActor
+func encodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ bytes: [UInt8])
+  throws
+{
+  let operation = "encode models → JSON"
+  if let only, !operation.contains(only) { return }
+  let value = try JSONDecoder().decode(model, from: Data(bytes))
+  let ours = try JSONStreamEncoder().encode(value)
+  let theirs = try JSONEncoder().encode(value)
+  try require(
+    JSONDecoder().decode(model, from: ours) == value,
+    "JSONStreamEncoder's output for \(input) decodes to another value")
+  try require(
+    JSONDecoder().decode(model, from: theirs) == value,
+    "JSONEncoder's output for \(input) decodes to another value")
+  try row(
+    operation, input, bytes.count, target: 3.0,
+    ours: { blackHole(try JSONStreamEncoder().encode(value)) },
+    peer: "JSONEncoder", measuring: { blackHole(try JSONEncoder().encode(value)) })
+}
+
 for (name, bytes) in inputs {
   let data = Data(bytes)
   let peers = PeerInput(bytes)
@@ -294,6 +320,9 @@ let modelInputs =
   }
 for (name, bytes, model) in modelInputs {
   try decodeRow(model, name, bytes)
+}
+for (name, bytes, model) in modelInputs {
+  try encodeRow(model, name, bytes)
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.
