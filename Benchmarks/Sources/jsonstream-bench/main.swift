@@ -29,18 +29,23 @@ if let job = option("--stream-job") {
 
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
-  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write, or
-  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model: twitter.json,
-  // citm_catalog.json or canada.json.
+  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,
+  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
+  // (JSONStreamEncoder) or jsonencoder (Foundation's) of that model, decoded once beforehand;
+  // the models are of twitter.json, citm_catalog.json and canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
   let model = corpusModel(forFile: arguments[0])
-  if operation == "decode" || operation == "jsondecoder", model == nil {
+  let usesModel = ["decode", "jsondecoder", "encode", "jsonencoder"].contains(operation)
+  if usesModel, model == nil {
     FileHandle.standardError.write(
       Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
     exit(2)
   }
+  let modelValue: (any CorpusDocument)? =
+    operation == "encode" || operation == "jsonencoder"
+    ? try JSONDecoder().decode(model!, from: data) : nil
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
   for _ in 0..<iterations {
     switch operation {
@@ -65,6 +70,8 @@ if let operation = option("--profile") {
       blackHole(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
     case "decode": blackHole(try JSONStreamDecoder().decode(model!, from: bytes))
     case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
+    case "encode": blackHole(try JSONStreamEncoder().encode(modelValue!))
+    case "jsonencoder": blackHole(try JSONEncoder().encode(modelValue!))
     default: blackHole(try value.jsonBytes())
     }
   }
@@ -160,6 +167,32 @@ func decodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
     operation, input, bytes.count, target: 3.0,
     ours: { blackHole(try JSONStreamDecoder().decode(model, from: bytes)) },
     peer: "JSONDecoder", measuring: { blackHole(try JSONDecoder().decode(model, from: data)) })
+}
+
+/// Encodes the model of `bytes` (decoded once, by JSONDecoder, before timing) with
+/// JSONStreamEncoder and with Foundation's JSONEncoder, both to `Data` so that both pay the final
+/// copy; checks that each output decodes back to the same model, then times both. MB/s are of
+/// the input file's size, as on every other row (MB/s of input JSON), so both sides divide the
+/// same byte count.
+@MainActor
+func encodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ bytes: [UInt8])
+  throws
+{
+  let operation = "encode models → JSON"
+  if let only, !operation.contains(only) { return }
+  let value = try JSONDecoder().decode(model, from: Data(bytes))
+  let ours = try JSONStreamEncoder().encode(value)
+  let theirs = try JSONEncoder().encode(value)
+  try require(
+    JSONDecoder().decode(model, from: ours) == value,
+    "JSONStreamEncoder's output for \(input) decodes to another value")
+  try require(
+    JSONDecoder().decode(model, from: theirs) == value,
+    "JSONEncoder's output for \(input) decodes to another value")
+  try row(
+    operation, input, bytes.count, target: 3.0,
+    ours: { blackHole(try JSONStreamEncoder().encode(value)) },
+    peer: "JSONEncoder", measuring: { blackHole(try JSONEncoder().encode(value)) })
 }
 
 for (name, bytes) in inputs {
@@ -294,6 +327,9 @@ let modelInputs =
   }
 for (name, bytes, model) in modelInputs {
   try decodeRow(model, name, bytes)
+}
+for (name, bytes, model) in modelInputs {
+  try encodeRow(model, name, bytes)
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.
