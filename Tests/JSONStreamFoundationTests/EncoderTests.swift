@@ -398,4 +398,29 @@ struct EncoderTests {
     #expect(orders.map(\.id) == Array(0..<100))
     #expect(orders.allSatisfy { $0.items == Self.order.items })
   }
+
+  @Test("a value written into a pretty, sorted writer at depth is indented as if written there")
+  func intoPrettyWriter() throws {
+    struct Box: Encodable {
+      var z = [1, 2]
+      var a = ["k": ["x"]]
+    }
+    var options = JSONWriteOptions.pretty
+    options.sortKeys = true
+    var writer = JSONWriter(options: options)
+    try writer.startObject()
+    try writer.key("outer")
+    try writer.startArray()
+    try JSONStreamEncoder().encode(Box(), to: &writer)
+    try writer.endArray()
+    try writer.endObject()
+    try writer.finish()
+    var whole = JSONStreamEncoder()
+    whole.writeOptions = options
+    let expected = try whole.encodeToBytes(["outer": [Box()]])
+    #expect(
+      String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    #expect(
+      String(decoding: expected, as: UTF8.self).contains("\n      \"a\": {\n        \"k\": ["))
+  }
 }

@@ -1,10 +1,10 @@
 // Read access to a parsed document's nodes without making a Swift value per node, for the
-// Codable decoder of JSONStreamFoundation (`@_spi(Decoding) import JSONStream`). Not part of
+// Codable decoder of JSONStreamFoundation (`@_spi(Codable) import JSONStream`). Not part of
 // the public API: the cursor is a pointer into the document's memory, valid only while the
 // `JSONValue` it came from is alive, inside `_withCursor`.
 
 /// A node of a parsed document: a value, read in place.
-@_spi(Decoding)
+@_spi(Codable)
 public struct _JSONCursor {
   @usableFromInline let node: UnsafePointer<_Node>
 
@@ -129,7 +129,7 @@ public struct _JSONCursor {
 
 extension JSONValue {
   /// Calls `body` with a cursor on this value, valid during the call.
-  @_spi(Decoding)
+  @_spi(Codable)
   public func _withCursor<R>(_ body: (_JSONCursor) throws -> R) rethrows -> R {
     switch self {
     case .object(let object):

@@ -335,7 +335,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable @inline(__always)
   func _newline(_ state: UnsafeMutablePointer<_WriterState>, depth: Int) {
     guard let indent = options.indent else { return }
-    let spaces = indent &* depth
+    let spaces = indent &* (depth &+ state.pointee.indentBase)
     state.pointee.out.reserve(spaces &+ 1)
     state.pointee.out.appendReserved(._newline)
     state.pointee.out.end.initialize(repeating: ._space, count: spaces)
@@ -459,6 +459,9 @@ struct _WriterState: _ManualState {
   @usableFromInline var flushCount = 0
   /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
   @usableFromInline var sortFrames: [_SortFrame] = []
+  /// Levels of indentation added to every line: a writer whose output goes inside another
+  /// writer's, at that depth (see `_writeRawValue`).
+  @usableFromInline var indentBase = 0
 
   @usableFromInline
   init(outputCapacity: Int) {
@@ -533,4 +536,37 @@ func _nonFiniteAwareText(_ value: Double) -> String {
   if value.isNaN { return "NaN" }
   if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
   return _shortestText(value)
+}
+
+// MARK: - For the Codable encoder (JSONStreamFoundation)
+
+extension JSONWriter {
+  /// How many containers are open.
+  @_spi(Codable)
+  public var _depth: Int { _box.state.pointee.stack.count }
+
+  /// Indents every line by `levels` more (for a value that goes into another writer at that
+  /// depth, with ``_writeRawValue(_:)``).
+  @_spi(Codable)
+  public mutating func _setIndentBase(_ levels: Int) {
+    _state().pointee.indentBase = levels
+  }
+
+  /// A complete value written by another writer with the same options, as the next value.
+  @_spi(Codable)
+  public mutating func _writeRawValue(_ bytes: UnsafeRawBufferPointer) throws {
+    let state = _state()
+    try _beginValue(state)
+    state.pointee.out.append(bytes.assumingMemoryBound(to: UInt8.self))
+    try _endValue(state)
+  }
+
+  /// Number text known to be valid (made by `Double.description`), written without checking.
+  @_spi(Codable)
+  public mutating func _writeNumberText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    let state = _state()
+    try _beginValue(state)
+    state.pointee.out.append(bytes)
+    try _endValue(state)
+  }
 }

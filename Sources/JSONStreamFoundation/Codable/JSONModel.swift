@@ -92,6 +92,8 @@ struct _TypeInfo {
   var isStringKeyedDictionary = false
   /// An `Array` the decoder reads itself (see `_DecodableArray`).
   var decodableArray: (any _DecodableArray.Type)?
+  /// An `Array` the encoder writes itself (see `_EncodableArray`).
+  var encodableArray = false
 }
 
 /// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
@@ -113,7 +115,8 @@ struct _TypeInfos {
       info = _TypeInfo(
         mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
         isStringKeyedDictionary: type is any _StringKeyedDictionary.Type,
-        decodableArray: type as? any _DecodableArray.Type)
+        decodableArray: type as? any _DecodableArray.Type,
+        encodableArray: type is any _EncodableArray.Type)
       byType[id] = info
     }
     lastType = id

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Decoding) import JSONStream
+@_spi(Codable) import JSONStream
 
 /// Where a container's coding path lives. A container the decoder made for its current value
 /// shares the decoder's path (its first `count` keys, unchanged while the value decodes). A

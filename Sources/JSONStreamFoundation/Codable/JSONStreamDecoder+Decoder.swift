@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Decoding) import JSONStream
+@_spi(Codable) import JSONStream
 
 // How the decoder reads. One `_Decoder` per decode call reads the parsed document in place
 // through cursors (see JSONValue+Cursor): no `JSONValue` and no decoder object is made per

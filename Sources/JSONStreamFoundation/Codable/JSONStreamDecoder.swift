@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Decoding) import JSONStream
+@_spi(Codable) import JSONStream
 
 /// Decodes `Decodable` types from JSON, with the API of Foundation's `JSONDecoder`: switching
 /// is a one-line change.

@@ -3,8 +3,8 @@ import JSONStream
 
 /// The encoder of one slot (see `_EncodeState`), and its single value container. Three words:
 /// passed as `any Encoder` without an allocation.
-struct _ValueEncoder<Sink: JSONOutputSink>: Encoder, SingleValueEncodingContainer {
-  let state: _EncodeState<Sink>
+struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
+  let state: _EncodeState
   let depth: Int
   let pathLength: Int
 
@@ -14,7 +14,7 @@ struct _ValueEncoder<Sink: JSONOutputSink>: Encoder, SingleValueEncodingContaine
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
     return KeyedEncodingContainer(
-      _KeyedEncoder<Key, Sink>(state: state, level: level, serial: serial, pathLength: pathLength))
+      _KeyedEncoder<Key>(state: state, level: level, serial: serial, pathLength: pathLength))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -27,35 +27,38 @@ struct _ValueEncoder<Sink: JSONOutputSink>: Encoder, SingleValueEncodingContaine
 
   // MARK: Single value
 
-  func encodeNil() throws { try state.writeScalar(depth, pathLength) { try $0.null() } }
-  func encode(_ value: Bool) throws {
-    try state.writeScalar(depth, pathLength) { try $0.bool(value) }
+  /// Takes the slot, then writes.
+  @inline(__always)
+  func slot(_ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
+    try state.claimSlot(depth, pathLength)
+    try write(&state.fields.pointee.writer)
   }
-  func encode(_ value: String) throws {
-    try state.writeScalar(depth, pathLength) { try $0.string(value) }
+
+  func encodeNil() throws { try slot { try $0.null() } }
+  func encode(_ value: Bool) throws { try slot { try $0.bool(value) } }
+  func encode(_ value: String) throws { try slot { try $0.string(value) } }
+  func encode(_ value: Double) throws {
+    try state.claimSlot(depth, pathLength)
+    try state.writeDouble(value, nil, pathLength)
   }
-  func encode(_ value: Double) throws { try state.writeDouble(value, depth, pathLength) }
-  func encode(_ value: Float) throws { try state.writeFloat(value, depth, pathLength) }
-  func encode(_ value: Int) throws {
-    try state.writeScalar(depth, pathLength) { try $0.number(value) }
+  func encode(_ value: Float) throws {
+    try state.claimSlot(depth, pathLength)
+    try state.writeFloat(value, nil, pathLength)
   }
+  func encode(_ value: Int) throws { try slot { try $0.number(value) } }
   func encode(_ value: Int8) throws { try encode(Int(value)) }
   func encode(_ value: Int16) throws { try encode(Int(value)) }
   func encode(_ value: Int32) throws { try encode(Int(value)) }
-  func encode(_ value: Int64) throws {
-    try state.writeScalar(depth, pathLength) { try $0.number(value) }
-  }
+  func encode(_ value: Int64) throws { try slot { try $0.number(value) } }
   func encode(_ value: UInt) throws { try encode(UInt64(value)) }
   func encode(_ value: UInt8) throws { try encode(Int(value)) }
   func encode(_ value: UInt16) throws { try encode(Int(value)) }
   func encode(_ value: UInt32) throws { try encode(Int(value)) }
-  func encode(_ value: UInt64) throws {
-    try state.writeScalar(depth, pathLength) { try $0.number(value) }
-  }
+  func encode(_ value: UInt64) throws { try slot { try $0.number(value) } }
 
   func encode<T: Encodable>(_ value: T) throws {
-    if let deferredError = state.deferredError { throw deferredError }
-    guard state.awaiting, state.open.count == depth else {
+    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
+    guard state.fields.pointee.awaiting, state.fields.pointee.open.count == depth else {
       throw state.misuse(
         pathLength, "A single value container encoded a value where one was already encoded.")
     }
@@ -64,8 +67,8 @@ struct _ValueEncoder<Sink: JSONOutputSink>: Encoder, SingleValueEncodingContaine
 }
 
 /// An object's members, written as they are encoded.
-struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContainerProtocol {
-  let state: _EncodeState<Sink>
+struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let state: _EncodeState
   /// Its index in `state.open`, and the serial number it has there.
   let level: Int
   let serial: Int
@@ -82,9 +85,9 @@ struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContain
 
   /// A scalar member.
   @inline(__always)
-  func member(_ key: Key, _ write: (inout JSONWriter<Sink>) throws -> Void) throws {
+  func member(_ key: Key, _ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
     guard try begin(key) else { return }
-    try write(&state.writer.pointee)
+    try write(&state.fields.pointee.writer)
   }
 
   func encodeNil(forKey key: Key) throws { try member(key) { try $0.null() } }
@@ -103,32 +106,27 @@ struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContain
 
   func encode(_ value: Double, forKey key: Key) throws {
     guard try begin(key) else { return }
-    state.awaiting = true
-    state.enter(key, at: pathLength)
-    try state.writeDouble(value, level &+ 1, pathLength &+ 1)
+    try state.writeDouble(value, key, pathLength)
   }
 
   func encode(_ value: Float, forKey key: Key) throws {
     guard try begin(key) else { return }
-    state.awaiting = true
-    state.enter(key, at: pathLength)
-    try state.writeFloat(value, level &+ 1, pathLength &+ 1)
+    try state.writeFloat(value, key, pathLength)
   }
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    state.awaiting = true
-    state.enter(key, at: pathLength)
-    if T.self == Date.self, let mapping = state.open[level].mapping,
+    if try state.scalar(value, key, pathLength) { return }
+    if T.self == Date.self, let mapping = state.fields.pointee.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
       // The model's own format for this property.
-      let text = formatter.string(from: value as! Date)
-      state.awaiting = false
-      try state.writer.pointee.string(text)
+      try state.fields.pointee.writer.string(formatter.string(from: value as! Date))
       return
     }
-    try state.encodeValue(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+    state.fields.pointee.awaiting = true
+    state.enter(key, at: pathLength)
+    try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -136,7 +134,7 @@ struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContain
   {
     let (level, serial) = nested(key, isObject: true)
     return KeyedEncodingContainer(
-      _KeyedEncoder<NestedKey, Sink>(
+      _KeyedEncoder<NestedKey>(
         state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
   }
 
@@ -153,10 +151,10 @@ struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContain
       // one by one after this returns, and exclusion is for whole values.
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.deferredError == nil { state.deferredError = error }
+      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.awaiting = true
+    state.fields.pointee.awaiting = true
     state.enter(key, at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -171,17 +169,17 @@ struct _KeyedEncoder<Key: CodingKey, Sink: JSONOutputSink>: KeyedEncodingContain
       try state.prepare(level, serial, pathLength)
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.deferredError == nil { state.deferredError = error }
+      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
     }
-    state.awaiting = true
+    state.fields.pointee.awaiting = true
     state.enter(key, at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
 }
 
 /// An array's elements, written as they are encoded.
-struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
-  let state: _EncodeState<Sink>
+struct _UnkeyedEncoder: UnkeyedEncodingContainer {
+  let state: _EncodeState
   let level: Int
   let serial: Int
   let pathLength: Int
@@ -189,22 +187,23 @@ struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { state.codingPath(pathLength) }
 
   var count: Int {
-    level < state.open.count && state.open[level].serial == serial ? state.open[level].count : 0
+    let open = state.fields.pointee.open
+    return level < open.count && open[level].serial == serial ? open[level].count : 0
   }
 
   /// Gets the array ready for its next element; returns the element's index.
   @inline(__always)
   func begin() throws -> Int {
     try state.prepare(level, serial, pathLength)
-    let index = state.open[level].count
-    state.open[level].count = index &+ 1
+    let index = state.fields.pointee.open[level].count
+    state.fields.pointee.open[level].count = index &+ 1
     return index
   }
 
   @inline(__always)
-  func element(_ write: (inout JSONWriter<Sink>) throws -> Void) throws {
+  func element(_ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
     _ = try begin()
-    try write(&state.writer.pointee)
+    try write(&state.fields.pointee.writer)
   }
 
   mutating func encodeNil() throws { try element { try $0.null() } }
@@ -223,23 +222,20 @@ struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
 
   mutating func encode(_ value: Double) throws {
     let index = try begin()
-    state.awaiting = true
-    state.enter(_IndexKey(index), at: pathLength)
-    try state.writeDouble(value, level &+ 1, pathLength &+ 1)
+    try state.writeDouble(value, _IndexKey(index), pathLength)
   }
 
   mutating func encode(_ value: Float) throws {
     let index = try begin()
-    state.awaiting = true
-    state.enter(_IndexKey(index), at: pathLength)
-    try state.writeFloat(value, level &+ 1, pathLength &+ 1)
+    try state.writeFloat(value, _IndexKey(index), pathLength)
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     let index = try begin()
-    state.awaiting = true
+    if try state.scalar(value, _IndexKey(index), pathLength) { return }
+    state.fields.pointee.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
-    try state.encodeValue(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+    try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -247,7 +243,7 @@ struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
   {
     let (level, serial) = nested(isObject: true)
     return KeyedEncodingContainer(
-      _KeyedEncoder<NestedKey, Sink>(
+      _KeyedEncoder<NestedKey>(
         state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
   }
 
@@ -261,10 +257,10 @@ struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.deferredError == nil { state.deferredError = error }
+      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.awaiting = true
+    state.fields.pointee.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -274,10 +270,10 @@ struct _UnkeyedEncoder<Sink: JSONOutputSink>: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.deferredError == nil { state.deferredError = error }
+      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
       index = 0
     }
-    state.awaiting = true
+    state.fields.pointee.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }

@@ -1,12 +1,17 @@
 import Foundation
-import JSONStream
+@_spi(Codable) import JSONStream
 
-// How the encoder writes as it goes. One `_EncodeState` per encode call holds the writer and
+// How the encoder writes as it goes. One `_EncodeState` per encode call holds a writer and
 // the containers open in it, innermost last. A value is encoded into a "slot": the place
 // after a key, an array's next element, or the top. Containers know their level (index in
 // `open`) and serial number; before one writes, every container opened after it closes,
 // which is how a synthesized `encode(to:)` moves from one member to the next. A container
 // whose entry is gone has been finished: using it again is an error, since its text is out.
+//
+// The writer is always an in-memory one, a concrete type: Codable calls come through
+// protocol witnesses, where code generic over the sink would look up the writer's type
+// metadata on every call (a third of encoding time, measured). `encode(_:to:)` hands the
+// finished value's text to the caller's writer.
 
 /// A container open in the writer.
 struct _OpenContainer {
@@ -18,9 +23,10 @@ struct _OpenContainer {
   var mapping: _ModelMapping?
 }
 
-final class _EncodeState<Sink: JSONOutputSink> {
-  let writer: UnsafeMutablePointer<JSONWriter<Sink>>
-  let options: JSONStreamEncoder
+/// What an `_EncodeState` changes as it goes, in memory of its own: the class's stored
+/// properties would be checked for exclusive access at run time on every access.
+struct _EncoderFields {
+  var writer: JSONWriter<JSONByteSink>
   var open: [_OpenContainer] = []
   var nextSerial = 0
   /// A value is due in the innermost open container (or at the top when none is open).
@@ -29,56 +35,111 @@ final class _EncodeState<Sink: JSONOutputSink> {
   /// these keys are its own.
   var path: [any CodingKey] = []
   /// An error met where none can be thrown (making a container); the next write throws it.
-  var deferredError: (any Error)?
+  var deferredError: (any Error)? = nil
   var types = _TypeInfos()
   /// The mapping of a model value about to open its object at `pendingDepth`.
-  var pendingMapping: _ModelMapping?
+  var pendingMapping: _ModelMapping? = nil
   var pendingDepth = -1
   /// Converted keys (snake_case), each converted once per call.
   var convertedKeys: [String: String] = [:]
-  lazy var iso8601 = ISO8601DateFormatter()
+  var iso8601: ISO8601DateFormatter? = nil
+}
 
-  init(writer: UnsafeMutablePointer<JSONWriter<Sink>>, options: JSONStreamEncoder) {
-    self.writer = writer
+final class _EncodeState {
+  let options: JSONStreamEncoder
+  let fields: UnsafeMutablePointer<_EncoderFields>
+
+  init(options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0) {
     self.options = options
+    var writer = JSONWriter(options: writeOptions)
+    if indentBase > 0 { writer._setIndentBase(indentBase) }
+    fields = .allocate(capacity: 1)
+    fields.initialize(to: _EncoderFields(writer: writer))
   }
 
-  func codingPath(_ length: Int) -> [any CodingKey] { Array(path.prefix(length)) }
+  deinit {
+    fields.deinitialize(count: 1)
+    fields.deallocate()
+  }
+
+  func codingPath(_ length: Int) -> [any CodingKey] { Array(fields.pointee.path.prefix(length)) }
 
   /// The path of a value under `key` (or index) of a container with a path of `length` keys.
+  @inline(__always)
   func enter(_ key: any CodingKey, at length: Int) {
-    if path.count > length { path.removeSubrange(length...) }
-    path.append(key)
+    if fields.pointee.path.count > length { fields.pointee.path.removeSubrange(length...) }
+    fields.pointee.path.append(key)
   }
 
   // MARK: Slots
 
-  func encodeTopLevel<T: Encodable>(_ value: T) throws {
-    awaiting = true
+  /// Encodes `value` as the whole output; returns its text.
+  func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
+    fields.pointee.awaiting = true
     try encodeValue(value, depth: 0, pathLength: 0)
-    if let deferredError { throw deferredError }
+    if let deferredError = fields.pointee.deferredError { throw deferredError }
+    try fields.pointee.writer.finish()
+    return fields.pointee.writer.bytes
   }
 
-  /// Encodes `value` into the slot at `depth` (where `open.count == depth`), then closes what
-  /// it opened.
+  /// Encodes `value` into the slot at `depth` (where `open.count == depth`, a value due).
   func encodeValue<T: Encodable>(_ value: T, depth: Int, pathLength: Int) throws {
+    fields.pointee.awaiting = false
+    if try scalar(value, nil, pathLength) { return }
+    fields.pointee.awaiting = true
+    try encodeComposite(value, depth: depth, pathLength: pathLength)
+  }
+
+  /// Writes `value` if it is one of the scalar types, straight to the writer (the caller has
+  /// placed it: after a key, as an element, or in an empty slot); false otherwise.
+  @inline(__always)
+  func scalar<T: Encodable>(
+    _ value: T, _ key: @autoclosure () -> (any CodingKey)?, _ pathLength: Int
+  ) throws -> Bool {
+    if T.self == String.self {
+      try fields.pointee.writer.string(_same(value, as: String.self))
+    } else if T.self == Int.self {
+      try fields.pointee.writer.number(_same(value, as: Int.self))
+    } else if T.self == Double.self {
+      try writeDouble(_same(value, as: Double.self), key(), pathLength)
+    } else if T.self == Bool.self {
+      try fields.pointee.writer.bool(_same(value, as: Bool.self))
+    } else if T.self == Float.self {
+      try writeFloat(_same(value, as: Float.self), key(), pathLength)
+    } else if T.self == Int64.self {
+      try fields.pointee.writer.number(_same(value, as: Int64.self))
+    } else if T.self == UInt64.self {
+      try fields.pointee.writer.number(_same(value, as: UInt64.self))
+    } else {
+      return false
+    }
+    return true
+  }
+
+  /// Encodes a value that is not a scalar into the slot at `depth`, then closes what it
+  /// opened.
+  func encodeComposite<T: Encodable>(_ value: T, depth: Int, pathLength: Int) throws {
     if T.self == Date.self {
       try encodeDate(value as! Date, depth: depth, pathLength: pathLength)
     } else if T.self == Data.self {
       try encodeData(value as! Data, depth: depth, pathLength: pathLength)
     } else if T.self == URL.self {
-      try writeScalar(depth, pathLength) { try $0.string((value as! URL).absoluteString) }
+      try claimSlot(depth, pathLength)
+      try fields.pointee.writer.string((value as! URL).absoluteString)
     } else if T.self == Decimal.self {
       try encodeDecimal(value as! Decimal, depth: depth, pathLength: pathLength)
     } else {
-      let info = types.info(for: T.self)
+      let info = fields.pointee.types.info(for: T.self)
       if let mapping = info.mapping {
         var model = value as! any JSONModel
         try model.willEncode()
-        pendingMapping = mapping
-        pendingDepth = depth
+        fields.pointee.pendingMapping = mapping
+        fields.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
+      } else if info.encodableArray {
+        try (value as! any _EncodableArray)._encodeElements(
+          self, depth: depth, pathLength: pathLength)
       } else if info.isStringKeyedDictionary {
         try (value as! any _StringKeyedEncodable)._encodeMembers(
           self, depth: depth, pathLength: pathLength)
@@ -92,10 +153,10 @@ final class _EncodeState<Sink: JSONOutputSink> {
   /// After a value's encoding: close what it opened; a nested value that wrote nothing is
   /// `{}` (as Foundation writes it), a top-level one an error.
   func finishSlot(depth: Int, pathLength: Int, type: Any.Type) throws {
-    pendingMapping = nil
-    if let deferredError { throw deferredError }
+    fields.pointee.pendingMapping = nil
+    if let deferredError = fields.pointee.deferredError { throw deferredError }
     try close(downTo: depth)
-    guard awaiting else { return }
+    guard fields.pointee.awaiting else { return }
     if depth == 0 {
       throw EncodingError.invalidValue(
         type,
@@ -107,33 +168,30 @@ final class _EncodeState<Sink: JSONOutputSink> {
 
   /// Closes the containers from `depth` on (an unfilled slot in one gets `{}`).
   func close(downTo depth: Int) throws {
-    while open.count > depth {
-      if awaiting { try writeEmptyObject() }
-      if open.removeLast().isObject {
-        try writer.pointee.endObject()
+    while fields.pointee.open.count > depth {
+      if fields.pointee.awaiting { try writeEmptyObject() }
+      if fields.pointee.open.removeLast().isObject {
+        try fields.pointee.writer.endObject()
       } else {
-        try writer.pointee.endArray()
+        try fields.pointee.writer.endArray()
       }
     }
   }
 
   func writeEmptyObject() throws {
-    awaiting = false
-    try writer.pointee.startObject()
-    try writer.pointee.endObject()
+    fields.pointee.awaiting = false
+    try fields.pointee.writer.startObject()
+    try fields.pointee.writer.endObject()
   }
 
-  /// A scalar into the slot at `depth`, which must still be empty.
-  func writeScalar(
-    _ depth: Int, _ pathLength: Int, _ write: (inout JSONWriter<Sink>) throws -> Void
-  ) throws {
-    if let deferredError { throw deferredError }
-    guard awaiting, open.count == depth else {
+  /// Takes the slot at `depth` for a scalar: it must still be empty.
+  func claimSlot(_ depth: Int, _ pathLength: Int) throws {
+    if let deferredError = fields.pointee.deferredError { throw deferredError }
+    guard fields.pointee.awaiting, fields.pointee.open.count == depth else {
       throw misuse(
         pathLength, "A single value container encoded a value where one was already encoded.")
     }
-    awaiting = false
-    try write(&writer.pointee)
+    fields.pointee.awaiting = false
   }
 
   // MARK: Containers
@@ -142,41 +200,59 @@ final class _EncodeState<Sink: JSONOutputSink> {
   /// left (a `superEncoder` that encoded nothing).
   @inline(__always)
   func prepare(_ level: Int, _ serial: Int, _ pathLength: Int) throws {
-    if let deferredError { throw deferredError }
-    if open.count > level &+ 1 { try close(downTo: level &+ 1) }
-    guard open.count == level &+ 1, open[level].serial == serial else {
-      throw misuse(
-        pathLength,
-        "A container was used after the encoding had moved on from it; JSONStreamEncoder"
-          + " writes values in order.")
+    if fields.pointee.deferredError != nil || fields.pointee.open.count != level &+ 1
+      || fields.pointee.awaiting
+    {
+      try prepareSlowly(level, serial, pathLength)
     }
-    if awaiting { try writeEmptyObject() }
+    guard fields.pointee.open[level].serial == serial else {
+      throw misuse(pathLength, Self.movedOn)
+    }
   }
+
+  func prepareSlowly(_ level: Int, _ serial: Int, _ pathLength: Int) throws {
+    if let deferredError = fields.pointee.deferredError { throw deferredError }
+    if fields.pointee.open.count > level &+ 1 { try close(downTo: level &+ 1) }
+    guard fields.pointee.open.count == level &+ 1 else { throw misuse(pathLength, Self.movedOn) }
+    if fields.pointee.awaiting { try writeEmptyObject() }
+  }
+
+  static let movedOn =
+    "A container was used after the encoding had moved on from it; JSONStreamEncoder writes"
+    + " values in order."
 
   /// Opens an object (or array) for the value in the slot at `depth`; a second request from
   /// the same value (a subclass and its superclass both asking) gets the same container.
   /// Returns its level and serial (serial -1 when it could not open: its writes throw).
   func openContainer(depth: Int, isObject: Bool, pathLength: Int) -> (level: Int, serial: Int) {
-    if awaiting && open.count == depth && deferredError == nil {
-      awaiting = false
+    let f = fields
+    if f.pointee.awaiting && f.pointee.open.count == depth && f.pointee.deferredError == nil {
+      f.pointee.awaiting = false
       do {
-        if isObject { try writer.pointee.startObject() } else { try writer.pointee.startArray() }
+        if isObject {
+          try fields.pointee.writer.startObject()
+        } else {
+          try fields.pointee.writer.startArray()
+        }
       } catch {
-        deferredError = error
+        f.pointee.deferredError = error
         return (depth, -1)
       }
-      let mapping = isObject && pendingDepth == depth ? pendingMapping : nil
-      pendingMapping = nil
-      nextSerial &+= 1
-      open.append(_OpenContainer(serial: nextSerial, isObject: isObject, mapping: mapping))
-      return (depth, nextSerial)
+      let mapping = isObject && f.pointee.pendingDepth == depth ? f.pointee.pendingMapping : nil
+      f.pointee.pendingMapping = nil
+      f.pointee.nextSerial &+= 1
+      f.pointee.open.append(
+        _OpenContainer(serial: f.pointee.nextSerial, isObject: isObject, mapping: mapping))
+      return (depth, f.pointee.nextSerial)
     }
-    if open.count > depth && open[depth].isObject == isObject && deferredError == nil {
-      do { try close(downTo: depth &+ 1) } catch { deferredError = error }
-      return (depth, open[depth].serial)
+    if f.pointee.open.count > depth && f.pointee.open[depth].isObject == isObject
+      && f.pointee.deferredError == nil
+    {
+      do { try close(downTo: depth &+ 1) } catch { f.pointee.deferredError = error }
+      return (depth, f.pointee.open[depth].serial)
     }
-    if deferredError == nil {
-      deferredError = misuse(
+    if f.pointee.deferredError == nil {
+      f.pointee.deferredError = misuse(
         pathLength,
         "Asked for a\(isObject ? " keyed" : "n unkeyed") container where a value of another"
           + " kind was already encoded.")
@@ -190,26 +266,26 @@ final class _EncodeState<Sink: JSONOutputSink> {
     throws -> Bool
   {
     let name = key.stringValue
-    if let mapping = open[level].mapping {
+    if let mapping = fields.pointee.open[level].mapping {
       if excluding && mapping.excluded.contains(name) { return false }
       if let mapped = mapping.keys[name] {
-        try writer.pointee.key(mapped)
+        try fields.pointee.writer.key(mapped)
         return true
       }
     }
     switch options.keyEncodingStrategy {
     case .useDefaultKeys:
-      try writer.pointee.key(name)
+      try fields.pointee.writer.key(name)
     case .convertToSnakeCase:
-      if let converted = convertedKeys[name] {
-        try writer.pointee.key(converted)
+      if let converted = fields.pointee.convertedKeys[name] {
+        try fields.pointee.writer.key(converted)
       } else {
         let converted = _convertToSnakeCase(name)
-        convertedKeys[name] = converted
-        try writer.pointee.key(converted)
+        fields.pointee.convertedKeys[name] = converted
+        try fields.pointee.writer.key(converted)
       }
     case .custom(let body):
-      try writer.pointee.key(body(codingPath(pathLength) + [key]).stringValue)
+      try fields.pointee.writer.key(body(codingPath(pathLength) + [key]).stringValue)
     }
     return true
   }
@@ -221,38 +297,52 @@ final class _EncodeState<Sink: JSONOutputSink> {
 
   // MARK: Values with strategies
 
-  func writeDouble(_ value: Double, _ depth: Int, _ pathLength: Int) throws {
+  /// A double, as `JSONEncoder` writes it: the shortest text that reads back the same,
+  /// without a trailing `.0` (`60`, not `60.0`).
+  func writeDouble(_ value: Double, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
-      return try writeScalar(depth, pathLength) {
-        try $0.string(try nonConforming(value, value.description, pathLength))
-      }
+      return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try writeScalar(depth, pathLength) { try $0.writeFoundationStyle(value.description) }
+    try writeShortest(value.description)
   }
 
-  func writeFloat(_ value: Float, _ depth: Int, _ pathLength: Int) throws {
+  func writeFloat(_ value: Float, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
-      return try writeScalar(depth, pathLength) {
-        try $0.string(try nonConforming(value, value.description, pathLength))
-      }
+      return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try writeScalar(depth, pathLength) { try $0.writeFoundationStyle(value.description) }
+    try writeShortest(value.description)
+  }
+
+  func writeShortest(_ description: String) throws {
+    var text = description
+    try text.withUTF8 { bytes in
+      var count = bytes.count
+      if count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
+        && bytes[count &- 1] == UInt8(ascii: "0")
+      {
+        count &-= 2
+      }
+      try fields.pointee.writer._writeNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
+    }
   }
 
   /// The string for a non-finite value, or the error the strategy asks for.
-  func nonConforming(_ value: some BinaryFloatingPoint, _ text: String, _ pathLength: Int) throws
-    -> String
-  {
+  func nonConforming(
+    _ value: some BinaryFloatingPoint & CustomStringConvertible, _ key: (any CodingKey)?,
+    _ pathLength: Int
+  ) throws -> String {
     if case .convertToString(let positive, let negative, let nan) =
       options.nonConformingFloatEncodingStrategy
     {
       return value.isNaN ? nan : value < 0 ? negative : positive
     }
+    var path = codingPath(pathLength)
+    if let key { path.append(key) }
     throw EncodingError.invalidValue(
       value,
       EncodingError.Context(
-        codingPath: codingPath(pathLength),
-        debugDescription: "Unable to encode \(type(of: value)).\(text) directly in JSON. Use"
+        codingPath: path,
+        debugDescription: "Unable to encode \(type(of: value)).\(value) directly in JSON. Use"
           + " nonConformingFloatEncodingStrategy .convertToString to write it as a string."))
   }
 
@@ -261,15 +351,20 @@ final class _EncodeState<Sink: JSONOutputSink> {
     case .deferredToDate:
       try date.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     case .secondsSince1970:
-      try writeDouble(date.timeIntervalSince1970, depth, pathLength)
+      try claimSlot(depth, pathLength)
+      try writeDouble(date.timeIntervalSince1970, nil, pathLength)
     case .millisecondsSince1970:
-      try writeDouble(1000 * date.timeIntervalSince1970, depth, pathLength)
+      try claimSlot(depth, pathLength)
+      try writeDouble(1000 * date.timeIntervalSince1970, nil, pathLength)
     case .iso8601:
-      let text = iso8601.string(from: date)
-      try writeScalar(depth, pathLength) { try $0.string(text) }
+      if fields.pointee.iso8601 == nil { fields.pointee.iso8601 = ISO8601DateFormatter() }
+      let text = fields.pointee.iso8601!.string(from: date)
+      try claimSlot(depth, pathLength)
+      try fields.pointee.writer.string(text)
     case .formatted(let formatter):
       let text = formatter.string(from: date)
-      try writeScalar(depth, pathLength) { try $0.string(text) }
+      try claimSlot(depth, pathLength)
+      try fields.pointee.writer.string(text)
     case .custom(let body):
       try body(date, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     }
@@ -281,7 +376,8 @@ final class _EncodeState<Sink: JSONOutputSink> {
       try data.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     case .base64:
       let text = data.base64EncodedString()
-      try writeScalar(depth, pathLength) { try $0.string(text) }
+      try claimSlot(depth, pathLength)
+      try fields.pointee.writer.string(text)
     case .custom(let body):
       try body(data, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     }
@@ -299,42 +395,49 @@ final class _EncodeState<Sink: JSONOutputSink> {
             codingPath: codingPath(pathLength),
             debugDescription: "Unable to encode Decimal \(description) as a JSON number."))
       }
-      try writeScalar(depth, pathLength) { try $0.number(number) }
+      try claimSlot(depth, pathLength)
+      try fields.pointee.writer.number(number)
     }
   }
 }
 
-extension JSONWriter {
-  /// A finite float's shortest text as `JSONEncoder` writes it: without a trailing `.0`
-  /// (`60`, not `60.0`), so that switching encoders changes no output.
-  mutating func writeFoundationStyle(_ description: String) throws {
-    var text = description
-    try text.withUTF8 { bytes in
-      var count = bytes.count
-      if count > 2 && bytes[count - 2] == UInt8(ascii: ".") && bytes[count - 1] == UInt8(ascii: "0")
-      {
-        count -= 2
-      }
-      try number(JSONNumber(text: UnsafeBufferPointer(rebasing: bytes[..<count]))!)
+/// An `Array`, written by the encoder itself rather than by the standard library's
+/// `encode(to:)`, which is not specialized for the element type: scalar elements go
+/// straight to the writer, with no encoder or container per element.
+protocol _EncodableArray {
+  func _encodeElements(_ state: _EncodeState, depth: Int, pathLength: Int) throws
+}
+
+extension Array: _EncodableArray where Element: Encodable {
+  func _encodeElements(_ state: _EncodeState, depth: Int, pathLength: Int) throws {
+    let (level, serial) = state.openContainer(depth: depth, isObject: false, pathLength: pathLength)
+    for index in indices {
+      try state.prepare(level, serial, pathLength)
+      if try state.scalar(self[index], _IndexKey(index), pathLength) { continue }
+      state.fields.pointee.awaiting = true
+      state.enter(_IndexKey(index), at: pathLength)
+      try state.encodeComposite(self[index], depth: level &+ 1, pathLength: pathLength &+ 1)
     }
+    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }
 }
 
 /// A `[String: Value]` whose keys are written as they are (see `_TypeInfo`).
 protocol _StringKeyedEncodable {
-  func _encodeMembers<Sink>(_ state: _EncodeState<Sink>, depth: Int, pathLength: Int) throws
+  func _encodeMembers(_ state: _EncodeState, depth: Int, pathLength: Int) throws
 }
 
 extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodable {
-  func _encodeMembers<Sink>(_ state: _EncodeState<Sink>, depth: Int, pathLength: Int) throws {
+  func _encodeMembers(_ state: _EncodeState, depth: Int, pathLength: Int) throws {
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
     for (key, value) in self {
       try state.prepare(level, serial, pathLength)
-      try state.writer.pointee.key(key)
-      state.awaiting = true
+      try state.fields.pointee.writer.key(key)
+      if try state.scalar(value, _JSONKey(key), pathLength) { continue }
+      state.fields.pointee.awaiting = true
       state.enter(_JSONKey(key), at: pathLength)
-      try state.encodeValue(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+      try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
     }
-    if let deferredError = state.deferredError { throw deferredError }
+    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }
 }

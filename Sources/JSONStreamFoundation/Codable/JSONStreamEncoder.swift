@@ -1,5 +1,5 @@
 import Foundation
-import JSONStream
+@_spi(Codable) import JSONStream
 
 /// Encodes `Encodable` values as JSON, with the API of Foundation's `JSONEncoder`: switching
 /// is a one-line change.
@@ -120,16 +120,14 @@ public struct JSONStreamEncoder: Sendable {
 
   /// The JSON text of `value`, as bytes.
   public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    var writer = JSONWriter(options: writeOptions)
-    try encode(value, to: &writer)
-    try writer.finish()
-    return writer.bytes
+    try _EncodeState(options: self, writeOptions: writeOptions).encodeTopLevel(value)
   }
 
   /// Writes `value` into `writer`, as its next value: the whole document, an element of an
   /// array you opened, or a member's value after a key. The writer's options decide the
-  /// formatting (``writeOptions`` does not apply). On an error the writer holds part of the
-  /// value.
+  /// formatting (``writeOptions`` does not apply). The value's text is made in memory, then
+  /// handed to the writer: memory holds one value at a time, and on an error the writer is
+  /// left as it was.
   ///
   /// ```swift
   /// var writer = JSONWriter(sink: JSONChunkSink { try file.write(contentsOf: $0) })
@@ -141,9 +139,10 @@ public struct JSONStreamEncoder: Sendable {
   public func encode<T: Encodable, Sink: JSONOutputSink>(
     _ value: T, to writer: inout JSONWriter<Sink>
   ) throws {
-    try withUnsafeMutablePointer(to: &writer) { writer in
-      let state = _EncodeState(writer: writer, options: self)
-      try state.encodeTopLevel(value)
-    }
+    var options = writer.options
+    options.allowMultipleValues = false
+    let text = try _EncodeState(options: self, writeOptions: options, indentBase: writer._depth)
+      .encodeTopLevel(value)
+    try text.withUnsafeBytes { try writer._writeRawValue($0) }
   }
 }
