@@ -210,28 +210,33 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   // MARK: Conveniences for writing by hand
 
   /// An object key.
+  @inlinable
   public mutating func key(_ key: String) throws {
     var key = key
     try key.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
   }
 
   /// A string value.
+  @inlinable
   public mutating func string(_ value: String) throws {
     var value = value
     try value.withUTF8 { try string(JSONString(_wellFormed: $0)) }
   }
 
   /// An integer value.
+  @inlinable
   public mutating func number(_ value: Int) throws {
     try _writeInteger(UInt64(value.magnitude), negative: value < 0)
   }
 
   /// An integer value.
+  @inlinable
   public mutating func number(_ value: Int64) throws {
     try _writeInteger(value.magnitude, negative: value < 0)
   }
 
   /// An integer value.
+  @inlinable
   public mutating func number(_ value: UInt64) throws {
     try _writeInteger(value, negative: false)
   }
@@ -246,6 +251,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// An integer's digits, written straight into the output (no string made).
+  @inlinable
   mutating func _writeInteger(_ magnitude: UInt64, negative: Bool) throws {
     let state = _state()
     try _beginValue(state)
@@ -553,7 +559,7 @@ extension JSONWriter {
   }
 
   /// A complete value written by another writer with the same options, as the next value.
-  @_spi(Codable)
+  @_spi(Codable) @inlinable
   public mutating func _writeRawValue(_ bytes: UnsafeRawBufferPointer) throws {
     let state = _state()
     try _beginValue(state)
@@ -562,7 +568,7 @@ extension JSONWriter {
   }
 
   /// Number text known to be valid (made by `Double.description`), written without checking.
-  @_spi(Codable)
+  @_spi(Codable) @inlinable
   public mutating func _writeNumberText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     let state = _state()
     try _beginValue(state)

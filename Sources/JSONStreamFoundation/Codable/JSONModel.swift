@@ -84,16 +84,19 @@ final class _ModelMapping {
   }
 }
 
-/// What a coder treats apart, by type: a ``JSONModel`` (its mapping) or a dictionary with
-/// `String` keys (its keys are written and read as they are, with no key strategy, as
-/// Foundation does).
+/// What a coder treats apart, by type: a ``JSONModel`` (its mapping), an array (written and
+/// read without the standard library's unspecialized code) or a dictionary with `String` keys
+/// (its keys are written and read as they are, with no key strategy, as Foundation does).
 struct _TypeInfo {
   var mapping: _ModelMapping?
-  var isStringKeyedDictionary = false
+  /// A `[String: Value]` the decoder reads itself (see `_StringKeyedDecodable`).
+  var stringKeyedDecodable: (any _StringKeyedDecodable.Type)?
+  /// A `[String: Value]` the encoder writes itself (see `_StringKeyedEncodable`).
+  var stringKeyedEncodable: (any _StringKeyedEncodable.Type)?
   /// An `Array` the decoder reads itself (see `_DecodableArray`).
   var decodableArray: (any _DecodableArray.Type)?
   /// An `Array` the encoder writes itself (see `_EncodableArray`).
-  var encodableArray = false
+  var encodableArray: (any _EncodableArray.Type)?
 }
 
 /// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
@@ -114,9 +117,10 @@ struct _TypeInfos {
     } else {
       info = _TypeInfo(
         mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
-        isStringKeyedDictionary: type is any _StringKeyedDictionary.Type,
+        stringKeyedDecodable: type as? any _StringKeyedDecodable.Type,
+        stringKeyedEncodable: type as? any _StringKeyedEncodable.Type,
         decodableArray: type as? any _DecodableArray.Type,
-        encodableArray: type is any _EncodableArray.Type)
+        encodableArray: type as? any _EncodableArray.Type)
       byType[id] = info
     }
     lastType = id
@@ -124,7 +128,3 @@ struct _TypeInfos {
     return info
   }
 }
-
-/// `[String: Value]`, whatever the value: its keys are not coding keys.
-protocol _StringKeyedDictionary {}
-extension Dictionary: _StringKeyedDictionary where Key == String {}

@@ -115,10 +115,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
     let info = state.pointee.types.info(for: T.self)
     if let array = info.decodableArray {
-      return try array._decodeElements(from: self) as! T
+      return try array._decodeElements(from: self, as: T.self)
     }
-    if info.isStringKeyedDictionary {
-      return try (T.self as! any _StringKeyedDecodable.Type)._decodeMembers(from: self) as! T
+    if let dictionary = info.stringKeyedDecodable {
+      return try dictionary._decodeMembers(from: self, as: T.self)
     }
     state.pointee.mapping = info.mapping
     var result = try T(from: self)
@@ -352,11 +352,16 @@ func _same<T, U>(_ value: T, as type: U.Type) -> U {
 
 /// A `[String: Value]`, read with its keys as they are (see `_TypeInfo`).
 protocol _StringKeyedDecodable {
-  static func _decodeMembers(from decoder: _Decoder) throws -> Self
+  /// The current value of `decoder` as a `Self`, returned as `T` (which is `Self`).
+  static func _decodeMembers<T>(from decoder: _Decoder, as type: T.Type) throws -> T
 }
 
 extension Dictionary: _StringKeyedDecodable where Key == String, Value: Decodable {
-  static func _decodeMembers(from decoder: _Decoder) throws -> Self {
+  static func _decodeMembers<T>(from decoder: _Decoder, as type: T.Type) throws -> T {
+    _same(try decodeMembers(from: decoder), as: T.self)
+  }
+
+  static func decodeMembers(from decoder: _Decoder) throws -> Self {
     let object = decoder.cursor
     guard object.kind == .object else { throw decoder.typeMismatch(Self.self, object, nil) }
     var result: [String: Value] = [:]
@@ -374,11 +379,17 @@ extension Dictionary: _StringKeyedDecodable where Key == String, Value: Decodabl
 /// generic metadata on every call and grows the array as it goes. Here the array is made at
 /// its final size, and scalar elements take the decoder's scalar paths.
 protocol _DecodableArray {
-  static func _decodeElements(from decoder: _Decoder) throws -> Self
+  /// The current value of `decoder` as a `Self`, returned as `T` (which is `Self`): no
+  /// dynamic cast of the result.
+  static func _decodeElements<T>(from decoder: _Decoder, as type: T.Type) throws -> T
 }
 
 extension Array: _DecodableArray where Element: Decodable {
-  static func _decodeElements(from decoder: _Decoder) throws -> Self {
+  static func _decodeElements<T>(from decoder: _Decoder, as type: T.Type) throws -> T {
+    _same(try decodeElements(from: decoder), as: T.self)
+  }
+
+  static func decodeElements(from decoder: _Decoder) throws -> Self {
     let array = decoder.cursor
     guard array.kind == .array else { throw decoder.typeMismatch([Any].self, array, nil) }
     var result = Self()

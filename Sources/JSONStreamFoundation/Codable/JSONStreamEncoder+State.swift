@@ -137,12 +137,16 @@ final class _EncodeState {
         fields.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
-      } else if info.encodableArray {
-        try (value as! any _EncodableArray)._encodeElements(
-          self, depth: depth, pathLength: pathLength)
-      } else if info.isStringKeyedDictionary {
-        try (value as! any _StringKeyedEncodable)._encodeMembers(
-          self, depth: depth, pathLength: pathLength)
+      } else if let array = info.encodableArray {
+        // Through the cached metatype and a pointer: `value as! any _EncodableArray` would
+        // look the conformance up for every array (11% of encoding canada.json).
+        try withUnsafePointer(to: value) {
+          try array._encodeElements(of: UnsafeRawPointer($0), self, depth, pathLength)
+        }
+      } else if let dictionary = info.stringKeyedEncodable {
+        try withUnsafePointer(to: value) {
+          try dictionary._encodeMembers(of: UnsafeRawPointer($0), self, depth, pathLength)
+        }
       } else {
         try value.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
       }
@@ -405,18 +409,29 @@ final class _EncodeState {
 /// `encode(to:)`, which is not specialized for the element type: scalar elements go
 /// straight to the writer, with no encoder or container per element.
 protocol _EncodableArray {
-  func _encodeElements(_ state: _EncodeState, depth: Int, pathLength: Int) throws
+  /// Writes the array at `value` (a `Self`).
+  static func _encodeElements(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int) throws
 }
 
 extension Array: _EncodableArray where Element: Encodable {
-  func _encodeElements(_ state: _EncodeState, depth: Int, pathLength: Int) throws {
+  static func _encodeElements(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
+  ) throws {
+    let array = value.assumingMemoryBound(to: Self.self)
     let (level, serial) = state.openContainer(depth: depth, isObject: false, pathLength: pathLength)
-    for index in indices {
+    // Counted indices: `indices` and iterators cost generic metadata lookups here.
+    var index = 0
+    let count = array.pointee.count
+    while index < count {
       try state.prepare(level, serial, pathLength)
-      if try state.scalar(self[index], _IndexKey(index), pathLength) { continue }
-      state.fields.pointee.awaiting = true
-      state.enter(_IndexKey(index), at: pathLength)
-      try state.encodeComposite(self[index], depth: level &+ 1, pathLength: pathLength &+ 1)
+      let element = array.pointee[index]
+      if try !state.scalar(element, _IndexKey(index), pathLength) {
+        state.fields.pointee.awaiting = true
+        state.enter(_IndexKey(index), at: pathLength)
+        try state.encodeComposite(element, depth: level &+ 1, pathLength: pathLength &+ 1)
+      }
+      index &+= 1
     }
     if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }
@@ -424,13 +439,18 @@ extension Array: _EncodableArray where Element: Encodable {
 
 /// A `[String: Value]` whose keys are written as they are (see `_TypeInfo`).
 protocol _StringKeyedEncodable {
-  func _encodeMembers(_ state: _EncodeState, depth: Int, pathLength: Int) throws
+  /// Writes the dictionary at `value` (a `Self`).
+  static func _encodeMembers(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int) throws
 }
 
 extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodable {
-  func _encodeMembers(_ state: _EncodeState, depth: Int, pathLength: Int) throws {
+  static func _encodeMembers(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
+  ) throws {
+    let dictionary = value.assumingMemoryBound(to: Self.self).pointee
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
-    for (key, value) in self {
+    for (key, value) in dictionary {
       try state.prepare(level, serial, pathLength)
       try state.fields.pointee.writer.key(key)
       if try state.scalar(value, _JSONKey(key), pathLength) { continue }
