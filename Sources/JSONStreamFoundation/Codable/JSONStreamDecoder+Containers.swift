@@ -175,11 +175,17 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let value = try value(key)
     return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
   }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.int(value, key) }
+  }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    let value = try value(key)
+    return try decoder.with(base) { try decoder.int64(value, key) }
+  }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
@@ -289,7 +295,12 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
 
   mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type) }
   mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type) }
-  mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+  mutating func decode(_ type: Int.Type) throws -> Int {
+    let value = try next(type)
+    let result = try decoder.with(base) { try decoder.int(value, _IndexKey(currentIndex)) }
+    currentIndex += 1
+    return result
+  }
   mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
   mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
   mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }

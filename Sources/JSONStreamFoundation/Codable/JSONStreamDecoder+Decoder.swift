@@ -80,9 +80,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if T.self == Double.self {
       return _same(try floatingPoint(Double.self, value, key), as: T.self)
     }
-    if T.self == Int.self { return _same(try integer(Int.self, value, key), as: T.self) }
+    if T.self == Int.self { return _same(try int(value, key), as: T.self) }
     if T.self == Bool.self { return _same(try bool(value, key), as: T.self) }
-    if T.self == Int64.self { return _same(try integer(Int64.self, value, key), as: T.self) }
+    if T.self == Int64.self { return _same(try int64(value, key), as: T.self) }
     if T.self == Float.self { return _same(try floatingPoint(Float.self, value, key), as: T.self) }
     let saved = (state.pointee.cursor, state.pointee.mapping, state.pointee.usage)
     state.pointee.cursor = value
@@ -144,6 +144,20 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   /// An integer: the number must be integral and fit, as Foundation requires.
+  /// An `Int64`, or (`asInt`) an `Int`: the common integers without the generic path, whose
+  /// metadata lookups showed in profiles.
+  func int64(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int64 {
+    if let number = value.number, let int = number.int64 { return int }
+    return try integer(Int64.self, value, key())
+  }
+
+  func int(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int {
+    if let number = value.number, let int = number.int64, let exact = Int(exactly: int) {
+      return exact
+    }
+    return try integer(Int.self, value, key())
+  }
+
   func integer<T: FixedWidthInteger>(
     _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
   )
@@ -330,11 +344,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: String.Type) throws -> String { try string(cursor, nil) }
   func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type, cursor, nil) }
   func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type, cursor, nil) }
-  func decode(_ type: Int.Type) throws -> Int { try integer(type, cursor, nil) }
+  func decode(_ type: Int.Type) throws -> Int { try int(cursor, nil) }
   func decode(_ type: Int8.Type) throws -> Int8 { try integer(type, cursor, nil) }
   func decode(_ type: Int16.Type) throws -> Int16 { try integer(type, cursor, nil) }
   func decode(_ type: Int32.Type) throws -> Int32 { try integer(type, cursor, nil) }
-  func decode(_ type: Int64.Type) throws -> Int64 { try integer(type, cursor, nil) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try int64(cursor, nil) }
   func decode(_ type: UInt.Type) throws -> UInt { try integer(type, cursor, nil) }
   func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type, cursor, nil) }
   func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, cursor, nil) }
