@@ -41,6 +41,8 @@ public struct JSONDocumentReader {
     public var line: Int
     /// Its position among the documents and failures, from 0.
     public var index: Int
+    /// Byte offset of its start in the stream (0 for ``Framing/concatenated``).
+    public var offset: Int
   }
 
   /// A document that is not valid JSON (or that the handler refused), with where it is.
@@ -54,6 +56,13 @@ public struct JSONDocumentReader {
     public var offset: Int
     /// Why: a ``JSONParseError`` (its position counted within the document), or another error.
     public var error: any Error
+
+    public init(line: Int, index: Int, offset: Int, error: any Error) {
+      self.line = line
+      self.index = index
+      self.offset = offset
+      self.error = error
+    }
 
     public var description: String {
       if let error = error as? JSONParseError {
@@ -206,7 +215,9 @@ public struct JSONDocumentReader {
     }
     results.append(
       .success(
-        Document(value: parser.handler.takeValues()[0], line: documentLine, index: index)))
+        Document(
+          value: parser.handler.takeValues()[0], line: documentLine, index: index,
+          offset: documentOffset)))
     index += 1
   }
 
@@ -220,7 +231,7 @@ public struct JSONDocumentReader {
 
   private mutating func collectConcatenated() {
     for value in parser.handler.takeValues() {
-      results.append(.success(Document(value: value, line: 0, index: index)))
+      results.append(.success(Document(value: value, line: 0, index: index, offset: 0)))
       index += 1
     }
   }

@@ -9,21 +9,18 @@ import JSONStream
 extension JSONStreamDecoder {
   /// `error` with " (line L, column C, offset O)" of the value its coding path names (or of
   /// the nearest enclosing value found) added to its debug description.
-  func locating(_ error: DecodingError, in bytes: UnsafeRawBufferPointer) -> DecodingError {
-    func located(_ context: DecodingError.Context) -> DecodingError.Context {
+  /// Positions count from `base` (the line and offset where `bytes` start in the input).
+  func locating(
+    _ error: DecodingError, in bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int)
+  ) -> DecodingError {
+    error.mapContext { context in
       guard let position = position(of: context.codingPath, in: bytes) else { return context }
       return DecodingError.Context(
         codingPath: context.codingPath,
         debugDescription: context.debugDescription
-          + " (line \(position.line), column \(position.column), offset \(position.offset))",
+          + " (line \(base.line + position.line - 1), column \(position.column),"
+          + " offset \(base.offset + position.offset))",
         underlyingError: context.underlyingError)
-    }
-    switch error {
-    case .typeMismatch(let type, let context): return .typeMismatch(type, located(context))
-    case .valueNotFound(let type, let context): return .valueNotFound(type, located(context))
-    case .keyNotFound(let key, let context): return .keyNotFound(key, located(context))
-    case .dataCorrupted(let context): return .dataCorrupted(located(context))
-    @unknown default: return error
     }
   }
 

@@ -89,29 +89,38 @@ public struct JSONStreamDecoder: Sendable {
     // Parsed in a function of its own, not generic over the bytes, where the parser is
     // specialized for the tree builder.
     try bytes.withContiguousStorageIfAvailable {
-      try decode(type, from: UnsafeRawBufferPointer($0))
+      try decodeBuffer(type, UnsafeRawBufferPointer($0))
     }
-      ?? Array(bytes).withUnsafeBytes { try decode(type, from: $0) }
+      ?? Array(bytes).withUnsafeBytes { try decodeBuffer(type, $0) }
   }
 
-  func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-    let value = try parse(bytes)
+  /// Decodes from `bytes`, which start at line `base.line` and byte `base.offset` of the
+  /// input (a line of NDJSON): positions in errors count from there.
+  func decodeBuffer<T: Decodable>(
+    _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int) = (1, 0)
+  ) throws -> T {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: bytes, options: parseOptions)
+    } catch let error as JSONParseError {
+      throw Self.notJSON(
+        JSONParseError(
+          kind: error.kind, offset: base.offset + error.offset, line: base.line + error.line - 1,
+          column: error.column, message: error.message))
+    }
     do {
       return try decode(type, from: value)
     } catch let error as DecodingError {
-      throw locating(error, in: bytes)
+      throw locating(error, in: bytes, base: base)
     }
   }
 
-  func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
-    do {
-      return try JSONValue(parsing: bytes, options: parseOptions)
-    } catch let error as JSONParseError {
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(
-          codingPath: [], debugDescription: "The given data was not valid JSON: \(error)",
-          underlyingError: error))
-    }
+  /// The error for input that is not JSON, as Foundation reports it (with the position).
+  static func notJSON(_ error: JSONParseError) -> DecodingError {
+    DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: [], debugDescription: "The given data was not valid JSON: \(error)",
+        underlyingError: error))
   }
 
   /// Decodes a `T` from a parsed value.

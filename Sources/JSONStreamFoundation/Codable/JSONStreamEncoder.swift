@@ -146,3 +146,73 @@ public struct JSONStreamEncoder: Sendable {
     try text.withUnsafeBytes { try writer._writeRawValue($0) }
   }
 }
+
+extension JSONStreamEncoder {
+  /// Writes values one at a time to a sink — as one JSON array, or as NDJSON lines — without
+  /// holding more than one value's text: a sequence of any length goes to a file or socket
+  /// in constant memory.
+  ///
+  /// ```swift
+  /// var out = JSONStreamEncoder.StreamWriter(
+  ///   format: .lines, sink: JSONChunkSink { try file.write(contentsOf: $0) })
+  /// for event in events { try out.write(event) }
+  /// try out.finish()
+  /// ```
+  public struct StreamWriter<Sink: JSONOutputSink> {
+    /// How the values are framed.
+    public enum Format: Sendable {
+      /// `[v1,v2,…]`, formatted as the encoder's ``JSONStreamEncoder/writeOptions`` say.
+      case array
+      /// One compact value per line, each line ending with `\n` (NDJSON, JSON Lines).
+      case lines
+    }
+
+    /// The writer the values go through; its sink is the one given.
+    public private(set) var writer: JSONWriter<Sink>
+    public let encoder: JSONStreamEncoder
+    public let format: Format
+    /// Values written so far.
+    public private(set) var count = 0
+
+    public init(
+      encoder: JSONStreamEncoder = JSONStreamEncoder(), format: Format = .array, sink: Sink
+    ) {
+      var options = encoder.writeOptions
+      if format == .lines {
+        options.indent = nil
+        options.allowMultipleValues = true
+      }
+      writer = JSONWriter(sink: sink, options: options)
+      self.encoder = encoder
+      self.format = format
+    }
+
+    /// Encodes the next value.
+    public mutating func write<T: Encodable>(_ value: T) throws {
+      if format == .array && count == 0 { try writer.startArray() }
+      try encoder.encode(value, to: &writer)
+      count += 1
+    }
+
+    /// Ends the output (closes the array, ends the last line) and flushes it to the sink.
+    public mutating func finish() throws {
+      if format == .array && count == 0 { try writer.startArray() }
+      if format == .array { try writer.endArray() }
+      try writer.finish()
+      if format == .lines && count > 0 {
+        try withUnsafeBytes(of: UInt8(ascii: "\n")) { try writer.sink.write($0) }
+      }
+    }
+  }
+
+  /// Encodes `values` to `sink` one at a time, as a JSON array or as NDJSON lines (see
+  /// ``StreamWriter``).
+  public func encode<Values: Sequence, Sink: JSONOutputSink>(
+    _ values: Values, as format: StreamWriter<Sink>.Format = .array, to sink: Sink
+  ) throws -> Sink where Values.Element: Encodable {
+    var writer = StreamWriter(encoder: self, format: format, sink: sink)
+    for value in values { try writer.write(value) }
+    try writer.finish()
+    return writer.writer.sink
+  }
+}

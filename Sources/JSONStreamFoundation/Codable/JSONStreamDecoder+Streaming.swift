@@ -1,0 +1,317 @@
+import Foundation
+@_spi(Codable) import JSONStream
+
+// Decoding streams: the items a JSONPath selects (each as soon as its last byte arrives, with
+// one item's tree in memory at a time), and NDJSON lines (one at a time, or across cores).
+
+extension JSONStreamDecoder {
+  /// Decodes the values a JSONPath selects, as the input arrives in chunks: each item as
+  /// soon as its last byte has been parsed, holding one item's tree at a time, however large
+  /// the document.
+  ///
+  /// ```swift
+  /// var items = try JSONStreamDecoder.ItemDecoder(Order.self, at: "$.orders[*]")
+  /// for chunk in chunks {
+  ///   for order in try items.feed(chunk) { handle(order) }
+  /// }
+  /// for order in try items.finish() { handle(order) }
+  /// ```
+  ///
+  /// A `DecodingError` for an item has a coding path that starts at the item (its index or
+  /// key in its container) and says which item it was.
+  public struct ItemDecoder<Item: Decodable> {
+    private var parser: JSONParser<JSONItemStreamer>
+    private let decoder: JSONStreamDecoder
+    /// Items delivered so far.
+    public private(set) var count = 0
+    /// Bytes of tree memory held now: the item in progress (for tests of the bound).
+    var heldBytes: Int { parser.handler._heldBytes }
+
+    /// - Parameters:
+    ///   - path: a JSONPath (see ``JSONPath``); `$[*]` streams the elements of a top-level
+    ///     array, `$.results[*]` those of a nested one, `$.rates.*` an object's members.
+    /// - Throws: ``JSONPathError`` for a path outside the supported subset.
+    public init(
+      _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
+    ) throws {
+      self.decoder = decoder
+      var options = decoder.parseOptions
+      options.allowMultipleValues = false
+      parser = JSONParser(handler: JSONItemStreamer(paths: [try JSONPath(path)]), options: options)
+    }
+
+    /// Parses the next chunk; returns the items it completed, decoded.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> [Item] {
+      do {
+        try parser.feed(bytes)
+      } catch let error as JSONParseError {
+        throw JSONStreamDecoder.notJSON(error)
+      }
+      return try decodeTaken()
+    }
+
+    /// Parses the next chunk; returns the items it completed, decoded.
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> [Item]
+    where Bytes.Element == UInt8 {
+      if let items = try bytes.withContiguousStorageIfAvailable({
+        try feed(UnsafeRawBufferPointer($0))
+      }) {
+        return items
+      }
+      return try Array(bytes).withUnsafeBytes { try feed($0) }
+    }
+
+    /// Ends the input; returns the last items. Throws for an incomplete document.
+    public mutating func finish() throws -> [Item] {
+      do {
+        try parser.finish()
+      } catch let error as JSONParseError {
+        throw JSONStreamDecoder.notJSON(error)
+      }
+      return try decodeTaken()
+    }
+
+    private mutating func decodeTaken() throws -> [Item] {
+      let items = parser.handler.takeItems()
+      var decoded: [Item] = []
+      decoded.reserveCapacity(items.count)
+      for item in items {
+        decoded.append(try decoder.decodeItem(Item.self, item, number: count))
+        count += 1
+      }
+      return decoded
+    }
+  }
+
+  /// Decodes every value `path` selects in `bytes`, holding one item's tree at a time: a huge
+  /// array decodes in the memory of its elements, not of its text's tree.
+  ///
+  /// ```swift
+  /// let orders = try decoder.decodeItems(Order.self, at: "$.orders[*]", from: data)
+  /// ```
+  public func decodeItems<T: Decodable, Bytes: Sequence>(
+    _ type: T.Type, at path: String = "$[*]", from bytes: Bytes
+  ) throws -> [T] where Bytes.Element == UInt8 {
+    var result: [T] = []
+    try decodeItems(type, at: path, from: bytes) { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with every value `path` selects in `bytes`, decoded, one at a time.
+  public func decodeItems<T: Decodable, Bytes: Sequence>(
+    _ type: T.Type, at path: String = "$[*]", from bytes: Bytes, _ body: (T) throws -> Void
+  ) throws where Bytes.Element == UInt8 {
+    var items = try ItemDecoder(type, at: path, decoder: self)
+    let chunk = 64 * 1024
+    try Self.withContiguous(bytes) { buffer in
+      // In chunks, so that the items found so far are decoded and handed on before the rest
+      // is parsed.
+      var start = 0
+      repeat {
+        let end = Swift.min(buffer.count, start + chunk)
+        for item in try items.feed(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) {
+          try body(item)
+        }
+        start = end
+      } while start < buffer.count
+    }
+    for item in try items.finish() { try body(item) }
+  }
+
+  /// Decodes each line of NDJSON (JSON Lines) in `bytes` as a `T`, in order. Blank lines are
+  /// skipped. A `DecodingError` gives the position of the failing value in the whole input
+  /// (its line, column and offset).
+  public func decodeLines<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes)
+    throws -> [T] where Bytes.Element == UInt8
+  {
+    try Self.withContiguous(bytes) { buffer in
+      try Self.lines(in: buffer).map { try decodeLine(type, $0, in: buffer) }
+    }
+  }
+
+  /// ``decodeLines(_:from:)`` across all cores: the lines are split into one run per core,
+  /// decoded at the same time, and returned in their order. The first failing line (in line
+  /// order) is the error thrown.
+  ///
+  /// ```swift
+  /// let events = try decoder.decodeLinesInParallel(Event.self, from: data)
+  /// ```
+  public func decodeLinesInParallel<T: Decodable & Sendable, Bytes: Sequence>(
+    _ type: T.Type, from bytes: Bytes
+  ) throws -> [T] where Bytes.Element == UInt8 {
+    try Self.withContiguous(bytes) { buffer in
+      let lines = Self.lines(in: buffer)
+      let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
+      guard workers > 1 else { return try lines.map { try decodeLine(type, $0, in: buffer) } }
+      // Each worker writes only its own slot.
+      let results = UnsafeMutableBufferPointer<Result<[T], any Error>>.allocate(capacity: workers)
+      results.initialize(repeating: .success([]))
+      defer {
+        results.deinitialize()
+        results.deallocate()
+      }
+      nonisolated(unsafe) let slots = results
+      nonisolated(unsafe) let input = buffer
+      let decoder = self
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let range =
+          lines.count * worker / workers..<lines.count * (worker + 1) / workers
+        slots[worker] = Result {
+          try lines[range].map { try decoder.decodeLine(type, $0, in: input) }
+        }
+      }
+      var decoded: [T] = []
+      decoded.reserveCapacity(lines.count)
+      for result in results { decoded += try result.get() }
+      return decoded
+    }
+  }
+
+  // MARK: Helpers
+
+  /// A line's bytes and where it starts (line number from 1, byte offset).
+  struct _Line {
+    var range: Range<Int>
+    var number: Int
+  }
+
+  /// The lines of `buffer` that hold more than whitespace. Lines end at `\n`; a `\r` before it
+  /// is whitespace to the parser.
+  static func lines(in buffer: UnsafeRawBufferPointer) -> [_Line] {
+    var lines: [_Line] = []
+    var start = 0
+    var number = 1
+    var blank = true
+    for index in 0..<buffer.count {
+      let byte = buffer[index]
+      if byte == UInt8(ascii: "\n") {
+        if !blank { lines.append(_Line(range: start..<index, number: number)) }
+        start = index + 1
+        number += 1
+        blank = true
+      } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+        && byte != UInt8(ascii: "\r")
+      {
+        blank = false
+      }
+    }
+    if !blank { lines.append(_Line(range: start..<buffer.count, number: number)) }
+    return lines
+  }
+
+  func decodeLine<T: Decodable>(_ type: T.Type, _ line: _Line, in buffer: UnsafeRawBufferPointer)
+    throws -> T
+  {
+    try decodeBuffer(
+      type, UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+      base: (line.number, line.range.lowerBound))
+  }
+
+  static func withContiguous<Bytes: Sequence, R>(
+    _ bytes: Bytes, _ body: (UnsafeRawBufferPointer) throws -> R
+  ) throws -> R where Bytes.Element == UInt8 {
+    if let result = try bytes.withContiguousStorageIfAvailable({
+      try body(UnsafeRawBufferPointer($0))
+    }) {
+      return result
+    }
+    return try Array(bytes).withUnsafeBytes { try body($0) }
+  }
+
+  /// A selected item decoded; its errors name the item.
+  func decodeItem<T: Decodable>(_ type: T.Type, _ item: JSONItemStreamer.Item, number: Int)
+    throws -> T
+  {
+    do {
+      return try decode(type, from: item.value)
+    } catch let error as DecodingError {
+      let head: any CodingKey =
+        item.match.key.map { _JSONKey($0) } ?? _IndexKey(item.match.index ?? number)
+      throw error.mapContext { context in
+        DecodingError.Context(
+          codingPath: [head] + context.codingPath,
+          debugDescription: context.debugDescription + " (item \(number))",
+          underlyingError: context.underlyingError)
+      }
+    }
+  }
+}
+
+extension DecodingError {
+  /// The same error with its context changed.
+  func mapContext(_ transform: (Context) -> Context) -> DecodingError {
+    switch self {
+    case .typeMismatch(let type, let context): return .typeMismatch(type, transform(context))
+    case .valueNotFound(let type, let context): return .valueNotFound(type, transform(context))
+    case .keyNotFound(let key, let context): return .keyNotFound(key, transform(context))
+    case .dataCorrupted(let context): return .dataCorrupted(transform(context))
+    @unknown default: return self
+    }
+  }
+}
+
+// MARK: - Async
+
+extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
+  /// Each value `path` selects, decoded as a `T` as soon as its last byte arrives (see
+  /// ``JSONStreamDecoder/ItemDecoder``).
+  ///
+  /// ```swift
+  /// for try await order in response.decodeItems(Order.self, at: "$.orders[*]") {
+  ///   handle(order)
+  /// }
+  /// ```
+  public func decodeItems<T: Decodable & SendableMetatype>(
+    _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
+  ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
+    jsonItems(paths: [try JSONPath(path)], options: decoder.parseOptions).map { item in
+      try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
+    }
+  }
+
+  /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete. A bad line
+  /// ends the sequence with its error: a ``JSONDocumentReader/Failure`` naming its line.
+  public func decodeLines<T: Decodable & SendableMetatype>(
+    _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
+  ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
+    jsonDocuments(options: decoder.parseOptions).map { result in
+      try decoder.decodeDocument(T.self, result)
+    }
+  }
+}
+
+extension AsyncSequence where Element == UInt8 {
+  /// Each value `path` selects, decoded as a `T` as soon as its last byte arrives.
+  public func decodeItems<T: Decodable & SendableMetatype>(
+    _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
+  ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
+    jsonItems(paths: [try JSONPath(path)], options: decoder.parseOptions).map { item in
+      try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
+    }
+  }
+
+  /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete.
+  public func decodeLines<T: Decodable & SendableMetatype>(
+    _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
+  ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
+    jsonDocuments(options: decoder.parseOptions).map { result in
+      try decoder.decodeDocument(T.self, result)
+    }
+  }
+}
+
+extension JSONStreamDecoder {
+  /// A document of an NDJSON stream, decoded; a failure (or a decoding error) becomes a
+  /// ``JSONDocumentReader/Failure`` with the document's line.
+  func decodeDocument<T: Decodable>(
+    _ type: T.Type, _ result: Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
+  ) throws -> T {
+    let document = try result.get()
+    do {
+      return try decode(type, from: document.value)
+    } catch {
+      throw JSONDocumentReader.Failure(
+        line: document.line, index: document.index, offset: document.offset, error: error)
+    }
+  }
+}
