@@ -286,4 +286,104 @@ struct DecoderTests {
       b = try container.decode(Int.self)
     }
   }
+
+  struct Stamped: Codable, Equatable {
+    var at: Date
+    var blob: Data
+    var userName: String
+    enum CodingKeys: String, CodingKey {
+      case at, blob
+      case userName = "user_name"
+    }
+  }
+
+  @Test("every date and data strategy, custom keys and userInfo, as Foundation reads them")
+  func allStrategies() {
+    let text = #"{"at":1700000000.5,"blob":[1,2,3],"user_name":"z"}"#
+    let seconds: @Sendable (any Decoder) throws -> Date = { decoder in
+      Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self) + 1)
+    }
+    let bytes: @Sendable (any Decoder) throws -> Data = { decoder in
+      var container = try decoder.unkeyedContainer()
+      var data = Data()
+      while !container.isAtEnd { data.append(try container.decode(UInt8.self) &* 2) }
+      return data
+    }
+    let upper: @Sendable ([any CodingKey]) -> any CodingKey = {
+      EncoderTests.AnyKey(stringValue: $0.last!.stringValue.uppercased())!
+    }
+    let dates: [(JSONStreamDecoder.DateDecodingStrategy, JSONDecoder.DateDecodingStrategy)] = [
+      (.deferredToDate, .deferredToDate), (.secondsSince1970, .secondsSince1970),
+      (.millisecondsSince1970, .millisecondsSince1970), (.custom(seconds), .custom(seconds)),
+    ]
+    for (ours, theirs) in dates {
+      expectParity(Stamped.self, text) {
+        $0.dateDecodingStrategy = ours
+        $1.dateDecodingStrategy = theirs
+        $0.dataDecodingStrategy = .deferredToData
+        $1.dataDecodingStrategy = .deferredToData
+      }
+    }
+    expectParity(Stamped.self, text) {
+      $0.dataDecodingStrategy = .custom(bytes)
+      $1.dataDecodingStrategy = .custom(bytes)
+    }
+    expectParity(Stamped.self, text.replacingOccurrences(of: "[1,2,3]", with: #""AQID""#)) { _, _ in
+    }
+    // A custom key strategy sees each member's key last in the path.
+    expectParity([String: Int].self, #"{"a":1}"#) {
+      $0.keyDecodingStrategy = .custom(upper)
+      $1.keyDecodingStrategy = .custom(upper)
+    }
+    struct Upper: Codable, Equatable {
+      var a: Int
+      enum CodingKeys: String, CodingKey { case a = "A" }
+    }
+    expectParity(Upper.self, #"{"a":1}"#) {
+      $0.keyDecodingStrategy = .custom(upper)
+      $1.keyDecodingStrategy = .custom(upper)
+    }
+  }
+
+  struct Probe: Decodable {
+    var flag: String
+    init(from decoder: any Decoder) throws {
+      flag = decoder.userInfo[DecoderTests.flag] as? String ?? "none"
+      _ = try decoder.singleValueContainer().decode(Int.self)
+    }
+  }
+  static let flag = CodingUserInfoKey(rawValue: "flag")!
+
+  @Test("userInfo reaches init(from:)")
+  func userInfo() throws {
+    var decoder = JSONStreamDecoder()
+    decoder.userInfo[Self.flag] = "on"
+    #expect(try decoder.decode(Probe.self, from: Data("1".utf8)).flag == "on")
+  }
+
+  @Test("one decoder and one encoder shared by many tasks at once")
+  func concurrentUse() async throws {
+    var decoder = JSONStreamDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    var encoder = JSONStreamEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = .sortedKeys
+    let shared = (decoder, encoder)
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      for task in 0..<16 {
+        group.addTask {
+          for round in 0..<200 {
+            let order = EncoderTests.Order.Item(
+              sku: "sku-\(task)-\(round)", quantity: round, price: 1.5)
+            let data = try shared.1.encode(order)
+            guard try shared.0.decode(EncoderTests.Order.Item.self, from: data) == order else {
+              return false
+            }
+          }
+          return true
+        }
+      }
+      for try await ok in group { #expect(ok) }
+    }
+  }
 }
