@@ -163,6 +163,9 @@ struct DecoderTests {
       foundation.dateDecodingStrategy = .millisecondsSince1970
     }
     expectParity([String: Int].self, #"{"a":1,"b":2}"#)
+    // A repeated key: the first value wins, as in Foundation.
+    expectParity([String: Int].self, #"{"a":1,"b":2,"a":3}"#)
+    expectParity(Numbers.self, #"{"i":1,"u8":1,"f":1,"d":1,"big":1,"i":2}"#)
     // Dictionary keys are data, not coding keys: no strategy converts them.
     expectParity([String: [String: Int]].self, #"{"a_b":{"c_d":1},"_x_":{}}"#) {
       ours, foundation in

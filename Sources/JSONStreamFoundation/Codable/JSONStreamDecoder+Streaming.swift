@@ -37,7 +37,10 @@ extension JSONStreamDecoder {
       self.decoder = decoder
       var options = decoder.parseOptions
       options.allowMultipleValues = false
-      parser = JSONParser(handler: JSONItemStreamer(paths: [try JSONPath(path)]), options: options)
+      // A repeated key keeps its first value, as Foundation's decoder reads it.
+      parser = JSONParser(
+        handler: JSONItemStreamer(paths: [try JSONPath(path)], duplicateKeys: .firstWins),
+        options: options)
     }
 
     /// Parses the next chunk; returns the items it completed, decoded.
@@ -264,7 +267,9 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
-    jsonItems(paths: [try JSONPath(path)], options: decoder.parseOptions).map { item in
+    jsonItems(
+      paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
+    ).map { item in
       try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
     }
   }
@@ -274,7 +279,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
-    jsonDocuments(options: decoder.parseOptions).map { result in
+    jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
       try decoder.decodeDocument(T.self, result)
     }
   }
@@ -285,7 +290,9 @@ extension AsyncSequence where Element == UInt8 {
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
-    jsonItems(paths: [try JSONPath(path)], options: decoder.parseOptions).map { item in
+    jsonItems(
+      paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
+    ).map { item in
       try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
     }
   }
@@ -294,7 +301,7 @@ extension AsyncSequence where Element == UInt8 {
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
-    jsonDocuments(options: decoder.parseOptions).map { result in
+    jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
       try decoder.decodeDocument(T.self, result)
     }
   }

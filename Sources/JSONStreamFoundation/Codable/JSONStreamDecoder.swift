@@ -12,7 +12,10 @@ import Foundation
 /// ```
 ///
 /// The input is parsed into a ``JSONValue`` document first (see `JSONTreeBuilder`), then
-/// decoded from it. A value type, `Sendable`: one decoder can serve many tasks at once.
+/// decoded from it in place. A repeated key keeps its first value, as in Foundation. A
+/// `DecodingError` names the coding path and, when decoding from bytes, where the value is
+/// in the input (line, column, offset). A value type, `Sendable`: one decoder can serve many
+/// tasks at once.
 public struct JSONStreamDecoder: Sendable {
   /// How object keys map to coding keys.
   public enum KeyDecodingStrategy: Sendable {
@@ -101,7 +104,7 @@ public struct JSONStreamDecoder: Sendable {
   ) throws -> T {
     let value: JSONValue
     do {
-      value = try JSONValue(parsing: bytes, options: parseOptions)
+      value = try JSONValue(parsing: bytes, options: parseOptions, duplicateKeys: .firstWins)
     } catch let error as JSONParseError {
       throw Self.notJSON(
         JSONParseError(
