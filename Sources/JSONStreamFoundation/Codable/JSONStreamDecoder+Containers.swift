@@ -159,6 +159,79 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
 
+  // `decodeIfPresent`: one lookup, where the protocol's default looks the key up three times
+  // (contains, decodeNil, decode), a quarter of decoding twitter.json's optional-heavy models.
+
+  /// The member's value, or nil when absent (recorded as absent) or null.
+  @inline(__always)
+  func present(_ key: Key) -> _JSONCursor? {
+    guard let position = position(key) else {
+      usage?.absent.append(key.stringValue)
+      return nil
+    }
+    let value = object.value(position)
+    return value.isNull ? nil : value
+  }
+
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.bool(value, key) }
+  }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.string(value, key) }
+  }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+  }
+  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+  }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.int(value, key) }
+  }
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.int64(value, key) }
+  }
+  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    try integerIfPresent(type, key)
+  }
+  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    try integerIfPresent(type, key)
+  }
+
+  func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
+    guard let value = present(key) else { return nil }
+    return try decoder.with(base) { try decoder.integer(type, value, key) }
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let value = present(key) else { return nil }
+    return try decode(type, at: value, key)
+  }
+
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
     let value = try value(key)
     return try decoder.with(base) { try decoder.bool(value, key) }
@@ -198,8 +271,11 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    let value = try value(key)
-    return try decoder.with(base) {
+    try decode(type, at: try value(key), key)
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, at value: _JSONCursor, _ key: Key) throws -> T {
+    try decoder.with(base) {
       if T.self == Date.self, let mapping,
         let formatter = mapping.dateFormatter(forKey: key.stringValue)
       {
