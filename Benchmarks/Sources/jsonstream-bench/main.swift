@@ -189,6 +189,14 @@ func encodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
   try require(
     JSONDecoder().decode(model, from: theirs) == value,
     "JSONEncoder's output for \(input) decodes to another value")
+  // With sorted keys the two outputs are the same bytes (numbers, escapes and all).
+  var sortedOurs = JSONStreamEncoder()
+  sortedOurs.outputFormatting = .sortedKeys
+  let sortedTheirs = JSONEncoder()
+  sortedTheirs.outputFormatting = .sortedKeys
+  try require(
+    sortedOurs.encode(value) == sortedTheirs.encode(value),
+    "JSONStreamEncoder's sorted output for \(input) differs from JSONEncoder's")
   try row(
     operation, input, bytes.count, target: 3.0,
     ours: { blackHole(try JSONStreamEncoder().encode(value)) },
