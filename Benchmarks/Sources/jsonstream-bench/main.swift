@@ -46,9 +46,18 @@ if let operation = option("--profile") {
   let modelValue: (any CorpusDocument)? =
     operation == "encode" || operation == "jsonencoder"
     ? try JSONDecoder().decode(model!, from: data) : nil
+  // For ndjson: twitter.json's statuses, one per line.
+  var lines: [UInt8] = []
+  if operation == "ndjson" {
+    for status in try JSONDecoder().decode(Twitter.self, from: data).statuses {
+      lines += try JSONEncoder().encode(status) + [0x0A]
+    }
+  }
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
   for _ in 0..<iterations {
     switch operation {
+    case "ndjson":
+      blackHole(try JSONStreamDecoder().decodeLines(Twitter.Status.self, from: lines))
     case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))
     case "tokenize4k", "tokenize64k", "tokenize256":
       var parser = JSONParser(handler: Ignore())
@@ -338,6 +347,36 @@ for (name, bytes, model) in modelInputs {
 }
 for (name, bytes, model) in modelInputs {
   try encodeRow(model, name, bytes)
+}
+
+// NDJSON: twitter's statuses one per line (repeated to ~16 MB; once under --smoke), decoded in
+// parallel across the cores and on one; and on one core against JSONDecoder line by line.
+if let twitter = modelInputs.first(where: { $0.name.hasPrefix("twitter") }) {
+  let statuses = try JSONDecoder().decode(Twitter.self, from: Data(twitter.bytes)).statuses
+  var lines: [UInt8] = []
+  repeat {
+    for status in statuses { lines += try JSONEncoder().encode(status) + [0x0A] }
+  } while !smoke && lines.count < 16 << 20
+  let name = "statuses.ndjson"
+  let decoder = JSONStreamDecoder()
+  let parallel = try decoder.decodeLinesInParallel(Twitter.Status.self, from: lines)
+  try require(
+    parallel == (try decoder.decodeLines(Twitter.Status.self, from: lines)),
+    "parallel and one-core NDJSON decoding differ")
+  try row(
+    "decode NDJSON lines, all cores", name, lines.count,
+    ours: { blackHole(try decoder.decodeLinesInParallel(Twitter.Status.self, from: lines)) },
+    peer: "the same on one core",
+    measuring: { blackHole(try decoder.decodeLines(Twitter.Status.self, from: lines)) })
+  let lineData = lines.split(separator: 0x0A).map { Data($0) }
+  try row(
+    "decode NDJSON lines, one core", name, lines.count,
+    ours: { blackHole(try decoder.decodeLines(Twitter.Status.self, from: lines)) },
+    peer: "JSONDecoder per line",
+    measuring: {
+      let foundation = JSONDecoder()
+      blackHole(try lineData.map { try foundation.decode(Twitter.Status.self, from: $0) })
+    })
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.

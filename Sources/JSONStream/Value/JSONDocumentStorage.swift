@@ -116,12 +116,20 @@ struct _Arena {
   @usableFromInline var chunks: [_Chunk] = []
   /// Bytes in all chunks so far.
   @usableFromInline var allocated = 0
+  /// The size of the document before (see `newChunk`).
+  @usableFromInline var previous = 0
 
   /// Under glibc's default mmap threshold (128 KiB), so freed chunks are reused.
   @usableFromInline static var chunkSize: Int { 65_536 }
 
   @inlinable
   init() {}
+
+  /// An arena for the document after one that took `previous` bytes: its first chunk is
+  /// about that size, not 256 bytes doubling up to it (five allocations for a 5 KB line of
+  /// NDJSON).
+  @inlinable
+  init(previous: Int) { self.previous = previous }
 
   /// `count` bytes, unaligned.
   @inlinable @inline(__always)
@@ -148,7 +156,7 @@ struct _Arena {
   mutating func newChunk(for count: Int) -> UnsafeMutableRawPointer {
     // Chunks double from 256 bytes up to 64 KiB, so a small document (an NDJSON record)
     // holds about as much memory as it needs.
-    let size = Swift.min(_Arena.chunkSize, Swift.max(256, allocated))
+    let size = Swift.min(_Arena.chunkSize, Swift.max(256, allocated, previous))
     if count > size / 4 {
       // Large blocks get a chunk of their own; the current chunk stays in use.
       let chunk = _Chunk(byteCount: count)

@@ -282,7 +282,7 @@ struct _BuilderState: _ManualState {
   mutating func finishTopLevel() -> JSONValue {
     let root = stack.removeLast()
     let storage = _JSONStorage(chunks: arena.chunks)
-    arena = _Arena()
+    arena = _Arena(previous: arena.allocated)
     if _JSONNode.kind(root.head) == _JSONNode.number {
       // Written back as written, as numbers inside arrays and objects are.
       return .number(

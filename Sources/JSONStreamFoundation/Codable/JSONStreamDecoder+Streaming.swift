@@ -128,7 +128,8 @@ extension JSONStreamDecoder {
     throws -> [T] where Bytes.Element == UInt8
   {
     try Self.withContiguous(bytes) { buffer in
-      try Self.lines(in: buffer).map { try decodeLine(type, $0, in: buffer) }
+      var documents = _DocumentDecoder(options: self)
+      return try Self.lines(in: buffer).map { try documents.decodeLine(type, $0, in: buffer) }
     }
   }
 
@@ -145,7 +146,10 @@ extension JSONStreamDecoder {
     try Self.withContiguous(bytes) { buffer in
       let lines = Self.lines(in: buffer)
       let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
-      guard workers > 1 else { return try lines.map { try decodeLine(type, $0, in: buffer) } }
+      guard workers > 1 else {
+        var documents = _DocumentDecoder(options: self)
+        return try lines.map { try documents.decodeLine(type, $0, in: buffer) }
+      }
       // Each worker writes only its own slot.
       let results = UnsafeMutableBufferPointer<Result<[T], any Error>>.allocate(capacity: workers)
       results.initialize(repeating: .success([]))
@@ -159,8 +163,9 @@ extension JSONStreamDecoder {
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         let range =
           lines.count * worker / workers..<lines.count * (worker + 1) / workers
+        var documents = _DocumentDecoder(options: decoder)
         slots[worker] = Result {
-          try lines[range].map { try decoder.decodeLine(type, $0, in: input) }
+          try lines[range].map { try documents.decodeLine(type, $0, in: input) }
         }
       }
       var decoded: [T] = []
@@ -182,32 +187,29 @@ extension JSONStreamDecoder {
   /// is whitespace to the parser.
   static func lines(in buffer: UnsafeRawBufferPointer) -> [_Line] {
     var lines: [_Line] = []
+    guard let base = buffer.baseAddress else { return lines }
     var start = 0
     var number = 1
-    var blank = true
-    for index in 0..<buffer.count {
-      let byte = buffer[index]
-      if byte == UInt8(ascii: "\n") {
-        if !blank { lines.append(_Line(range: start..<index, number: number)) }
-        start = index + 1
-        number += 1
-        blank = true
-      } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
-        && byte != UInt8(ascii: "\r")
-      {
-        blank = false
+    while start < buffer.count {
+      // memchr finds the line's end; a line is blank unless a byte before it is not whitespace
+      // (usually the first one).
+      let end =
+        memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start).map {
+          UnsafeRawPointer($0) - base
+        } ?? buffer.count
+      var index = start
+      while index < end {
+        let byte = buffer[index]
+        if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") {
+          break
+        }
+        index += 1
       }
+      if index < end { lines.append(_Line(range: start..<end, number: number)) }
+      start = end + 1
+      number += 1
     }
-    if !blank { lines.append(_Line(range: start..<buffer.count, number: number)) }
     return lines
-  }
-
-  func decodeLine<T: Decodable>(_ type: T.Type, _ line: _Line, in buffer: UnsafeRawBufferPointer)
-    throws -> T
-  {
-    try decodeBuffer(
-      type, UnsafeRawBufferPointer(rebasing: buffer[line.range]),
-      base: (line.number, line.range.lowerBound))
   }
 
   static func withContiguous<Bytes: Sequence, R>(
@@ -320,5 +322,15 @@ extension JSONStreamDecoder {
       throw JSONDocumentReader.Failure(
         line: document.line, index: document.index, offset: document.offset, error: error)
     }
+  }
+}
+
+extension _DocumentDecoder {
+  mutating func decodeLine<T: Decodable>(
+    _ type: T.Type, _ line: JSONStreamDecoder._Line, in buffer: UnsafeRawBufferPointer
+  ) throws -> T {
+    try decode(
+      type, UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+      base: (line.number, line.range.lowerBound))
   }
 }

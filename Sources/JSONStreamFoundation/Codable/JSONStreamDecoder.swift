@@ -102,20 +102,8 @@ public struct JSONStreamDecoder: Sendable {
   func decodeBuffer<T: Decodable>(
     _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int) = (1, 0)
   ) throws -> T {
-    let value: JSONValue
-    do {
-      value = try JSONValue(parsing: bytes, options: parseOptions, duplicateKeys: .firstWins)
-    } catch let error as JSONParseError {
-      throw Self.notJSON(
-        JSONParseError(
-          kind: error.kind, offset: base.offset + error.offset, line: base.line + error.line - 1,
-          column: error.column, message: error.message))
-    }
-    do {
-      return try decode(type, from: value)
-    } catch let error as DecodingError {
-      throw locating(error, in: bytes, base: base)
-    }
+    var documents = _DocumentDecoder(options: self)
+    return try documents.decode(type, bytes, base: base)
   }
 
   /// The error for input that is not JSON, as Foundation reports it (with the position).
@@ -128,8 +116,75 @@ public struct JSONStreamDecoder: Sendable {
 
   /// Decodes a `T` from a parsed value.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    var types = _TypeInfos()
+    return try decode(type, from: value, types: &types)
+  }
+
+  /// Decodes a `T` from a parsed value, with the type information of earlier calls.
+  func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, types: inout _TypeInfos)
+    throws -> T
+  {
     try value._withCursor { root in
-      try _Decoder(options: self, root: root).decode(type, from: root, key: nil)
+      let decoder = _Decoder(options: self, root: root)
+      swap(&decoder.state.pointee.types, &types)
+      defer { swap(&decoder.state.pointee.types, &types) }
+      return try decoder.decode(type, from: root, key: nil)
+    }
+  }
+}
+
+/// Decodes documents one after another (a single one, or the lines of NDJSON), sharing what
+/// can be shared between them: the tree builder's stacks and what is known of the types met.
+/// Per line, finding that out again cost more than parsing.
+struct _DocumentDecoder {
+  let options: JSONStreamDecoder
+  private var parser: JSONParser<JSONTreeBuilder>
+  private var types = _TypeInfos()
+
+  init(options: JSONStreamDecoder) {
+    self.options = options
+    parser = JSONParser(
+      handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: Self.parseOptions(options))
+  }
+
+  /// The decoder's parse options, for one document; a repeated key keeps its first value, as
+  /// Foundation's decoder reads it.
+  static func parseOptions(_ options: JSONStreamDecoder) -> JSONParseOptions {
+    var parseOptions = options.parseOptions
+    parseOptions.allowMultipleValues = false
+    return parseOptions
+  }
+
+  /// Decodes the document in `bytes`, which start at line `base.line` and byte `base.offset`
+  /// of the input: positions in errors count from there.
+  mutating func decode<T: Decodable>(
+    _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int)
+  ) throws -> T {
+    let value: JSONValue
+    do {
+      defer {
+        // Ready for the next document, with the builder's memory (and, after an error, a
+        // fresh builder: it may hold part of a value).
+        parser = JSONParser(handler: parser.handler, options: Self.parseOptions(options))
+      }
+      do {
+        try parser.feed(bytes)
+        try parser.finish()
+      } catch {
+        parser.handler = JSONTreeBuilder(duplicateKeyPolicy: .firstWins)
+        throw error
+      }
+      value = parser.handler.takeValues()[0]
+    } catch let error as JSONParseError {
+      throw JSONStreamDecoder.notJSON(
+        JSONParseError(
+          kind: error.kind, offset: base.offset + error.offset, line: base.line + error.line - 1,
+          column: error.column, message: error.message))
+    }
+    do {
+      return try options.decode(type, from: value, types: &types)
+    } catch let error as DecodingError {
+      throw options.locating(error, in: bytes, base: base)
     }
   }
 }
