@@ -4,8 +4,17 @@ import JSONStream
 struct Arguments {
   var command: Command
   var inputPath: String?
-  /// `select`'s JSONPath.
-  var path: String?
+  /// `-o FILE`: where output goes (standard output when nil or `-`).
+  var outputPath: String?
+  /// `select`'s JSONPaths.
+  var paths: [String] = []
+  /// `--quiet`: no message about the input on standard error (exit status only).
+  var quiet = false
+  /// `ndjson --to-array`: lines to one array.
+  var toArray = false
+  /// `stats --json` and `--top N`.
+  var json = false
+  var top = 10
   var chunkSize = 64 * 1024
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
@@ -18,6 +27,8 @@ enum Command: String, CaseIterable {
   case fmt
   case minify
   case select
+  case ndjson
+  case stats
 
   var summary: String {
     switch self {
@@ -26,11 +37,13 @@ enum Command: String, CaseIterable {
     case .fmt: return "pretty-print JSON (2-space indent by default)"
     case .minify: return "remove all whitespace outside strings"
     case .select: return "print the values a JSONPath selects, one per line"
+    case .ndjson: return "a top-level array to one value per line, or back (--to-array)"
+    case .stats: return "count values by type, depth, sizes and the most frequent keys"
     }
   }
 
   /// Whether the command writes JSON (and so takes the writer's flags).
-  var writesJSON: Bool { self == .fmt || self == .minify || self == .select }
+  var writesJSON: Bool { self == .fmt || self == .minify || self == .select || self == .ndjson }
 }
 
 /// A flag without a value that switches on a parse option.
@@ -45,6 +58,15 @@ struct NumberFlag: Sendable {
   let name: String
   let help: String
   let apply: @Sendable (inout Arguments, Int) -> Void
+
+  /// `--indent` is fmt's, `--top` stats'; the others are every command's.
+  func appliesTo(_ command: Command) -> Bool {
+    switch name {
+    case "--indent": return command == .fmt || command == .ndjson
+    case "--top": return command == .stats
+    default: return true
+    }
+  }
 }
 
 let optionFlags: [OptionFlag] = [
@@ -106,6 +128,9 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--indent", help: "fmt: spaces per level (default 2; 0 for line breaks only)") {
     $0.writeOptions.indent = $1
   },
+  NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
+    $0.top = $1
+  },
   NumberFlag(name: "--max-depth", help: "deepest nesting allowed (default 1000)") {
     $0.options.limits.maxDepth = $1
   },
@@ -137,12 +162,22 @@ extension Arguments {
       index += 1
       if argument == "--help" || argument == "-h" {
         result.wantsHelp = true
+      } else if argument == "--quiet" || argument == "-q" {
+        result.quiet = true
+      } else if argument == "--to-array" && command == .ndjson {
+        result.toArray = true
+      } else if argument == "--json" && command == .stats {
+        result.json = true
+      } else if argument == "-o" || argument == "--output" {
+        guard index < arguments.count else { throw ToolError.usage("\(argument) needs a file") }
+        result.outputPath = arguments[index]
+        index += 1
       } else if let flag = optionFlags.first(where: { $0.name == argument }) {
         flag.apply(&result.options)
       } else if command.writesJSON, let flag = writerFlags.first(where: { $0.name == argument }) {
         flag.apply(&result.writeOptions)
       } else if let flag = numberFlags.first(where: { $0.name == argument }),
-        flag.name != "--indent" || command == .fmt
+        flag.appliesTo(command)
       {
         guard index < arguments.count else {
           throw ToolError.usage("\(argument) needs a number")
@@ -155,8 +190,9 @@ extension Arguments {
         flag.apply(&result, value)
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
-      } else if command == .select && result.path == nil {
-        result.path = argument
+      } else if command == .select && (result.paths.isEmpty || argument.hasPrefix("$")) {
+        // A JSONPath starts with `$`; the first argument is always one.
+        result.paths.append(argument)
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
@@ -164,7 +200,7 @@ extension Arguments {
           "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
       }
     }
-    if command == .select && result.path == nil && !result.wantsHelp {
+    if command == .select && result.paths.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
     }
     return result
@@ -177,9 +213,10 @@ func generalHelp() -> String {
     jsonstream: streaming JSON for files of any size
 
     Usage: jsonstream COMMAND [OPTIONS] [FILE]
-           jsonstream select PATH [OPTIONS] [FILE]
+           jsonstream select PATH [PATH...] [OPTIONS] [FILE]
 
-    Reads FILE, or standard input when FILE is '-' or absent.
+    Reads FILE, or standard input when FILE is '-' or absent; writes standard
+    output, or FILE with -o FILE.
 
     Commands:
 
@@ -189,7 +226,8 @@ func generalHelp() -> String {
   }
   text += """
 
-    Run 'jsonstream COMMAND --help' for a command's options.
+    Run 'jsonstream COMMAND --help' for a command's options; 'jsonstream --version'
+    for the version.
     Exit status: 0 success, 1 invalid JSON, 2 usage error, 3 I/O error.
 
     """
@@ -198,14 +236,14 @@ func generalHelp() -> String {
 
 /// `jsonstream COMMAND --help`.
 func commandHelp(_ command: Command) -> String {
-  let usage = command == .select ? "select PATH" : command.rawValue
+  let usage = command == .select ? "select PATH [PATH...]" : command.rawValue
   var text = "Usage: jsonstream \(usage) [OPTIONS] [FILE]\n\n\(command.summary).\n"
   switch command {
   case .validate:
     text += """
 
       Exits 0 when FILE is valid JSON. Otherwise prints FILE:LINE:COLUMN: message
-      to standard error and exits 1.
+      to standard error, then the line with a caret under the column, and exits 1.
 
       Example:
         jsonstream validate --allow-comments settings.json
@@ -239,8 +277,10 @@ func commandHelp(_ command: Command) -> String {
       Streams the input and prints each value PATH selects as compact JSON on a
       line of its own, in document order, as soon as it has been read; memory
       does not grow with the input. A value inside a selected value is part of
-      it, not printed again. With --multiple-values, PATH applies to each
-      top-level value (NDJSON).
+      it, not printed again. Several paths select in one pass (a value selected
+      by two is printed once). With --multiple-values, the paths apply to each
+      top-level value (NDJSON). Arguments after the first that start with $ are
+      paths; the other one is FILE.
 
       PATH is a JSONPath: $ (the root), .name or ['name'] (a member), [3] (an
       element), [*] or .* (every element or member), and ..name, ..*, ..[3]
@@ -248,7 +288,35 @@ func commandHelp(_ command: Command) -> String {
 
       Examples:
         jsonstream select '$.statuses[*].user.screen_name' twitter.json
+        jsonstream select '$..id' '$..name' -o ids.ndjson data.json
         jsonstream select --multiple-values '$.id' events.ndjson
+
+      """
+  case .ndjson:
+    text += """
+
+      Streams a top-level array and prints each element as compact JSON on a line
+      of its own (NDJSON); memory does not grow with the input. With --to-array,
+      reads NDJSON (or any top-level values one after another) and writes one
+      array, compact, or indented with --indent N.
+
+      Examples:
+        jsonstream ndjson export.json > export.ndjson
+        jsonstream ndjson --to-array --indent 2 export.ndjson > export.json
+
+      """
+  case .stats:
+    text += """
+
+      Streams the input and reports: values by type, keys, the deepest nesting,
+      the longest string, the largest array and object (with where they are, as
+      JSON Pointers), the most frequent keys, and bytes and time. Memory stays
+      bounded: key frequencies are counted exactly for up to 65,536 distinct keys,
+      approximately beyond (and then marked so). --json prints the same as JSON.
+
+      Examples:
+        jsonstream stats --top 20 big.json
+        jsonstream stats --json --multiple-values events.ndjson
 
       """
   case .events:
@@ -265,7 +333,18 @@ func commandHelp(_ command: Command) -> String {
       """
   }
   text += "\nOptions:\n"
-  for flag in numberFlags where flag.name != "--indent" || command == .fmt {
+  if command != .validate {
+    text +=
+      "  " + "-o FILE, --output FILE".padding(32) + "write to FILE instead of standard output\n"
+  }
+  text += "  " + "-q, --quiet".padding(32) + "no message about invalid input (exit status only)\n"
+  if command == .ndjson {
+    text += "  " + "--to-array".padding(32) + "NDJSON lines to one array\n"
+  }
+  if command == .stats {
+    text += "  " + "--json".padding(32) + "print the report as JSON\n"
+  }
+  for flag in numberFlags where flag.appliesTo(command) {
     text += "  " + (flag.name + " N").padding(32) + flag.help + "\n"
   }
   if command.writesJSON {

@@ -6,8 +6,17 @@
   import Darwin
 #endif
 
+/// The tool's version, for `--version`.
+let toolVersion = "0.7.0"
+
 /// Runs the tool and returns its exit status.
 func runTool(_ arguments: [String]) -> Int32 {
+  if arguments == ["--version"] || arguments == ["version"] {
+    let output = ByteOutput(fd: 1)
+    output.write("jsonstream \(toolVersion)\n")
+    output.flush()
+    return 0
+  }
   if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
     let output = ByteOutput(fd: 1)
     output.write(generalHelp())
@@ -16,17 +25,20 @@ func runTool(_ arguments: [String]) -> Int32 {
   }
   do {
     let parsed = try Arguments.parse(arguments)
-    let output = ByteOutput(fd: 1)
     if parsed.wantsHelp {
+      let output = ByteOutput(fd: 1)
       output.write(commandHelp(parsed.command))
       output.flush()
       return 0
     }
+    let output = try ByteOutput(path: parsed.outputPath)
     switch parsed.command {
     case .validate: return try runValidate(parsed)
     case .events: return try runEvents(parsed, output: output)
     case .fmt, .minify: return try runTranscode(parsed, output: output)
     case .select: return try runSelect(parsed, output: output)
+    case .ndjson: return try runNDJSON(parsed, output: output)
+    case .stats: return try runStats(parsed, output: output)
     }
   } catch let error as ToolError {
     writeStandardError("jsonstream: \(error.message)\n")

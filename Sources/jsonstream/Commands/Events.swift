@@ -43,11 +43,12 @@ struct EventPrinter: JSONEventHandler {
 /// `jsonstream events`: the event stream as text. On invalid input, the events before the
 /// error are printed, then the error as for `validate`, and the exit status is 1.
 func runEvents(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  let input = try ByteInput(
+    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
   var parser = JSONParser(handler: EventPrinter(output: output), options: arguments.options)
   let error = try parseInput(input, into: &parser)
   output.flush()
   guard let error else { return 0 }
-  report(error, in: input)
+  report(error, in: input, arguments)
   return 1
 }

@@ -17,7 +17,15 @@ func parseInput<Handler>(_ input: ByteInput, into parser: inout JSONParser<Handl
   }
 }
 
-/// Reports a parse error the way every command does: `FILE:LINE:COLUMN: message` on stderr.
-func report(_ error: JSONParseError, in input: ByteInput) {
-  writeStandardError("\(input.name):\(error.line):\(error.column): \(error.message)\n")
+/// Reports a parse error the way every command does: `FILE:LINE:COLUMN: message` on stderr,
+/// then the line with a caret under the column (unless `--quiet`).
+func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments) {
+  guard !arguments.quiet else { return }
+  var message = "\(input.name):\(error.line):\(error.column): \(error.message)\n"
+  if let line = input.line(around: error.offset) {
+    // The caret line repeats the tabs before the column so that it lines up.
+    let indent = String(line.before.unicodeScalars.map { $0 == "\t" ? "\t" : " " })
+    message += "  \(line.text)\n  \(indent)^\n"
+  }
+  writeStandardError(message)
 }

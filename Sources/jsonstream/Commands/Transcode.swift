@@ -23,19 +23,20 @@ func runTranscode(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
 
 /// `jsonstream select PATH`: parser → select filter → compact writer, one value per line.
 func runSelect(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  let path: JSONPath
-  do {
-    path = try JSONPath(arguments.path ?? "$")
-  } catch let error as JSONPathError {
-    throw ToolError.usage(
-      "invalid path '\(arguments.path ?? "")': \(error.message) (offset \(error.offset))")
+  var paths: [JSONPath] = []
+  for text in arguments.paths {
+    do {
+      paths.append(try JSONPath(text))
+    } catch let error as JSONPathError {
+      throw ToolError.usage("invalid path '\(text)': \(error.message) (offset \(error.offset))")
+    }
   }
   var writeOptions = arguments.writeOptions
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
   return try writeThrough(
     arguments, output: output, writeOptions: writeOptions, writer: \.downstream
-  ) { JSONSelectFilter(paths: [path], downstream: $0) }
+  ) { JSONSelectFilter(paths: paths, downstream: $0) }
 }
 
 /// Streams the input through the handler `makeHandler` builds around a writer to `output`
@@ -47,7 +48,8 @@ func writeThrough<Handler: JSONEventHandler>(
   writer: WritableKeyPath<Handler, JSONWriter<ByteOutputSink>>,
   _ makeHandler: (JSONWriter<ByteOutputSink>) -> Handler
 ) throws -> Int32 {
-  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  let input = try ByteInput(
+    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
   var writeOptions = writeOptions
   writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
   var parser = JSONParser(
@@ -56,7 +58,7 @@ func writeThrough<Handler: JSONEventHandler>(
   if let error = try parseInput(input, into: &parser) {
     try? parser.handler[keyPath: writer].flush()  // keep the valid prefix already written
     output.flush()
-    report(error, in: input)
+    report(error, in: input, arguments)
     return 1
   }
   try parser.handler[keyPath: writer].finish()

@@ -5,9 +5,10 @@ struct ValidatingHandler: JSONEventHandler {}
 
 /// `jsonstream validate`: exit 0 when valid, 1 with `FILE:LINE:COLUMN: message` when not.
 func runValidate(_ arguments: Arguments) throws -> Int32 {
-  let input = try ByteInput(path: arguments.inputPath, chunkSize: arguments.chunkSize)
+  let input = try ByteInput(
+    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
   var parser = JSONParser(handler: ValidatingHandler(), options: arguments.options)
   guard let error = try parseInput(input, into: &parser) else { return 0 }
-  report(error, in: input)
+  report(error, in: input, arguments)
   return 1
 }

@@ -14,9 +14,22 @@ final class ByteInput {
   private let fd: Int32
   private let ownsDescriptor: Bool
   private var buffer: [UInt8]
+  /// Bytes read so far.
+  var bytesRead: Int { chunkStart + filled }
+  /// Bytes of the chunk in `buffer` now, and where it starts in the input.
+  private var filled = 0
+  private var chunkStart = 0
+  /// The bytes of the current line before this chunk (at most `tailLimit`), for showing the
+  /// line of an error that began in an earlier chunk.
+  private var tail: [UInt8] = []
+  private let tailLimit = 4096
 
-  /// Opens `path`, or standard input for nil or `-`.
-  init(path: String?, chunkSize: Int) throws(ToolError) {
+  /// Shows progress on standard error (see `Progress`); nil when it should not.
+  private var progress: Progress?
+
+  /// Opens `path`, or standard input for nil or `-`. With `showsProgress`, a progress line
+  /// appears on standard error when it is a terminal and the input is large.
+  init(path: String?, chunkSize: Int, showsProgress: Bool = false) throws(ToolError) {
     buffer = [UInt8](repeating: 0, count: chunkSize)
     if let path, path != "-" {
       let fd = open(path, O_RDONLY)
@@ -31,9 +44,15 @@ final class ByteInput {
       self.name = "<stdin>"
       self.ownsDescriptor = false
     }
+    if showsProgress && isatty(2) == 1 {
+      var status = stat()
+      let isFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+      progress = Progress(total: isFile ? Int(status.st_size) : nil)
+    }
   }
 
   deinit {
+    progress?.clear()
     if ownsDescriptor { close(fd) }
   }
 
@@ -43,6 +62,19 @@ final class ByteInput {
     try buffer.withUnsafeMutableBytes { storage in
       let base = storage.baseAddress!
       while true {
+        if self.filled > 0 {
+          // Keep the start of the current line, up to where the chunk about to be overwritten
+          // ends (at most `tailLimit` bytes), then move on past it.
+          let chunk = UnsafeRawBufferPointer(start: base, count: self.filled)
+          if let lineBreak = chunk.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            tail = Array(chunk[(lineBreak + 1)...].suffix(tailLimit))
+          } else {
+            tail.append(contentsOf: chunk)
+            if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
+          }
+          chunkStart += self.filled
+          self.filled = 0
+        }
         var filled = 0
         while filled < capacity {
           let n = read(fd, base + filled, capacity - filled)
@@ -53,10 +85,86 @@ final class ByteInput {
           }
           filled += n
         }
-        if filled == 0 { return }
+        if filled == 0 {
+          progress?.clear()
+          return
+        }
+        self.filled = filled
+        progress?.update(bytes: chunkStart + filled)
         guard try body(UnsafeRawBufferPointer(start: base, count: filled)) else { return }
         if filled < capacity { return }
       }
     }
+  }
+
+  /// The line around byte `offset` of the input, as far as the bytes kept allow: its text
+  /// (at most `width` characters around the offset) and the text before the offset on it.
+  func line(around offset: Int, width: Int = 100) -> (text: String, before: String)? {
+    let window = tail + buffer[0..<filled]
+    let windowStart = chunkStart - tail.count
+    let position = offset - windowStart
+    guard position >= 0, position <= window.count else { return nil }
+    func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+    var start = position
+    while start > 0 && !isBreak(window[start - 1]) && position - start < width * 4 { start -= 1 }
+    var end = position
+    while end < window.count && !isBreak(window[end]) && end - position < width * 4 { end += 1 }
+    var before = String(decoding: window[start..<position], as: UTF8.self)
+    var after = String(decoding: window[position..<end], as: UTF8.self)
+    // Long lines: the characters nearest the offset.
+    if before.unicodeScalars.count > width / 2 {
+      before = "…" + String(String.UnicodeScalarView(before.unicodeScalars.suffix(width / 2)))
+    }
+    if after.unicodeScalars.count > width / 2 {
+      after = String(String.UnicodeScalarView(after.unicodeScalars.prefix(width / 2))) + "…"
+    }
+    return (before + after, before)
+  }
+}
+
+/// A progress line on standard error — bytes, percent when the size is known, MB/s, time left
+/// — for inputs over 50 MB, redrawn a few times a second and erased at the end.
+struct Progress {
+  let total: Int?
+  let clock = ContinuousClock()
+  let start: ContinuousClock.Instant
+  var lastDraw: ContinuousClock.Instant
+  var shown = false
+  static let threshold = 50_000_000
+
+  init(total: Int?) {
+    self.total = total
+    start = clock.now
+    lastDraw = start
+  }
+
+  mutating func update(bytes: Int) {
+    if let total, total < Self.threshold { return }
+    if bytes < Self.threshold && !shown { return }
+    let now = clock.now
+    guard now - lastDraw >= .milliseconds(250) else { return }
+    lastDraw = now
+    let elapsed = now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let rate = seconds > 0 ? Double(bytes) / seconds : 0
+    var line = "\r\(bytes / 1_000_000) MB"
+    if let total, total > 0 {
+      line += "  \(bytes * 100 / total)%"
+      if rate > 0 {
+        let left = Int(Double(total - bytes) / rate)
+        line +=
+          "  \(Int(rate / 1e6)) MB/s  \(left / 60):\(left % 60 < 10 ? "0" : "")\(left % 60) left"
+      }
+    } else if rate > 0 {
+      line += "  \(Int(rate / 1e6)) MB/s"
+    }
+    writeStandardError(line + "\u{1B}[K")
+    shown = true
+  }
+
+  /// Erases the line, if it was drawn.
+  mutating func clear() {
+    if shown { writeStandardError("\r\u{1B}[K") }
+    shown = false
   }
 }

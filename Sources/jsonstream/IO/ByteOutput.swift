@@ -18,6 +18,19 @@ final class ByteOutput {
     buffer.reserveCapacity(flushThreshold + 4096)
   }
 
+  /// Output to the file at `path` (created or truncated), or standard output for nil or `-`.
+  convenience init(path: String?) throws(ToolError) {
+    guard let path, path != "-" else {
+      self.init(fd: 1)
+      return
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else {
+      throw ToolError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    self.init(fd: fd)
+  }
+
   func write(_ text: String) {
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= flushThreshold { flush() }

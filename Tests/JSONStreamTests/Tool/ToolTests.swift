@@ -96,9 +96,13 @@ struct ToolTests {
     defer { try? FileManager.default.removeItem(atPath: bad) }
     let result = try Tool.run(["validate", bad])
     #expect(result.status == 1)
-    #expect(result.stderr == "\(bad):3:11: invalid literal: expected 'true', found '\\n'\n")
+    #expect(
+      result.stderr
+        == "\(bad):3:11: invalid literal: expected 'true', found '\\n'\n    \"b\": tru\n"
+        + "            ^\n"
+    )
     let stdin = try Tool.run(["validate", "-"], input: "[1,]")
-    #expect(stdin.stderr == "<stdin>:1:4: trailing comma before ']'\n")
+    #expect(stdin.stderr == "<stdin>:1:4: trailing comma before ']'\n  [1,]\n     ^\n")
     #expect(try Tool.run(["validate", "--chunk-size", "1"], input: "[1,]").stderr == stdin.stderr)
   }
 
@@ -148,7 +152,8 @@ struct ToolTests {
     let result = try Tool.run(["events"], input: "[1, x]")
     #expect(result.status == 1)
     #expect(result.stdout == "start_array\nnumber 1\n")
-    #expect(result.stderr == "<stdin>:1:5: expected a value after ',', found 'x'\n")
+    #expect(
+      result.stderr == "<stdin>:1:5: expected a value after ',', found 'x'\n  [1, x]\n      ^\n")
   }
 }
 
@@ -206,7 +211,7 @@ struct TranscodeToolTests {
   func errors() throws {
     let result = try Tool.run(["fmt"], input: "[1,\n x]")
     #expect(result.status == 1)
-    #expect(result.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n")
+    #expect(result.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n")
     #expect(try Tool.run(["minify", "--indent", "2"]).status == 2)
     #expect(try Tool.run(["validate", "--sort-keys"]).status == 2)
     #expect(try Tool.run(["fmt", "--indent", "-1"]).status == 2)
@@ -233,6 +238,6 @@ struct TranscodeToolTests {
     let broken = try Tool.run(["select", "$[*]"], input: "[1,2,\n x]")
     #expect(broken.status == 1)
     #expect(broken.stdout == "1\n2")
-    #expect(broken.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n")
+    #expect(broken.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n")
   }
 }

@@ -1,0 +1,160 @@
+import JSONStream
+
+/// `jsonstream ndjson`: the elements of a top-level array, one compact value per line; with
+/// `--to-array`, the values of NDJSON lines (or any top-level values) as one array.
+func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+  var writeOptions = arguments.writeOptions
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
+  let input = try ByteInput(
+    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+  if arguments.toArray {
+    var options = arguments.options
+    options.allowMultipleValues = true
+    var parser = JSONParser(handler: ValuesToArray(writer: writer), options: options)
+    if let error = try parseInput(input, into: &parser) {
+      try? parser.handler.writer.flush()
+      output.flush()
+      report(error, in: input, arguments)
+      return 1
+    }
+    try parser.handler.finish()
+    output.buffer.append(0x0A)
+    output.flush()
+    return 0
+  }
+  writeOptions.indent = nil
+  writeOptions.allowMultipleValues = true
+  var parser = JSONParser(
+    handler: ArrayToLines(
+      writer: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)),
+    options: arguments.options)
+  do {
+    if let error = try parseInput(input, into: &parser) {
+      try? parser.handler.writer.flush()
+      output.flush()
+      report(error, in: input, arguments)
+      return 1
+    }
+  } catch is NotAnArray {
+    try? parser.handler.writer.flush()
+    output.flush()
+    if !arguments.quiet {
+      writeStandardError(
+        "\(input.name):\(parser.line):\(parser.column): the top-level value is not an array"
+          + " (ndjson --to-array turns lines into an array)\n")
+    }
+    return 1
+  }
+  try parser.handler.writer.finish()
+  if parser.handler.writer.valueCount > 0 { output.buffer.append(0x0A) }
+  output.flush()
+  return 0
+}
+
+struct NotAnArray: Error {}
+
+/// Forwards the elements of each top-level array as top-level values; anything else at the
+/// top is refused.
+struct ArrayToLines: JSONEventHandler {
+  var writer: JSONWriter<ByteOutputSink>
+  var depth = 0
+
+  mutating func startArray() throws {
+    depth += 1
+    if depth > 1 { try writer.startArray() }
+  }
+  mutating func endArray() throws {
+    depth -= 1
+    if depth > 0 { try writer.endArray() }
+  }
+  mutating func startObject() throws {
+    try element()
+    depth += 1
+    try writer.startObject()
+  }
+  mutating func endObject() throws {
+    depth -= 1
+    try writer.endObject()
+  }
+  mutating func key(_ key: JSONString) throws { try writer.key(key) }
+  mutating func string(_ value: JSONString) throws {
+    try element()
+    try writer.string(value)
+  }
+  mutating func number(_ value: JSONNumber) throws {
+    try element()
+    try writer.number(value)
+  }
+  mutating func bool(_ value: Bool) throws {
+    try element()
+    try writer.bool(value)
+  }
+  mutating func null() throws {
+    try element()
+    try writer.null()
+  }
+
+  /// A value is starting: it must be inside the top-level array.
+  func element() throws {
+    if depth == 0 { throw NotAnArray() }
+  }
+}
+
+/// Writes every top-level value as an element of one array.
+struct ValuesToArray: JSONEventHandler {
+  var writer: JSONWriter<ByteOutputSink>
+  var depth = 0
+  var started = false
+
+  /// A value is starting: at the top, it is the next element.
+  mutating func begin() throws {
+    if depth == 0 && !started {
+      started = true
+      try writer.startArray()
+    }
+  }
+
+  mutating func startArray() throws {
+    try begin()
+    depth += 1
+    try writer.startArray()
+  }
+  mutating func endArray() throws {
+    depth -= 1
+    try writer.endArray()
+  }
+  mutating func startObject() throws {
+    try begin()
+    depth += 1
+    try writer.startObject()
+  }
+  mutating func endObject() throws {
+    depth -= 1
+    try writer.endObject()
+  }
+  mutating func key(_ key: JSONString) throws { try writer.key(key) }
+  mutating func string(_ value: JSONString) throws {
+    try begin()
+    try writer.string(value)
+  }
+  mutating func number(_ value: JSONNumber) throws {
+    try begin()
+    try writer.number(value)
+  }
+  mutating func bool(_ value: Bool) throws {
+    try begin()
+    try writer.bool(value)
+  }
+  mutating func null() throws {
+    try begin()
+    try writer.null()
+  }
+
+  /// Closes the array (an empty one when there were no values) and flushes.
+  mutating func finish() throws {
+    if !started { try writer.startArray() }
+    try writer.endArray()
+    try writer.finish()
+  }
+}
