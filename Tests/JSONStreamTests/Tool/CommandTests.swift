@@ -1,0 +1,187 @@
+import Foundation
+import JSONStream
+import Testing
+
+@Suite(
+  "jsonstream ndjson, stats, output and common flags",
+  .enabled(if: Tool.isBuilt, "the jsonstream binary is not next to the test bundle; skipped"))
+struct CommandTests {
+  @Test("ndjson: a top-level array to lines and back, at any chunk size")
+  func ndjson() throws {
+    let array = #"[{"a":1}, [2, 3], "x\ny", null, 1.50]"#
+    let lines = "{\"a\":1}\n[2,3]\n\"x\\ny\"\nnull\n1.50\n"
+    for chunk in ["1", "5", "65536"] {
+      let result = try Tool.run(["ndjson", "--chunk-size", chunk], input: array)
+      #expect(result.status == 0)
+      #expect(result.stdout == lines, "chunk \(chunk)")
+      let back = try Tool.run(["ndjson", "--to-array", "--chunk-size", chunk], input: lines)
+      #expect(back.stdout == #"[{"a":1},[2,3],"x\ny",null,1.50]"# + "\n")
+    }
+    #expect(try Tool.run(["ndjson"], input: "[]").stdout == "")
+    #expect(try Tool.run(["ndjson", "--to-array"], input: "").stdout == "[]\n")
+    #expect(try Tool.run(["ndjson", "--to-array"], input: "\n\n").stdout == "[]\n")
+    #expect(
+      try Tool.run(["ndjson", "--to-array", "--indent", "2"], input: "1\n{\"a\":2}\n").stdout
+        == "[\n  1,\n  {\n    \"a\": 2\n  }\n]\n")
+    // Not an array: exit 1, the position and a hint.
+    let object = try Tool.run(["ndjson"], input: "\n {\"a\":1}")
+    #expect(object.status == 1)
+    #expect(object.stdout == "")
+    #expect(object.stderr.hasPrefix("<stdin>:2:2: the top-level value is not an array"))
+    // Broken lines: what came before stays, then the error.
+    let broken = try Tool.run(["ndjson", "--to-array"], input: "1\n2\n{\n")
+    #expect(broken.status == 1)
+    #expect(broken.stdout == "[1,2,{")
+    #expect(broken.stderr.hasPrefix("<stdin>:4:1: "))
+  }
+
+  @Test("stats: counts, depth, the largest values and where they are, the most frequent keys")
+  func stats() throws {
+    let document = """
+      {"users":[{"id":1,"name":"Ada","tags":["a","b"]},{"id":2,"name":"Grace Hopper","tags":[]}],
+       "meta":{"count":2,"ok":true,"next":null,"ratio":0.5,"a/b":{"~":[1,2,3]}}}
+      """
+    let result = try Tool.run(["stats"], input: document)
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[0] == "<stdin>")
+    #expect(lines[1].hasPrefix("  bytes           \(document.utf8.count) in "))
+    #expect(
+      Array(lines[2...]).joined(separator: "\n") == """
+          values          22
+            objects       5
+            arrays        4
+            strings       4
+            numbers       7 (6 integers)
+            booleans      1
+            nulls         1
+          keys            14 (11 distinct)
+          max depth       4
+          longest string  12 bytes at /users/1/name
+          largest array   3 elements at /meta/a~1b/~0
+          largest object  5 members at /meta
+          most frequent keys:
+            2         "id"
+            2         "name"
+            2         "tags"
+            1         "a/b"
+            1         "count"
+            1         "meta"
+            1         "next"
+            1         "ok"
+            1         "ratio"
+            1         "users"
+
+        """)
+    let top = try Tool.run(["stats", "--top", "2"], input: document).stdout
+    #expect(top.hasSuffix("  most frequent keys:\n    2         \"id\"\n    2         \"name\"\n"))
+    // --json: the same, as JSON.
+    let json = try JSONValue(
+      parsing: try Tool.run(["stats", "--json", "--top", "1"], input: document).stdout)
+    #expect(json["values"]?["numbers"] == 7)
+    #expect(json["values"]?["integers"] == 6)
+    #expect(json["keys"] == 14)
+    #expect(json["distinctKeys"] == 11)
+    #expect(json["maxDepth"] == 4)
+    #expect(json["largestArray"] == ["size": 3, "pointer": "/meta/a~1b/~0"])
+    #expect(json["topKeys"] == [["key": "id", "count": 2]])
+    #expect(json["keyCountsApproximate"] == false)
+    // Several top-level values; nothing at all; invalid input.
+    #expect(
+      try Tool.run(["stats", "--multiple-values"], input: "1\n[2]\n").stdout.contains(
+        "values          3 in 2 top-level values"))
+    let empty = try Tool.run(["stats", "--json", "--allow-trailing-text"], input: "[]")
+    #expect(try JSONValue(parsing: empty.stdout)["largestObject"] == .null)
+    let bad = try Tool.run(["stats"], input: "[1,")
+    #expect(bad.status == 1)
+    #expect(bad.stdout == "")
+  }
+
+  @Test("stats counts keys in bounded memory: exact below the limit, marked approximate above")
+  func statsManyKeys() throws {
+    // 70,000 distinct keys, one of them 5,000 times.
+    var text = "["
+    for i in 0..<70_000 { text += "{\"k\(i)\":0,\"hot\":1}," }
+    text += "{}]"
+    let file = try Tool.file(text)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let json = try JSONValue(parsing: try Tool.run(["stats", "--json", "--top", "1", file]).stdout)
+    #expect(json["keyCountsApproximate"] == true)
+    #expect(json["distinctKeys"] == .null)
+    #expect(json["keys"] == 140_000)
+    #expect(json["topKeys"]?[0]?["key"] == "hot")
+  }
+
+  @Test("-o FILE, several select paths, --quiet, --version, every command's help")
+  func commonFlags() throws {
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("jsonstream-out-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let written = try Tool.run(["minify", "-o", out], input: "[ 1 , 2 ]")
+    #expect(written.status == 0)
+    #expect(written.stdout == "")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "[1,2]\n")
+    #expect(try Tool.run(["fmt", "--output", "-"], input: "[1]").stdout == "[\n  1\n]\n")
+    let unwritable = try Tool.run(["minify", "-o", "/nonexistent/dir/x.json"], input: "1")
+    #expect(unwritable.status == 3)
+    #expect(unwritable.stderr.hasPrefix("jsonstream: cannot write /nonexistent/dir/x.json"))
+    #expect(try Tool.run(["minify", "-o"], input: "1").status == 2)
+
+    let document = #"{"a":{"id":1,"name":"x"},"b":[{"id":2}]}"#
+    #expect(
+      try Tool.run(["select", "$..id", "$..name"], input: document).stdout == "1\n\"x\"\n2\n")
+    let input = try Tool.file(document)
+    defer { try? FileManager.default.removeItem(atPath: input) }
+    #expect(try Tool.run(["select", "$..id", input, "$.a.name"]).stdout == "1\n\"x\"\n2\n")
+
+    let quiet = try Tool.run(["validate", "--quiet"], input: "[1,")
+    #expect(quiet.status == 1)
+    #expect(quiet.stderr == "")
+    #expect(try Tool.run(["minify", "-q"], input: "[1,").stderr == "")
+
+    let version = try Tool.run(["--version"])
+    #expect(version.status == 0)
+    #expect(version.stdout.hasPrefix("jsonstream ") && version.stdout.hasSuffix("\n"))
+
+    for command in ["validate", "events", "fmt", "minify", "select", "ndjson", "stats"] {
+      let help = try Tool.run([command, "--help"])
+      #expect(help.status == 0, "\(command)")
+      #expect(help.stdout.hasPrefix("Usage: jsonstream \(command)"), "\(command)")
+      #expect(help.stdout.contains("Example"), "\(command)")
+      #expect(help.stdout.contains("--chunk-size"), "\(command)")
+      let unknown = try Tool.run([command, "--frobnicate"])
+      #expect(unknown.status == 2, "\(command)")
+      #expect(unknown.stderr == "jsonstream: unknown option '--frobnicate' for '\(command)'\n")
+    }
+    // Flags of one command are unknown to the others.
+    #expect(try Tool.run(["validate", "--to-array"]).status == 2)
+    #expect(try Tool.run(["minify", "--json"]).status == 2)
+    #expect(try Tool.run(["fmt", "--top", "3"]).status == 2)
+  }
+
+  @Test("a closed output pipe ends the tool quietly, with status 0")
+  func closedPipe() throws {
+    let big = try Tool.file(
+      "["
+        + Array(repeating: #"{"id":12345,"name":"a name"}"#, count: 200_000).joined(separator: ",")
+        + "]")
+    defer { try? FileManager.default.removeItem(atPath: big) }
+    for command in [["ndjson"], ["fmt"], ["events"], ["select", "$[*].id"]] {
+      let process = Process()
+      process.executableURL = Tool.binary
+      process.arguments = command + [big]
+      let stdout = Pipe()
+      let stderr = Pipe()
+      process.standardOutput = stdout
+      process.standardError = stderr
+      try process.run()
+      // Read a little, then close the pipe as `| head -1` does.
+      _ = stdout.fileHandleForReading.readData(ofLength: 100)
+      try stdout.fileHandleForReading.close()
+      let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(command)")
+      #expect(errors.isEmpty, "\(command): \(String(decoding: errors, as: UTF8.self))")
+    }
+  }
+}
