@@ -27,6 +27,16 @@ if let job = option("--stream-job") {
   exit(0)
 }
 
+if let megabytes = option("--generate") {
+  // --generate MB PATH: only write the generated large file (for Benchmarks/cli.sh).
+  guard let megabytes = Int(megabytes), let path = arguments.first else {
+    FileHandle.standardError.write(Data("usage: --generate MB PATH\n".utf8))
+    exit(2)
+  }
+  try LargeFile.generate(at: path, targetBytes: megabytes << 20)
+  exit(0)
+}
+
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
   // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,

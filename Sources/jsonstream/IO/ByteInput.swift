@@ -67,9 +67,12 @@ final class ByteInput {
           // ends (at most `tailLimit` bytes), then move on past it.
           let chunk = UnsafeRawBufferPointer(start: base, count: self.filled)
           if let lineBreak = chunk.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
-            tail = Array(chunk[(lineBreak + 1)...].suffix(tailLimit))
+            let start = Swift.max(lineBreak + 1, chunk.count - tailLimit)
+            tail = Array(UnsafeRawBufferPointer(rebasing: chunk[start...]))
           } else {
-            tail.append(contentsOf: chunk)
+            tail.append(
+              contentsOf: UnsafeRawBufferPointer(
+                rebasing: chunk[Swift.max(0, chunk.count - tailLimit)...]))
             if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
           }
           chunkStart += self.filled

@@ -184,4 +184,47 @@ struct CommandTests {
       #expect(errors.isEmpty, "\(command): \(String(decoding: errors, as: UTF8.self))")
     }
   }
+
+  @Test("a full disk is an I/O error: a message and exit 3")
+  func fullDisk() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+    let result = try Tool.run(["minify", "-o", "/dev/full"], input: "[1,2,3]")
+    #expect(result.status == 3)
+    #expect(result.stderr == "jsonstream: write error: No space left on device\n")
+  }
+
+  @Test(
+    "progress: a line on a terminal for a large input, erased at the end; none otherwise",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      "needs script(1) for a terminal; skipped"))
+  func progress() throws {
+    // 52 MB: over the 50 MB threshold (the tool here is a debug build: a few seconds).
+    let record = #"{"id":12345,"name":"a name of some length","tags":["x","y"]},"#
+    let big = try Tool.file(
+      "[" + String(repeating: record, count: 52_000_000 / record.utf8.count) + "1]")
+    defer { try? FileManager.default.removeItem(atPath: big) }
+    // Not a terminal: nothing on standard error.
+    let plain = try Tool.run(["validate", big])
+    #expect(plain.status == 0 && plain.stderr.isEmpty)
+    // A terminal (script(1) gives the tool one): progress lines, then the line erased.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = [
+      "-qc", "'\(Tool.binary.path)' validate --chunk-size 4096 '\(big)'", "/dev/null",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(text.hasSuffix("\r\u{1B}[K"), "the progress line is erased at the end")
+    // Drawn at most four times a second: a fast machine may finish before the first one.
+    if text.count > 4 {
+      #expect(text.contains(" MB  "))
+      #expect(text.contains("%"))
+    }
+  }
 }
