@@ -11,7 +11,8 @@ func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
   if arguments.toArray {
     var options = arguments.options
     options.allowMultipleValues = true
-    var parser = JSONParser(handler: ValuesToArray(writer: writer), options: options)
+    var parser = JSONParser(
+      handler: Reframer(writer: writer, mode: .valuesToArray), options: options)
     if let error = try parseInput(input, into: &parser) {
       try? parser.handler.writer.flush()
       output.flush()
@@ -26,8 +27,9 @@ func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
   var parser = JSONParser(
-    handler: ArrayToLines(
-      writer: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)),
+    handler: Reframer(
+      writer: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
+      mode: .elementsToValues),
     options: arguments.options)
   do {
     if let error = try parseInput(input, into: &parser) {
@@ -54,75 +56,51 @@ func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
 
 struct NotAnArray: Error {}
 
-/// Forwards the elements of each top-level array as top-level values; anything else at the
-/// top is refused.
-struct ArrayToLines: JSONEventHandler {
+/// Forwards events to a writer, changing only the top level: the elements of each top-level
+/// array become top-level values (anything else at the top is refused), or every top-level
+/// value becomes an element of one array.
+struct Reframer: JSONEventHandler {
+  enum Mode {
+    case elementsToValues
+    case valuesToArray
+  }
+
   var writer: JSONWriter<ByteOutputSink>
+  let mode: Mode
+  /// Open containers in the input.
   var depth = 0
-
-  mutating func startArray() throws {
-    depth += 1
-    if depth > 1 { try writer.startArray() }
-  }
-  mutating func endArray() throws {
-    depth -= 1
-    if depth > 0 { try writer.endArray() }
-  }
-  mutating func startObject() throws {
-    try element()
-    depth += 1
-    try writer.startObject()
-  }
-  mutating func endObject() throws {
-    depth -= 1
-    try writer.endObject()
-  }
-  mutating func key(_ key: JSONString) throws { try writer.key(key) }
-  mutating func string(_ value: JSONString) throws {
-    try element()
-    try writer.string(value)
-  }
-  mutating func number(_ value: JSONNumber) throws {
-    try element()
-    try writer.number(value)
-  }
-  mutating func bool(_ value: Bool) throws {
-    try element()
-    try writer.bool(value)
-  }
-  mutating func null() throws {
-    try element()
-    try writer.null()
-  }
-
-  /// A value is starting: it must be inside the top-level array.
-  func element() throws {
-    if depth == 0 { throw NotAnArray() }
-  }
-}
-
-/// Writes every top-level value as an element of one array.
-struct ValuesToArray: JSONEventHandler {
-  var writer: JSONWriter<ByteOutputSink>
-  var depth = 0
+  /// `valuesToArray`: the array has been opened.
   var started = false
 
-  /// A value is starting: at the top, it is the next element.
+  /// A value is starting at the current depth.
   mutating func begin() throws {
-    if depth == 0 && !started {
-      started = true
-      try writer.startArray()
+    guard depth == 0 else { return }
+    switch mode {
+    case .elementsToValues:
+      throw NotAnArray()
+    case .valuesToArray:
+      if !started {
+        started = true
+        try writer.startArray()
+      }
     }
   }
 
+  /// Whether a container event at the current depth is the top-level array being unwrapped.
+  var unwrapping: Bool { mode == .elementsToValues && depth == 0 }
+
   mutating func startArray() throws {
+    if unwrapping {
+      depth += 1
+      return
+    }
     try begin()
     depth += 1
     try writer.startArray()
   }
   mutating func endArray() throws {
     depth -= 1
-    try writer.endArray()
+    if !unwrapping { try writer.endArray() }
   }
   mutating func startObject() throws {
     try begin()
@@ -151,7 +129,7 @@ struct ValuesToArray: JSONEventHandler {
     try writer.null()
   }
 
-  /// Closes the array (an empty one when there were no values) and flushes.
+  /// `valuesToArray`: closes the array (an empty one when there were no values) and flushes.
   mutating func finish() throws {
     if !started { try writer.startArray() }
     try writer.endArray()
