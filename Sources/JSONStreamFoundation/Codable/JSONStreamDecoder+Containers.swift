@@ -444,13 +444,3 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
     return decoder.detached(value, path: path)
   }
 }
-
-/// A key in a coding path.
-struct _JSONKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-
-  init(_ string: String) { stringValue = string }
-  init?(stringValue: String) { self.init(stringValue) }
-  init?(intValue: Int) { nil }
-}

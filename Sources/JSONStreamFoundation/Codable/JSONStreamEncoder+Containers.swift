@@ -278,14 +278,3 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
 }
-
-/// An array index in a coding path; its text ("Index 3", as Foundation names it) is made only
-/// when asked for.
-struct _IndexKey: CodingKey {
-  let index: Int
-  init(_ index: Int) { self.index = index }
-  var stringValue: String { "Index \(index)" }
-  var intValue: Int? { index }
-  init?(stringValue: String) { nil }
-  init?(intValue: Int) { index = intValue }
-}
