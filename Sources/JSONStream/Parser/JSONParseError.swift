@@ -44,13 +44,16 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case duplicateKey
     /// `feed` was called after `finish()`.
     case inputAfterFinish
+    /// Binary input (``JSONBinaryReader``) that is not the binary format: a bad header, an
+    /// unknown tag, a reference to no earlier entry, a value or key out of place.
+    case invalidBinary
   }
 
   /// What went wrong.
   public let kind: Kind
   /// Byte offset of the offending byte (or of the end of input), from 0.
   public let offset: Int
-  /// Line of `offset`, from 1.
+  /// Line of `offset`, from 1; 0 for binary input, which has no lines.
   public let line: Int
   /// Column of `offset` in characters, from 1.
   public let column: Int
@@ -65,9 +68,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     self.message = message
   }
 
-  /// `line L, column C: message`.
+  /// `line L, column C: message`, or `byte N: message` for binary input.
   public var description: String {
-    "line \(line), column \(column): \(message)"
+    line == 0 ? "byte \(offset): \(message)" : "line \(line), column \(column): \(message)"
   }
 }
 

@@ -1,0 +1,188 @@
+// The binary format's constants and its two encodings of numbers (see BinaryFormat.md in the
+// documentation catalog for the specification).
+
+/// The binary format's version and limits.
+public enum JSONBinaryFormat {
+  /// The first four bytes of every document: `JSB` and 0x1A (which stops `type` on Windows
+  /// and marks the file as binary to tools that look).
+  public static let magic: [UInt8] = [0x4A, 0x53, 0x42, 0x1A]
+  /// The version this library writes. A reader accepts any minor version of its major one
+  /// (a newer minor only adds tags, refused one by one if met); another major version is
+  /// refused at the header.
+  public static let majorVersion: UInt8 = 1
+  public static let minorVersion: UInt8 = 0
+  /// Entries a key or string table may hold. Writer and reader agree on it: the writer adds
+  /// no entry to a full table, so a reader never needs more.
+  public static let maxTableEntries = 65_536
+  /// Bytes a table's entries may hold in all.
+  public static let maxTableBytes = 4 << 20
+  /// Strings longer than this are not entered in the string table (keys always are, within
+  /// the table's limits).
+  public static let maxSharedStringLength = 64
+}
+
+/// The tags: one byte before each value.
+@usableFromInline
+enum _BinaryTag {
+  @usableFromInline static let null: UInt8 = 0x00
+  @usableFromInline static let `false`: UInt8 = 0x01
+  @usableFromInline static let `true`: UInt8 = 0x02
+  /// A signed integer: zigzag LEB128.
+  @usableFromInline static let int: UInt8 = 0x03
+  /// An integer above Int64.max: LEB128.
+  @usableFromInline static let uint: UInt8 = 0x04
+  /// A decimal without exponent: one byte of scale (digits after the point, 1…255), then the
+  /// digits without the point as a zigzag LEB128 integer.
+  @usableFromInline static let decimal: UInt8 = 0x05
+  /// IEEE 754 binary32, little-endian (written only when it holds the value exactly).
+  @usableFromInline static let float32: UInt8 = 0x06
+  /// IEEE 754 binary64, little-endian.
+  @usableFromInline static let float64: UInt8 = 0x07
+  /// Number text, as in JSON: LEB128 length, then the ASCII text.
+  @usableFromInline static let numberText: UInt8 = 0x08
+  /// A string: LEB128 byte length, then UTF-8. `sharedString` also enters it in the table.
+  @usableFromInline static let string: UInt8 = 0x10
+  @usableFromInline static let sharedString: UInt8 = 0x11
+  /// An earlier table string: LEB128 index.
+  @usableFromInline static let stringRef: UInt8 = 0x12
+  /// An object key: as a string; `sharedKey` enters it in the key table, `keyRef` refers to it.
+  @usableFromInline static let key: UInt8 = 0x13
+  @usableFromInline static let sharedKey: UInt8 = 0x14
+  @usableFromInline static let keyRef: UInt8 = 0x15
+  @usableFromInline static let startArray: UInt8 = 0x20
+  @usableFromInline static let endArray: UInt8 = 0x21
+  @usableFromInline static let startObject: UInt8 = 0x22
+  @usableFromInline static let endObject: UInt8 = 0x23
+  /// Extended types (written by the Codable encoder; read as JSON they become a base64
+  /// string, an ISO 8601 string and an array): bytes (LEB128 length, bytes), a date (binary64
+  /// seconds since 1970), a set (its elements, then `endArray`).
+  @usableFromInline static let data: UInt8 = 0x30
+  @usableFromInline static let date: UInt8 = 0x31
+  @usableFromInline static let startSet: UInt8 = 0x32
+}
+
+/// LEB128: seven bits per byte, low first, the high bit set on all but the last byte.
+@inlinable @inline(__always)
+func _appendLEB128(_ value: UInt64, to out: inout [UInt8]) {
+  var rest = value
+  while rest >= 0x80 {
+    out.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+    rest >>= 7
+  }
+  out.append(UInt8(truncatingIfNeeded: rest))
+}
+
+/// Zigzag: small magnitudes of either sign become small unsigned numbers.
+@inlinable @inline(__always)
+func _zigzag(_ value: Int64) -> UInt64 {
+  UInt64(bitPattern: (value << 1) ^ (value >> 63))
+}
+
+@inlinable @inline(__always)
+func _unzigzag(_ value: UInt64) -> Int64 {
+  Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+}
+
+/// The binary form of JSON number text, when one reproduces the text exactly: an integer in
+/// canonical form (no leading zeros, no `-0`), or a decimal without exponent whose digits fit
+/// in 18. nil: the text is kept as text.
+@usableFromInline
+enum _BinaryNumber {
+  case int(Int64)
+  case uint(UInt64)
+  case decimal(mantissa: Int64, scale: UInt8)
+
+  @usableFromInline
+  init?(text: UnsafeBufferPointer<UInt8>) {
+    var i = 0
+    let n = text.count
+    guard n > 0 else { return nil }
+    let negative = text[0] == UInt8(ascii: "-")
+    if negative { i = 1 }
+    guard i < n else { return nil }
+    // Integer part: "0" or a non-zero digit then digits.
+    let integerStart = i
+    if text[i] == UInt8(ascii: "0") {
+      i += 1
+    } else {
+      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+    }
+    let integerDigits = i - integerStart
+    guard integerDigits > 0 else { return nil }
+    var fractionDigits = 0
+    if i < n {
+      guard text[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+      i += 1
+      let fractionStart = i
+      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+      fractionDigits = i - fractionStart
+      guard i == n, fractionDigits > 0, fractionDigits <= 255 else { return nil }
+    }
+    let allDigits = integerDigits + fractionDigits
+    if fractionDigits == 0 {
+      // An integer: Int64, or a positive one up to UInt64.max.
+      var magnitude: UInt64 = 0
+      for index in integerStart..<n {
+        let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(text[index] &- 48))
+        guard !overflow1 && !overflow2 else { return nil }
+        magnitude = sum
+      }
+      if negative {
+        guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        self = .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+      } else if magnitude <= UInt64(Int64.max) {
+        self = .int(Int64(magnitude))
+      } else {
+        self = .uint(magnitude)
+      }
+      return
+    }
+    guard allDigits <= 18 else { return nil }
+    var mantissa: Int64 = 0
+    for index in integerStart..<n where text[index] != UInt8(ascii: ".") {
+      mantissa = mantissa * 10 + Int64(text[index] &- 48)
+    }
+    // "-0.0" has no signed zero mantissa: kept as text.
+    if negative {
+      guard mantissa != 0 else { return nil }
+      mantissa = -mantissa
+    }
+    self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+  }
+
+  /// Appends the number's JSON text (the text it was made from).
+  @usableFromInline
+  func appendText(to out: inout [UInt8]) {
+    switch self {
+    case .int(let value):
+      _appendDigits(value.magnitude, negative: value < 0, to: &out)
+    case .uint(let value):
+      _appendDigits(value, negative: false, to: &out)
+    case .decimal(let mantissa, let scale):
+      if mantissa < 0 { out.append(UInt8(ascii: "-")) }
+      let start = out.count
+      _appendDigits(mantissa.magnitude, negative: false, to: &out)
+      // Leading zeros up to one digit before the point, then the point.
+      let digits = out.count - start
+      let padding = Int(scale) + 1 - digits
+      if padding > 0 {
+        out.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: padding), at: start)
+      }
+      out.insert(UInt8(ascii: "."), at: out.count - Int(scale))
+    }
+  }
+}
+
+/// Decimal digits of `magnitude`, with a sign.
+@usableFromInline
+func _appendDigits(_ magnitude: UInt64, negative: Bool, to out: inout [UInt8]) {
+  if negative { out.append(UInt8(ascii: "-")) }
+  let start = out.count
+  var rest = magnitude
+  repeat {
+    out.append(UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0"))
+    rest /= 10
+  } while rest != 0
+  out[start...].reverse()
+}

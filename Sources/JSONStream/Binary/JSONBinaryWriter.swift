@@ -1,0 +1,288 @@
+/// Writes the binary format (see ``JSONBinaryFormat``) from events, to a sink, in bounded
+/// chunks: JSON → binary is a parser driving this writer, in constant memory.
+///
+/// ```swift
+/// var parser = JSONParser(handler: JSONBinaryWriter())   // in memory
+/// try parser.feed(jsonBytes)
+/// try parser.finish()
+/// try parser.handler.finish()
+/// let binary = parser.handler.bytes
+/// ```
+///
+/// Keys, and strings of up to ``JSONBinaryFormat/maxSharedStringLength`` bytes, are written
+/// once and referred to by number afterwards. Numbers are written as integers or decimals when
+/// that reproduces their text exactly, else as their text. The writer checks the event
+/// grammar as ``JSONWriter`` does.
+public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
+  public var sink: Sink
+  /// Accept several top-level values (one after another, as in NDJSON).
+  public let allowsMultipleValues: Bool
+  /// Output is handed to the sink in chunks of about this many bytes.
+  public let chunkSize: Int
+
+  private var out: [UInt8] = []
+  private var wroteHeader = false
+  /// Open containers, innermost last: true for an object.
+  private var stack: [Bool] = []
+  /// In an object, a key has been written and its value is due.
+  private var awaitingValue = false
+  private var valueCount = 0
+  private var keys = _BinaryTable()
+  private var strings = _BinaryTable()
+
+  public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024) {
+    self.sink = sink
+    self.allowsMultipleValues = allowsMultipleValues
+    self.chunkSize = Swift.max(1, chunkSize)
+    out.reserveCapacity(self.chunkSize + 64)
+  }
+
+  /// Checks that the document is complete and hands the rest of the output to the sink.
+  public mutating func finish() throws {
+    guard stack.isEmpty && valueCount > 0 else {
+      throw JSONWriterError(
+        kind: .incompleteDocument,
+        message: stack.isEmpty ? "no value was written" : "\(stack.count) container(s) still open")
+    }
+    try flush()
+  }
+
+  /// Hands the buffered output to the sink.
+  public mutating func flush() throws {
+    guard !out.isEmpty else { return }
+    try out.withUnsafeBytes { try sink.write($0) }
+    out.removeAll(keepingCapacity: true)
+  }
+
+  // MARK: Events
+
+  public mutating func startObject() throws {
+    try beginValue()
+    out.append(_BinaryTag.startObject)
+    stack.append(true)
+  }
+
+  public mutating func startArray() throws {
+    try beginValue()
+    out.append(_BinaryTag.startArray)
+    stack.append(false)
+  }
+
+  public mutating func endObject() throws {
+    guard stack.last == true, !awaitingValue else {
+      throw JSONWriterError(kind: .unbalancedEnd, message: "'}' where no object can end")
+    }
+    stack.removeLast()
+    out.append(_BinaryTag.endObject)
+    try endValue()
+  }
+
+  public mutating func endArray() throws {
+    guard stack.last == false else {
+      throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
+    }
+    stack.removeLast()
+    out.append(_BinaryTag.endArray)
+    try endValue()
+  }
+
+  public mutating func key(_ key: JSONString) throws {
+    guard stack.last == true, !awaitingValue else {
+      throw JSONWriterError(kind: .misplacedKey, message: "a key where none can go")
+    }
+    guard key._isWellFormed || _isWellFormedUTF8(key.utf8) else {
+      throw JSONWriterError(kind: .invalidUTF8, message: "the key is not well-formed UTF-8")
+    }
+    awaitingValue = true
+    Self.writeShared(
+      key.utf8, in: &keys, to: &out, plain: _BinaryTag.key, shared: _BinaryTag.sharedKey,
+      reference: _BinaryTag.keyRef)
+  }
+
+  public mutating func string(_ value: JSONString) throws {
+    guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
+      throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
+    }
+    try beginValue()
+    if value.utf8.count <= JSONBinaryFormat.maxSharedStringLength {
+      Self.writeShared(
+        value.utf8, in: &strings, to: &out, plain: _BinaryTag.string,
+        shared: _BinaryTag.sharedString, reference: _BinaryTag.stringRef)
+    } else {
+      Self.writeBytes(_BinaryTag.string, value.utf8, to: &out)
+    }
+    try endValue()
+  }
+
+  public mutating func number(_ value: JSONNumber) throws {
+    try beginValue()
+    switch _BinaryNumber(text: value.utf8) {
+    case .int(let int):
+      out.append(_BinaryTag.int)
+      _appendLEB128(_zigzag(int), to: &out)
+    case .uint(let uint):
+      out.append(_BinaryTag.uint)
+      _appendLEB128(uint, to: &out)
+    case .decimal(let mantissa, let scale):
+      out.append(_BinaryTag.decimal)
+      out.append(scale)
+      _appendLEB128(_zigzag(mantissa), to: &out)
+    case nil:
+      Self.writeBytes(_BinaryTag.numberText, value.utf8, to: &out)
+    }
+    try endValue()
+  }
+
+  public mutating func bool(_ value: Bool) throws {
+    try beginValue()
+    out.append(value ? _BinaryTag.true : _BinaryTag.false)
+    try endValue()
+  }
+
+  public mutating func null() throws {
+    try beginValue()
+    out.append(_BinaryTag.null)
+    try endValue()
+  }
+
+  // MARK: Structure
+
+  private mutating func beginValue() throws {
+    if !wroteHeader {
+      out += JSONBinaryFormat.magic
+      out.append(JSONBinaryFormat.majorVersion)
+      out.append(JSONBinaryFormat.minorVersion)
+      wroteHeader = true
+    }
+    if stack.isEmpty {
+      guard valueCount == 0 || allowsMultipleValues else {
+        throw JSONWriterError(
+          kind: .multipleTopLevelValues,
+          message: "a second top-level value (allowsMultipleValues is off)")
+      }
+    } else if stack[stack.count - 1] {
+      guard awaitingValue else {
+        throw JSONWriterError(
+          kind: .valueWhereKeyExpected, message: "a value where an object key is expected")
+      }
+      awaitingValue = false
+    }
+  }
+
+  private mutating func endValue() throws {
+    if stack.isEmpty { valueCount += 1 }
+    if out.count >= chunkSize { try flush() }
+  }
+
+  private static func writeBytes(
+    _ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]
+  ) {
+    out.append(tag)
+    _appendLEB128(UInt64(bytes.count), to: &out)
+    out.append(contentsOf: bytes)
+  }
+
+  /// A key or string: a reference when the table has it, else its bytes, entered in the
+  /// table while there is room.
+  private static func writeShared(
+    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, to out: inout [UInt8],
+    plain: UInt8, shared: UInt8, reference: UInt8
+  ) {
+    if let index = table.index(of: bytes) {
+      out.append(reference)
+      _appendLEB128(UInt64(index), to: &out)
+    } else if table.add(bytes) {
+      writeBytes(shared, bytes, to: &out)
+    } else {
+      writeBytes(plain, bytes, to: &out)
+    }
+  }
+}
+
+extension JSONBinaryWriter where Sink == JSONByteSink {
+  /// A writer to memory; read ``bytes`` after ``finish()``.
+  public init(allowsMultipleValues: Bool = false) {
+    self.init(sink: JSONByteSink(), allowsMultipleValues: allowsMultipleValues)
+  }
+
+  /// The output so far (all of it after ``finish()``).
+  public var bytes: [UInt8] { sink.bytes }
+}
+
+/// The byte strings of a key or string table, in order of entry, found by their bytes
+/// (open addressing over the entries' hashes). Bounded by ``JSONBinaryFormat``'s limits.
+struct _BinaryTable {
+  private(set) var storage: [UInt8] = []
+  /// Per entry: where its bytes start in `storage`, and how many.
+  private(set) var entries: [(start: Int, count: Int)] = []
+  /// Entry index + 1, or 0 for an empty slot.
+  private var slots: [Int32] = []
+
+  var count: Int { entries.count }
+
+  /// Whether an entry of `length` bytes still fits.
+  func hasRoom(for length: Int) -> Bool {
+    entries.count < JSONBinaryFormat.maxTableEntries
+      && storage.count + length <= JSONBinaryFormat.maxTableBytes
+  }
+
+  /// Adds `bytes` as the next entry if there is room; returns whether it did.
+  mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard hasRoom(for: bytes.count) else { return false }
+    entries.append((storage.count, bytes.count))
+    storage.append(contentsOf: bytes)
+    if entries.count * 2 > slots.count { rehash() } else { insertSlot(entries.count - 1, bytes) }
+    return true
+  }
+
+  /// Adds an entry without indexing it (the reader looks entries up by number only).
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    entries.append((storage.count, bytes.count))
+    storage.append(contentsOf: bytes)
+  }
+
+  func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard !slots.isEmpty else { return nil }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry == 0 { return nil }
+      let (start, count) = entries[entry - 1]
+      if count == bytes.count
+        && storage.withUnsafeBufferPointer({
+          _bytesEqual(UnsafeBufferPointer(rebasing: $0[start..<start + count]), bytes)
+        })
+      {
+        return entry - 1
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The bytes of entry `index` (which must exist).
+  func withEntry<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    let (start, count) = entries[index]
+    return try storage.withUnsafeBufferPointer {
+      try body(UnsafeBufferPointer(rebasing: $0[start..<start + count]))
+    }
+  }
+
+  private mutating func insertSlot(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = Int32(index + 1)
+  }
+
+  private mutating func rehash() {
+    slots = [Int32](repeating: 0, count: Swift.max(64, slots.count * 2))
+    let stored = storage
+    stored.withUnsafeBufferPointer { all in
+      for (index, entry) in entries.enumerated() {
+        insertSlot(
+          index, UnsafeBufferPointer(rebasing: all[entry.start..<entry.start + entry.count]))
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import JSONStreamTestSupport
+import Testing
+
+@testable import JSONStream
+
+@Suite("Binary format: writer, reader, safety")
+struct BinaryFormatTests {
+  /// JSON text → binary (through the parser and the binary writer).
+  func binary(_ json: String, multiple: Bool = false) throws -> [UInt8] {
+    var options = JSONParseOptions()
+    options.allowMultipleValues = multiple
+    var parser = JSONParser(
+      handler: JSONBinaryWriter(allowsMultipleValues: multiple), options: options)
+    try parser.feed(Array(json.utf8))
+    try parser.finish()
+    try parser.handler.finish()
+    return parser.handler.bytes
+  }
+
+  /// Binary → compact JSON text, fed in chunks of `chunk` bytes.
+  func json(_ binary: [UInt8], chunk: Int = 1 << 20, multiple: Bool = false) throws -> String {
+    var writeOptions = JSONWriteOptions()
+    writeOptions.allowMultipleValues = multiple
+    var options = JSONParseOptions()
+    options.allowMultipleValues = multiple
+    var reader = JSONBinaryReader(handler: JSONWriter(options: writeOptions), options: options)
+    for start in stride(from: 0, to: binary.count, by: chunk) {
+      try reader.feed(binary[start..<min(start + chunk, binary.count)])
+    }
+    try reader.finish()
+    try reader.handler.finish()
+    return String(decoding: reader.handler.bytes, as: UTF8.self)
+  }
+
+  static let sample = #"""
+    {"null":null,"t":true,"f":false,"ints":[0,1,-1,63,-64,64,127,128,-129,9223372036854775807,-9223372036854775808,18446744073709551615],
+    "decimals":[0.5,-0.5,1.50,0.001,10.0,123.456,-98765.4321,0.000000000000000001],
+    "texts":[1e5,-0,-0.0,1E-7,123456789012345678901234567890,1.2345678901234567890,0.1e1,18446744073709551616],
+    "strings":["","a","é😀","tab\tnew\nline","repeated","repeated","\u0000"],
+    "nested":[[[]],{},{"a":{"b":{"c":[1,{"d":null}]}}}],
+    "objects":[{"id":1,"name":"x"},{"id":2,"name":"y"},{"id":3,"name":"x"}]}
+    """#
+
+  @Test("round trip: JSON → binary → JSON is the same minified JSON, at any chunk size")
+  func roundTrip() throws {
+    let minified = try JSONValue(parsing: Self.sample).jsonString()
+    let bytes = try binary(Self.sample)
+    for chunk in [1, 2, 3, 7, 64, 1 << 20] {
+      #expect(try json(bytes, chunk: chunk) == minified, "chunks of \(chunk)")
+    }
+    // Numbers keep their text exactly.
+    #expect(try json(binary("[1.50,-0,1e5,0.001]")) == "[1.50,-0,1e5,0.001]")
+    // Several top-level values.
+    #expect(
+      try json(binary("1 [2] {\"a\":3}", multiple: true), multiple: true) == "1\n[2]\n{\"a\":3}")
+    // A scalar at the top.
+    #expect(try json(binary("\"x\"")) == "\"x\"")
+  }
+
+  @Test(
+    "the corpus round-trips, and the binary is smaller than minified JSON",
+    .enabled(if: SharedData.hasCorpus, "../shared/corpus is not next to the checkout; skipped"))
+  func corpus() throws {
+    for name in SharedData.corpusNames {
+      let bytes = try SharedData.corpusFile(name)
+      let minified = try JSONValue(parsing: bytes).jsonBytes()
+      let encoded = try binary(String(decoding: bytes, as: UTF8.self))
+      #expect(Array(try json(encoded, chunk: 4096).utf8) == minified, "\(name)")
+      #expect(encoded.count < minified.count, "\(name): \(encoded.count) vs \(minified.count)")
+    }
+  }
+
+  @Test("repeated keys and short strings are written once, then referred to")
+  func aliases() throws {
+    let once = try binary(#"[{"name":"a long enough value"}]"#)
+    let twice = try binary(#"[{"name":"a long enough value"},{"name":"a long enough value"}]"#)
+    // The second object: start, key reference (2 bytes), string reference (2 bytes), end.
+    #expect(twice.count - once.count == 6)
+    #expect(twice.contains(_BinaryTag.keyRef) && twice.contains(_BinaryTag.stringRef))
+    // Long strings are not shared.
+    let long = String(repeating: "x", count: 100)
+    let longTwice = try binary("[\"\(long)\",\"\(long)\"]")
+    #expect(!longTwice.contains(_BinaryTag.stringRef))
+  }
+
+  /// Binary bytes from the header and token bytes.
+  func document(_ tokens: [UInt8], major: UInt8 = 1, minor: UInt8 = 0) -> [UInt8] {
+    JSONBinaryFormat.magic + [major, minor] + tokens
+  }
+
+  func error(_ bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) -> JSONParseError? {
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+    do {
+      try reader.feed(bytes)
+      try reader.finish()
+      return nil
+    } catch let error as JSONParseError {
+      return error
+    } catch {
+      Issue.record("not a JSONParseError: \(error)")
+      return nil
+    }
+  }
+
+  @Test("versions: a newer minor is read, a newer major refused; unknown tags name themselves")
+  func versions() throws {
+    #expect(try json(document([0x02], minor: 7)) == "true")
+    let major = try #require(error(document([0x02], major: 2)))
+    #expect(major.kind == .invalidBinary && major.offset == 4)
+    #expect(major.description.contains("version 2.0"))
+    let unknown = try #require(error(document([0x7F])))
+    #expect(unknown.offset == 6 && unknown.message.contains("unknown tag 0x7f"))
+    #expect(error(Array("{}".utf8) + [0, 0, 0, 0])?.message.contains("no JSB header") == true)
+    #expect(error([])?.kind == .emptyInput)
+  }
+
+  @Test("extended types read as JSON: data as base64, a date as ISO 8601, a set as an array")
+  func extendedTypes() throws {
+    var date: [UInt8] = [_BinaryTag.date]
+    withUnsafeBytes(of: (1_700_000_000.25).bitPattern.littleEndian) { date += $0 }
+    let tokens: [UInt8] =
+      [_BinaryTag.startArray, _BinaryTag.data, 4, 0, 1, 2, 250] + date
+      + [_BinaryTag.startSet, _BinaryTag.int, 2, _BinaryTag.endArray, _BinaryTag.endArray]
+    #expect(try json(document(tokens)) == #"["AAEC+g==","2023-11-14T22:13:20.250Z",[1]]"#)
+    var float: [UInt8] = [_BinaryTag.float64]
+    withUnsafeBytes(of: (0.1).bitPattern.littleEndian) { float += $0 }
+    #expect(try json(document(float)) == "0.1")
+  }
+
+  @Test("corruption: every truncation, every flipped byte, bad lengths and references fail cleanly")
+  func corruption() throws {
+    let bytes = try binary(Self.sample)
+    // Truncated at every offset: an error at or before the end, never a crash.
+    for end in 0..<bytes.count {
+      let failure = try #require(error(Array(bytes[..<end])), "truncated at \(end)")
+      #expect(failure.offset <= end)
+    }
+    // Each byte flipped: an error, or a document that is still valid JSON when written out.
+    for index in 0..<bytes.count {
+      var corrupted = bytes
+      corrupted[index] ^= 0xFF
+      var reader = JSONBinaryReader(handler: JSONWriter())
+      do {
+        try reader.feed(corrupted)
+        try reader.finish()
+        try reader.handler.finish()
+        #expect(throws: Never.self) { try JSONValue(parsing: reader.handler.bytes) }
+      } catch is JSONParseError {
+      } catch is JSONWriterError {
+      }
+    }
+    // A length far beyond the limit fails at once, before anything is kept.
+    let huge = document([_BinaryTag.string, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F] + [0x61])
+    let limit = try #require(error(huge))
+    #expect(limit.kind == .limitExceeded(.stringLength))
+    // A LEB128 longer than 64 bits.
+    #expect(
+      error(document([_BinaryTag.int] + Array(repeating: 0xFF, count: 11) + [0]))?.kind
+        == .invalidBinary)
+    // References to entries not yet there.
+    #expect(
+      error(document([_BinaryTag.stringRef, 0]))?.message.contains("reference to string 0 of 0")
+        == true)
+    #expect(
+      error(
+        document([
+          _BinaryTag.startObject, _BinaryTag.sharedKey, 1, 0x61, _BinaryTag.null, _BinaryTag.keyRef,
+          1,
+        ]))?
+        .message.contains("reference to key 1 of 1") == true)
+    // Structure out of place.
+    #expect(
+      error(document([_BinaryTag.startObject, _BinaryTag.null]))?.message.contains(
+        "key is expected") == true)
+    #expect(error(document([_BinaryTag.key, 1, 0x61]))?.kind == .invalidBinary)
+    #expect(error(document([_BinaryTag.startArray, _BinaryTag.endObject]))?.kind == .invalidBinary)
+    #expect(error(document([_BinaryTag.null, _BinaryTag.null]))?.kind == .trailingText)
+    // Strings must be UTF-8, number text a JSON number.
+    #expect(error(document([_BinaryTag.string, 1, 0xFF]))?.kind == .invalidUTF8)
+    #expect(error(document([_BinaryTag.numberText, 2, 0x30, 0x31]))?.kind == .invalidNumber)
+    // Nesting is bounded.
+    var shallow = JSONParseOptions()
+    shallow.limits.maxDepth = 3
+    #expect(
+      error(document(Array(repeating: _BinaryTag.startArray, count: 4)), options: shallow)?.kind
+        == .limitExceeded(.depth))
+  }
+
+  @Test("every consumer works on binary input: a tree, a selection")
+  func consumers() throws {
+    let bytes = try binary(Self.sample)
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+    try reader.feed(bytes)
+    try reader.finish()
+    #expect(reader.handler.value == (try JSONValue(parsing: Self.sample)))
+    var select = JSONBinaryReader(
+      handler: JSONItemStreamer(paths: [try JSONPath("$.objects[*].name")]))
+    try select.feed(bytes)
+    try select.finish()
+    #expect(select.handler.takeItems().map(\.value) == ["x", "y", "x"])
+  }
+}
