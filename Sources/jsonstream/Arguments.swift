@@ -15,6 +15,8 @@ struct Arguments {
   /// `stats --json` and `--top N`.
   var json = false
   var top = 10
+  /// `convert --to binary|json`.
+  var convertTo: String?
   var chunkSize = 64 * 1024
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
@@ -29,6 +31,7 @@ enum Command: String, CaseIterable {
   case select
   case ndjson
   case stats
+  case convert
 
   var summary: String {
     switch self {
@@ -39,11 +42,14 @@ enum Command: String, CaseIterable {
     case .select: return "print the values a JSONPath selects, one per line"
     case .ndjson: return "a top-level array to one value per line, or back (--to-array)"
     case .stats: return "count values by type, depth, sizes and the most frequent keys"
+    case .convert: return "JSON to the binary format (--to binary) or back (--to json)"
     }
   }
 
   /// Whether the command writes JSON (and so takes the writer's flags).
-  var writesJSON: Bool { self == .fmt || self == .minify || self == .select || self == .ndjson }
+  var writesJSON: Bool {
+    self == .fmt || self == .minify || self == .select || self == .ndjson || self == .convert
+  }
 }
 
 /// A flag without a value that switches on a parse option.
@@ -62,7 +68,7 @@ struct NumberFlag: Sendable {
   /// `--indent` is fmt's, `--top` stats'; the others are every command's.
   func appliesTo(_ command: Command) -> Bool {
     switch name {
-    case "--indent": return command == .fmt || command == .ndjson
+    case "--indent": return command == .fmt || command == .ndjson || command == .convert
     case "--top": return command == .stats
     default: return true
     }
@@ -168,6 +174,12 @@ extension Arguments {
         result.toArray = true
       } else if argument == "--json" && command == .stats {
         result.json = true
+      } else if argument == "--to" && command == .convert {
+        guard index < arguments.count, ["binary", "json"].contains(arguments[index]) else {
+          throw ToolError.usage("--to needs 'binary' or 'json'")
+        }
+        result.convertTo = arguments[index]
+        index += 1
       } else if argument == "-o" || argument == "--output" {
         guard index < arguments.count else { throw ToolError.usage("\(argument) needs a file") }
         result.outputPath = arguments[index]
@@ -199,6 +211,9 @@ extension Arguments {
         throw ToolError.usage(
           "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
       }
+    }
+    if command == .convert && result.convertTo == nil && !result.wantsHelp {
+      throw ToolError.usage("'convert' needs --to binary or --to json")
     }
     if command == .select && result.paths.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
@@ -319,6 +334,20 @@ func commandHelp(_ command: Command) -> String {
         jsonstream stats --json --multiple-values events.ndjson
 
       """
+  case .convert:
+    text += """
+
+      --to binary reads JSON and writes the binary format (see the package's
+      documentation: a header, a tag per value, keys and short strings written once);
+      --to json reads the binary format and writes JSON, compact or with --indent N.
+      Both stream: files of any size convert in constant memory. Numbers keep their
+      exact text both ways. Errors in binary input give the byte offset.
+
+      Examples:
+        jsonstream convert --to binary data.json -o data.jsb
+        jsonstream convert --to json data.jsb | jsonstream fmt
+
+      """
   case .events:
     text += """
 
@@ -343,6 +372,9 @@ func commandHelp(_ command: Command) -> String {
   }
   if command == .stats {
     text += "  " + "--json".padding(32) + "print the report as JSON\n"
+  }
+  if command == .convert {
+    text += "  " + "--to binary|json".padding(32) + "the format to write\n"
   }
   for flag in numberFlags where flag.appliesTo(command) {
     text += "  " + (flag.name + " N").padding(32) + flag.help + "\n"

@@ -39,6 +39,7 @@ func runTool(_ arguments: [String]) -> Int32 {
     case .select: return try runSelect(parsed, output: output)
     case .ndjson: return try runNDJSON(parsed, output: output)
     case .stats: return try runStats(parsed, output: output)
+    case .convert: return try runConvert(parsed, output: output)
     }
   } catch let error as ToolError {
     writeStandardError("jsonstream: \(error.message)\n")

@@ -21,6 +21,11 @@ func parseInput<Handler>(_ input: ByteInput, into parser: inout JSONParser<Handl
 /// then the line with a caret under the column (unless `--quiet`).
 func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments) {
   guard !arguments.quiet else { return }
+  if error.line == 0 {
+    // Binary input: no lines, the byte offset.
+    writeStandardError("\(input.name): byte \(error.offset): \(error.message)\n")
+    return
+  }
   var message = "\(input.name):\(error.line):\(error.column): \(error.message)\n"
   if let line = input.line(around: error.offset) {
     // The caret line repeats the tabs before the column so that it lines up.

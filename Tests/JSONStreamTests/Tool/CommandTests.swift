@@ -143,7 +143,7 @@ struct CommandTests {
     #expect(version.status == 0)
     #expect(version.stdout.hasPrefix("jsonstream ") && version.stdout.hasSuffix("\n"))
 
-    for command in ["validate", "events", "fmt", "minify", "select", "ndjson", "stats"] {
+    for command in ["validate", "events", "fmt", "minify", "select", "ndjson", "stats", "convert"] {
       let help = try Tool.run([command, "--help"])
       #expect(help.status == 0, "\(command)")
       #expect(help.stdout.hasPrefix("Usage: jsonstream \(command)"), "\(command)")
@@ -226,5 +226,42 @@ struct CommandTests {
       #expect(text.contains(" MB  "))
       #expect(text.contains("%"))
     }
+  }
+
+  @Test("convert: JSON to binary and back gives the minified JSON; bad binary names the byte")
+  func convert() throws {
+    let document = #"{"a": [1, 1.50, -0, "x", "x", {"a": null}], "b": true, "c": "\u00e9"}"#
+    let json = try Tool.file(document)
+    let binary = json + ".jsb"
+    defer {
+      try? FileManager.default.removeItem(atPath: json)
+      try? FileManager.default.removeItem(atPath: binary)
+    }
+    let toBinary = try Tool.run(["convert", "--to", "binary", json, "-o", binary])
+    #expect(toBinary.status == 0 && toBinary.stderr.isEmpty)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
+    #expect(bytes.prefix(4) == Data([0x4A, 0x53, 0x42, 0x1A]))
+    let minified = try Tool.run(["minify", json]).stdout
+    for chunk in ["1", "7", "65536"] {
+      let back = try Tool.run(["convert", "--to", "json", "--chunk-size", chunk, binary])
+      #expect(back.status == 0)
+      #expect(back.stdout == minified, "chunk \(chunk)")
+    }
+    #expect(
+      try Tool.run(["convert", "--to", "json", "--indent", "2", binary]).stdout
+        == (try Tool.run(["fmt", json]).stdout))
+    // Truncated binary: what was written stays, then the byte where it ends.
+    let truncated = binary + ".cut"
+    try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: truncated))
+    defer { try? FileManager.default.removeItem(atPath: truncated) }
+    let cut = try Tool.run(["convert", "--to", "json", truncated])
+    #expect(cut.status == 1)
+    #expect(cut.stderr.hasPrefix("\(truncated): byte "))
+    // JSON given where binary is expected.
+    let wrong = try Tool.run(["convert", "--to", "json", json])
+    #expect(wrong.status == 1)
+    #expect(wrong.stderr.contains("no JSB header"))
+    #expect(try Tool.run(["convert"], input: "1").status == 2)
+    #expect(try Tool.run(["convert", "--to", "yaml"], input: "1").status == 2)
   }
 }

@@ -1,0 +1,42 @@
+import JSONStream
+
+/// `jsonstream convert --to binary|json`: a streaming transcode either way.
+func runConvert(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+  let input = try ByteInput(
+    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+  if arguments.convertTo == "binary" {
+    var parser = JSONParser(
+      handler: JSONBinaryWriter(
+        sink: ByteOutputSink(output: output),
+        allowsMultipleValues: arguments.options.allowMultipleValues),
+      options: arguments.options)
+    if let error = try parseInput(input, into: &parser) {
+      try? parser.handler.flush()
+      output.flush()
+      report(error, in: input, arguments)
+      return 1
+    }
+    try parser.handler.finish()
+    output.flush()
+    return 0
+  }
+  var writeOptions = arguments.writeOptions
+  writeOptions.allowMultipleValues = arguments.options.allowMultipleValues
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  var reader = JSONBinaryReader(
+    handler: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
+    options: arguments.options)
+  do {
+    try input.forEachChunk { chunk in try reader.feed(chunk) != .stopped }
+    try reader.finish()
+  } catch let error as JSONParseError {
+    try? reader.handler.flush()
+    output.flush()
+    report(error, in: input, arguments)
+    return 1
+  }
+  try reader.handler.finish()
+  output.buffer.append(0x0A)
+  output.flush()
+  return 0
+}
