@@ -322,6 +322,37 @@ for (name, bytes) in inputs {
     }
   )
 
+  // The binary format: its size, reading it into a tree, writing it (events from the tree).
+  var toBinary = try JSONParser.parse(bytes, handler: JSONBinaryWriter())
+  try toBinary.finish()
+  let binary = toBinary.bytes
+  let minified = try value.jsonBytes()
+  try require(
+    try JSONBinaryReader.tree(binary) == value, "the binary of \(name) reads back another value")
+  print(
+    "  binary format: \(name) is \(binary.count) bytes, "
+      + String(format: "%.2f", Double(binary.count) / Double(minified.count))
+      + "× its minified JSON (\(minified.count) bytes; target ≤ 0.75× on twitter and citm)")
+  try row(
+    "tree from binary", name, size, target: 2.0,
+    ours: { blackHole(try JSONBinaryReader.tree(binary)) },
+    peer: "tree from JSON text (ours)", measuring: { blackHole(try JSONValue(parsing: bytes)) })
+  try row(
+    "write binary from events", name, size, target: 1.5,
+    ours: {
+      var writer = JSONBinaryWriter()
+      try value.replay(into: &writer)
+      try writer.finish()
+      blackHole(writer.bytes)
+    },
+    peer: "write JSON from events (ours)",
+    measuring: {
+      var writer = JSONWriter()
+      try value.replay(into: &writer)
+      try writer.finish()
+      blackHole(writer.bytes)
+    })
+
   // Streaming reformat: parser → writer.
   for prettyOutput in [false, true] {
     let options: JSONWriteOptions = prettyOutput ? .pretty : .compact
@@ -431,3 +462,13 @@ for row in unmet {
 }
 
 if !mismatches.isEmpty { exit(1) }
+
+extension JSONBinaryReader where Handler == JSONTreeBuilder {
+  /// The value of a whole binary document.
+  static func tree(_ bytes: [UInt8]) throws -> JSONValue? {
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+    try reader.feed(bytes)
+    try reader.finish()
+    return reader.handler.value
+  }
+}
