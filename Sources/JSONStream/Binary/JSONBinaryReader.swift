@@ -20,21 +20,22 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// are about JSON text.
   public let options: JSONParseOptions
   /// Bytes consumed so far: the offset of the next token.
-  public private(set) var offset = 0
+  public var offset: Int { _offset }
+  @usableFromInline var _offset = 0
 
   /// A token the last chunk ended inside, as much of it as has arrived.
-  private var carry: [UInt8] = []
-  private var headerDone = false
-  private var stack: [Bool] = []
-  private var awaitingValue = false
-  private var valueCount = 0
-  private var phase = _Phase.running
-  private var keys = _BinaryTable()
-  private var strings = _BinaryTable()
+  @usableFromInline var carry: [UInt8] = []
+  @usableFromInline var headerDone = false
+  @usableFromInline var stack: [Bool] = []
+  @usableFromInline var awaitingValue = false
+  @usableFromInline var valueCount = 0
+  @usableFromInline var phase = _Phase.running
+  @usableFromInline var keys = _BinaryTable()
+  @usableFromInline var strings = _BinaryTable()
   /// Number text made from a binary number.
-  private var text: [UInt8] = []
+  @usableFromInline var text: [UInt8] = []
 
-  public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
+  @inlinable public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
     self.handler = handler
     self.options = options
   }
@@ -42,7 +43,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   // MARK: Input
 
   /// Reads the next chunk.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
     switch phase {
     case .stopped: return .stopped
@@ -69,7 +70,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
           continue
         }
         try carry.withUnsafeBufferPointer { try process($0.baseAddress!, need!) }
-        offset += need!
+        _offset += need!
         carry.removeAll(keepingCapacity: true)
         break
       }
@@ -82,13 +83,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       }
       try process(p, need)
       p += need
-      offset += need
+      _offset += need
     }
     return phase == .stopped ? .stopped : .needsMoreInput
   }
 
   /// Reads the next chunk.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
   where Bytes.Element == UInt8 {
     if let status = try bytes.withContiguousStorageIfAvailable({
@@ -100,7 +101,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// The end of the input: throws if it ends inside a token or a container, or holds no value.
-  public mutating func finish() throws {
+  @inlinable public mutating func finish() throws {
     if phase == .stopped { return }
     guard phase == .running else { throw error(.inputAfterFinish, "finish() twice", at: offset) }
     phase = .ended
@@ -124,7 +125,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   /// The length of the token at `p`, or nil when `available` bytes do not tell yet; throws for
   /// a token that cannot be valid (an unknown tag, a length over the limits).
-  private func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+  @inlinable func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
     if !headerDone { return 6 }
     let tag = p[0]
     switch tag {
@@ -159,8 +160,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// A LEB128 number at `p` and its size in bytes; nil when it runs past `available`.
-  private func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (UInt64, length: Int)?
-  {
+  @inlinable func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UInt64, length: Int
+  )? {
     var value: UInt64 = 0
     var shift: UInt64 = 0
     var index = 0
@@ -178,7 +180,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// Delivers the complete token of `length` bytes at `p`.
-  private mutating func process(_ p: UnsafePointer<UInt8>, _ length: Int) throws {
+  @inlinable mutating func process(_ p: UnsafePointer<UInt8>, _ length: Int) throws {
     if !headerDone {
       try readHeader(p)
       return
@@ -298,7 +300,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if handler.isDone { phase = .stopped }
   }
 
-  private mutating func readHeader(_ p: UnsafePointer<UInt8>) throws {
+  @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>) throws {
     guard (0..<4).allSatisfy({ p[$0] == JSONBinaryFormat.magic[$0] }) else {
       throw error(.invalidBinary, "not the binary format (no JSB header)", at: 0)
     }
@@ -312,13 +314,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// A token's payload: the bytes after its tag and LEB128 length.
-  private func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<UInt8> {
+  @inlinable func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<UInt8> {
     var size = 1
     while p[size] & 0x80 != 0 { size += 1 }
     return UnsafeBufferPointer(start: p + 1 + size, count: length - 1 - size)
   }
 
-  private func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<UInt8> {
+  @inlinable func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<UInt8> {
     guard _isWellFormedUTF8(bytes) else {
       throw error(.invalidUTF8, "a string that is not UTF-8", at: offset)
     }
@@ -326,7 +328,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// A table entry's index, which must name an earlier entry.
-  private func reference(
+  @inlinable func reference(
     _ p: UnsafePointer<UInt8>, _ length: Int, in table: _BinaryTable, _ what: String
   ) throws -> Int {
     let index = try leb128(p + 1, length - 1)!.0
@@ -336,7 +338,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return Int(index)
   }
 
-  private func enter(
+  @inlinable func enter(
     _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, _ what: String
   ) throws {
     guard table.hasRoom(for: bytes.count) else {
@@ -345,7 +347,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     table.append(bytes)
   }
 
-  private mutating func number(_ number: _BinaryNumber) throws {
+  @inlinable mutating func number(_ number: _BinaryNumber) throws {
     text.removeAll(keepingCapacity: true)
     number.appendText(to: &text)
     let flags: UInt8
@@ -355,7 +357,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     try endValue()
   }
 
-  private mutating func double(_ value: Double) throws {
+  @inlinable mutating func double(_ value: Double) throws {
     guard value.isFinite || options.allowNonFiniteNumbers else {
       throw error(.invalidNumber, "\(value) is not a JSON number", at: offset)
     }
@@ -369,7 +371,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   // MARK: Structure
 
-  private mutating func beginValue() throws {
+  @inlinable mutating func beginValue() throws {
     if stack.isEmpty {
       guard valueCount == 0 || options.allowMultipleValues else {
         throw error(.trailingText, "a second top-level value", at: offset)
@@ -382,7 +384,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
   }
 
-  private mutating func beginKey() throws {
+  @inlinable mutating func beginKey() throws {
     guard stack.last == true, !awaitingValue else {
       throw error(
         .invalidBinary, "a key outside an object or where a value is expected", at: offset)
@@ -390,11 +392,11 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     awaitingValue = true
   }
 
-  private mutating func endValue() throws {
+  @inlinable mutating func endValue() throws {
     if stack.isEmpty { valueCount += 1 }
   }
 
-  private func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
+  @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
     -> JSONParseError
   {
     JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
@@ -402,6 +404,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 }
 
 /// Standard base64 with padding.
+@usableFromInline
 func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
   let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
   var index = 0
@@ -422,6 +425,7 @@ func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
 
 /// `seconds` since 1970 as ISO 8601 in UTC (`2023-11-14T22:13:20Z`, with `.250` when the
 /// seconds have a fraction, to the millisecond).
+@usableFromInline
 func _appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
   let milliseconds = Int64((seconds * 1000).rounded())
   var days =

@@ -20,17 +20,18 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Output is handed to the sink in chunks of about this many bytes.
   public let chunkSize: Int
 
-  private var out: [UInt8] = []
-  private var wroteHeader = false
+  @usableFromInline var out: [UInt8] = []
+  @usableFromInline var wroteHeader = false
   /// Open containers, innermost last: true for an object.
-  private var stack: [Bool] = []
+  @usableFromInline var stack: [Bool] = []
   /// In an object, a key has been written and its value is due.
-  private var awaitingValue = false
-  private var valueCount = 0
-  private var keys = _BinaryTable()
-  private var strings = _BinaryTable()
+  @usableFromInline var awaitingValue = false
+  @usableFromInline var valueCount = 0
+  @usableFromInline var keys = _BinaryTable()
+  @usableFromInline var strings = _BinaryTable()
 
-  public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024) {
+  @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
+  {
     self.sink = sink
     self.allowsMultipleValues = allowsMultipleValues
     self.chunkSize = Swift.max(1, chunkSize)
@@ -38,7 +39,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// Checks that the document is complete and hands the rest of the output to the sink.
-  public mutating func finish() throws {
+  @inlinable public mutating func finish() throws {
     guard stack.isEmpty && valueCount > 0 else {
       throw JSONWriterError(
         kind: .incompleteDocument,
@@ -48,7 +49,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// Hands the buffered output to the sink.
-  public mutating func flush() throws {
+  @inlinable public mutating func flush() throws {
     guard !out.isEmpty else { return }
     try out.withUnsafeBytes { try sink.write($0) }
     out.removeAll(keepingCapacity: true)
@@ -56,19 +57,19 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   // MARK: Events
 
-  public mutating func startObject() throws {
+  @inlinable public mutating func startObject() throws {
     try beginValue()
     out.append(_BinaryTag.startObject)
     stack.append(true)
   }
 
-  public mutating func startArray() throws {
+  @inlinable public mutating func startArray() throws {
     try beginValue()
     out.append(_BinaryTag.startArray)
     stack.append(false)
   }
 
-  public mutating func endObject() throws {
+  @inlinable public mutating func endObject() throws {
     guard stack.last == true, !awaitingValue else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "'}' where no object can end")
     }
@@ -77,7 +78,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
-  public mutating func endArray() throws {
+  @inlinable public mutating func endArray() throws {
     guard stack.last == false else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
     }
@@ -86,7 +87,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
-  public mutating func key(_ key: JSONString) throws {
+  @inlinable public mutating func key(_ key: JSONString) throws {
     guard stack.last == true, !awaitingValue else {
       throw JSONWriterError(kind: .misplacedKey, message: "a key where none can go")
     }
@@ -99,7 +100,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
       reference: _BinaryTag.keyRef)
   }
 
-  public mutating func string(_ value: JSONString) throws {
+  @inlinable public mutating func string(_ value: JSONString) throws {
     guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
     }
@@ -114,7 +115,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
-  public mutating func number(_ value: JSONNumber) throws {
+  @inlinable public mutating func number(_ value: JSONNumber) throws {
     try beginValue()
     switch _BinaryNumber(text: value.utf8) {
     case .int(let int):
@@ -133,13 +134,13 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
-  public mutating func bool(_ value: Bool) throws {
+  @inlinable public mutating func bool(_ value: Bool) throws {
     try beginValue()
     out.append(value ? _BinaryTag.true : _BinaryTag.false)
     try endValue()
   }
 
-  public mutating func null() throws {
+  @inlinable public mutating func null() throws {
     try beginValue()
     out.append(_BinaryTag.null)
     try endValue()
@@ -147,7 +148,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   // MARK: Structure
 
-  private mutating func beginValue() throws {
+  @inlinable mutating func beginValue() throws {
     if !wroteHeader {
       out += JSONBinaryFormat.magic
       out.append(JSONBinaryFormat.majorVersion)
@@ -169,12 +170,12 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
   }
 
-  private mutating func endValue() throws {
+  @inlinable mutating func endValue() throws {
     if stack.isEmpty { valueCount += 1 }
     if out.count >= chunkSize { try flush() }
   }
 
-  private static func writeBytes(
+  @inlinable static func writeBytes(
     _ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]
   ) {
     out.append(tag)
@@ -184,7 +185,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// A key or string: a reference when the table has it, else its bytes, entered in the
   /// table while there is room.
-  private static func writeShared(
+  @inlinable static func writeShared(
     _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, to out: inout [UInt8],
     plain: UInt8, shared: UInt8, reference: UInt8
   ) {
@@ -201,7 +202,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
 extension JSONBinaryWriter where Sink == JSONByteSink {
   /// A writer to memory; read ``bytes`` after ``finish()``.
-  public init(allowsMultipleValues: Bool = false) {
+  @inlinable public init(allowsMultipleValues: Bool = false) {
     self.init(sink: JSONByteSink(), allowsMultipleValues: allowsMultipleValues)
   }
 
@@ -211,23 +212,24 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
 
 /// The byte strings of a key or string table, in order of entry, found by their bytes
 /// (open addressing over the entries' hashes). Bounded by ``JSONBinaryFormat``'s limits.
+@usableFromInline
 struct _BinaryTable {
-  private(set) var storage: [UInt8] = []
+  @usableFromInline var storage: [UInt8] = []
   /// Per entry: where its bytes start in `storage`, and how many.
-  private(set) var entries: [(start: Int, count: Int)] = []
+  @usableFromInline var entries: [(start: Int, count: Int)] = []
   /// Entry index + 1, or 0 for an empty slot.
-  private var slots: [Int32] = []
+  @usableFromInline var slots: [Int32] = []
 
-  var count: Int { entries.count }
+  @inlinable var count: Int { entries.count }
 
   /// Whether an entry of `length` bytes still fits.
-  func hasRoom(for length: Int) -> Bool {
+  @inlinable func hasRoom(for length: Int) -> Bool {
     entries.count < JSONBinaryFormat.maxTableEntries
       && storage.count + length <= JSONBinaryFormat.maxTableBytes
   }
 
   /// Adds `bytes` as the next entry if there is room; returns whether it did.
-  mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard hasRoom(for: bytes.count) else { return false }
     entries.append((storage.count, bytes.count))
     storage.append(contentsOf: bytes)
@@ -236,12 +238,12 @@ struct _BinaryTable {
   }
 
   /// Adds an entry without indexing it (the reader looks entries up by number only).
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     entries.append((storage.count, bytes.count))
     storage.append(contentsOf: bytes)
   }
 
-  func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  @inlinable func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard !slots.isEmpty else { return nil }
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
@@ -261,21 +263,23 @@ struct _BinaryTable {
   }
 
   /// The bytes of entry `index` (which must exist).
-  func withEntry<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+  @inlinable func withEntry<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R)
+    rethrows -> R
+  {
     let (start, count) = entries[index]
     return try storage.withUnsafeBufferPointer {
       try body(UnsafeBufferPointer(rebasing: $0[start..<start + count]))
     }
   }
 
-  private mutating func insertSlot(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable mutating func insertSlot(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
     slots[slot] = Int32(index + 1)
   }
 
-  private mutating func rehash() {
+  @inlinable mutating func rehash() {
     slots = [Int32](repeating: 0, count: Swift.max(64, slots.count * 2))
     let stored = storage
     stored.withUnsafeBufferPointer { all in
