@@ -151,38 +151,44 @@ enum _BinaryNumber {
     self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
   }
 
-  /// Appends the number's JSON text (the text it was made from).
-  @usableFromInline
-  func appendText(to out: inout [UInt8]) {
-    switch self {
-    case .int(let value):
-      _appendDigits(value.magnitude, negative: value < 0, to: &out)
-    case .uint(let value):
-      _appendDigits(value, negative: false, to: &out)
-    case .decimal(let mantissa, let scale):
-      if mantissa < 0 { out.append(UInt8(ascii: "-")) }
-      let start = out.count
-      _appendDigits(mantissa.magnitude, negative: false, to: &out)
-      // Leading zeros up to one digit before the point, then the point.
-      let digits = out.count - start
-      let padding = Int(scale) + 1 - digits
-      if padding > 0 {
-        out.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: padding), at: start)
+  /// Calls `body` with the number's JSON text (the text it was made from), made on the stack.
+  @inlinable
+  func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
+      var p = 280
+      var rest: UInt64
+      var pointAfter = -1
+      var negative = false
+      switch self {
+      case .int(let value):
+        rest = value.magnitude
+        negative = value < 0
+      case .uint(let value):
+        rest = value
+      case .decimal(let mantissa, let scale):
+        rest = mantissa.magnitude
+        negative = mantissa < 0
+        pointAfter = Int(scale)
       }
-      out.insert(UInt8(ascii: "."), at: out.count - Int(scale))
+      // Digits from the last; the point after `pointAfter` of them, with zeros up to one
+      // digit before it.
+      var written = 0
+      repeat {
+        if written == pointAfter {
+          p &-= 1
+          buffer[p] = UInt8(ascii: ".")
+        }
+        p &-= 1
+        buffer[p] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+        written &+= 1
+      } while rest != 0 || written <= pointAfter
+      if negative {
+        p &-= 1
+        buffer[p] = UInt8(ascii: "-")
+      }
+      return try body(UnsafeBufferPointer(rebasing: buffer[p..<280]))
     }
   }
-}
-
-/// Decimal digits of `magnitude`, with a sign.
-@usableFromInline
-func _appendDigits(_ magnitude: UInt64, negative: Bool, to out: inout [UInt8]) {
-  if negative { out.append(UInt8(ascii: "-")) }
-  let start = out.count
-  var rest = magnitude
-  repeat {
-    out.append(UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0"))
-    rest /= 10
-  } while rest != 0
-  out[start...].reverse()
 }

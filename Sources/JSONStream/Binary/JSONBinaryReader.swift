@@ -348,12 +348,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   @inlinable mutating func number(_ number: _BinaryNumber) throws {
-    text.removeAll(keepingCapacity: true)
-    number.appendText(to: &text)
     let flags: UInt8
     if case .decimal = number { flags = JSONNumber._hasFractionOrExponent } else { flags = 0 }
     try beginValue()
-    try text.withUnsafeBufferPointer { try handler.number(JSONNumber(_utf8: $0, flags: flags)) }
+    try number.withText { try handler.number(JSONNumber(_utf8: $0, flags: flags)) }
     try endValue()
   }
 
