@@ -1,0 +1,85 @@
+// libFuzzer target for the binary format's reader (and, on what it accepts, its writer). Build
+// and run it with `Tests/Fuzz/run.sh binary SECONDS`.
+//
+// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
+//
+// Input layout: two header bytes, then the binary document.
+//
+//   byte 0, bit 0…7  parse options, as fuzzParseOptions reads them (the binary reader uses
+//                    allowMultipleValues, allowNonFiniteNumbers and the limits)
+//   byte 1, bit 0…1  chunking: whole, 1 byte, 7 bytes, 61 bytes (each chunk its own allocation)
+//           bit 2    tight limits: depth 8, strings 64 bytes, numbers 16 characters
+//
+// Checked, with `fatalError` on a violation:
+// - chunked and whole reads give equal values, or both fail, at the same offset;
+// - a failure is a JSONParseError whose offset is within the input;
+// - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
+//   written as binary again it reads back to an equal value.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  guard let data, size >= 2 else { return 0 }
+  var options = fuzzParseOptions(data[0])
+  if data[1] >> 2 & 1 == 1 {
+    options.limits.maxDepth = 8
+    options.limits.maxStringLength = 64
+    options.limits.maxNumberLength = 16
+  }
+  let chunk = [0, 1, 7, 61][Int(data[1] & 3)]
+  let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
+
+  let whole = binaryRead(input, options, chunk: 0)
+  let chunked = binaryRead(input, options, chunk: chunk)
+  switch (whole, chunked) {
+  case (.success(let a), .success(let b)):
+    fuzzCheck(a == b || options.allowNonFiniteNumbers, "chunked read differs")
+  case (.failure(let a), .failure(let b)):
+    fuzzCheck(a.offset == b.offset, "chunked read fails elsewhere: \(a) vs \(b)")
+    fuzzCheck(a.offset >= 0 && a.offset <= input.count, "error offset outside the input: \(a)")
+    return 0
+  default:
+    fatalError("whole and chunked reads disagree on failing: \(whole) vs \(chunked)")
+  }
+  guard case .success(let values) = whole, !options.allowNonFiniteNumbers else { return 0 }
+  for value in values {
+    guard let text = try? value.jsonBytes() else { fatalError("a value read does not write") }
+    guard let back = try? JSONValue(parsing: text) else { fatalError("written JSON does not parse") }
+    fuzzCheck(back == value, "JSON written reads back different")
+    var writer = JSONBinaryWriter()
+    guard (try? value.replay(into: &writer)) != nil, (try? writer.finish()) != nil else {
+      fatalError("a value read does not write as binary")
+    }
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+    guard (try? reader.feed(writer.bytes)) != nil, (try? reader.finish()) != nil else {
+      fatalError("binary written does not read")
+    }
+    fuzzCheck(reader.handler.value == value, "binary written reads back different")
+  }
+  return 0
+}
+
+/// Reads `input` into values, whole or in chunks each copied into its own allocation.
+private func binaryRead(
+  _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions, chunk: Int
+) -> Result<[JSONValue], JSONParseError> {
+  var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+  do {
+    if chunk == 0 {
+      try reader.feed(UnsafeRawBufferPointer(input))
+    } else {
+      var start = 0
+      while start < input.count {
+        let count = min(chunk, input.count - start)
+        _ = try fuzzWithCopy(input, start: start, count: count) { try reader.feed($0) }
+        start += count
+      }
+    }
+    try reader.finish()
+  } catch let error as JSONParseError {
+    return .failure(error)
+  } catch {
+    fatalError("not a JSONParseError: \(error)")
+  }
+  return .success(reader.handler.values)
+}
