@@ -44,7 +44,9 @@ public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
   guard case .success(let values) = whole, !options.allowNonFiniteNumbers else { return 0 }
   for value in values {
     guard let text = try? value.jsonBytes() else { fatalError("a value read does not write") }
-    guard let back = try? JSONValue(parsing: text) else { fatalError("written JSON does not parse") }
+    guard let back = try? JSONValue(parsing: text) else {
+      fatalError("written JSON does not parse")
+    }
     fuzzCheck(back == value, "JSON written reads back different")
     var writer = JSONBinaryWriter()
     guard (try? value.replay(into: &writer)) != nil, (try? writer.finish()) != nil else {
