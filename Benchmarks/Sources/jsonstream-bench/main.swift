@@ -63,9 +63,19 @@ if let operation = option("--profile") {
       lines += try JSONEncoder().encode(status) + [0x0A]
     }
   }
+  // For binarytree: the input in the binary format.
+  var binaryOfInput: [UInt8] = []
+  if operation == "binarytree" {
+    var writer = JSONBinaryWriter()
+    try value.replay(into: &writer)
+    try writer.finish()
+    binaryOfInput = writer.bytes
+  }
   let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
   for _ in 0..<iterations {
     switch operation {
+    case "binarytree":
+      blackHole(try JSONBinaryReader.tree(binaryOfInput))
     case "ndjson":
       blackHole(try JSONStreamDecoder().decodeLines(Twitter.Status.self, from: lines))
     case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))

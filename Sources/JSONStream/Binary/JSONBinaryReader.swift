@@ -230,7 +230,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try endValue()
     case _BinaryTag.string, _BinaryTag.sharedString:
       let bytes = try utf8(payload(p, length))
-      if tag == _BinaryTag.sharedString { try enter(bytes, in: &strings, "string") }
+      if tag == _BinaryTag.sharedString {
+        try Self.enter(bytes, in: &strings, at: offset, "string")
+      }
       try beginValue()
       try handler.string(JSONString(_wellFormed: bytes))
       try endValue()
@@ -242,7 +244,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.key, _BinaryTag.sharedKey:
       let bytes = try utf8(payload(p, length))
       try beginKey()
-      if tag == _BinaryTag.sharedKey { try enter(bytes, in: &keys, "key") }
+      if tag == _BinaryTag.sharedKey { try Self.enter(bytes, in: &keys, at: offset, "key") }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
       let index = try reference(p, length, in: keys, "key")
@@ -338,11 +340,16 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return Int(index)
   }
 
-  @inlinable func enter(
-    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, _ what: String
+  /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
+  /// inout would work on a copy of `self`, and copy the table's storage on every entry.
+  @inlinable static func enter(
+    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, at offset: Int,
+    _ what: String
   ) throws {
     guard table.hasRoom(for: bytes.count) else {
-      throw error(.invalidBinary, "a shared \(what) after its table is full", at: offset)
+      throw JSONParseError(
+        kind: .invalidBinary, offset: offset, line: 0, column: 0,
+        message: "a shared \(what) after its table is full")
     }
     table.append(bytes)
   }
