@@ -30,8 +30,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
-  @usableFromInline var keys = _BinaryTable()
-  @usableFromInline var strings = _BinaryTable()
+  @usableFromInline var tables = _StateBox(_BinaryTables())
   /// Number text made from a binary number.
   @usableFromInline var text: [UInt8] = []
 
@@ -231,25 +230,29 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.string, _BinaryTag.sharedString:
       let bytes = try utf8(payload(p, length))
       if tag == _BinaryTag.sharedString {
-        try Self.enter(bytes, in: &strings, at: offset, "string")
+        try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, "string")
       }
       try beginValue()
       try handler.string(JSONString(_wellFormed: bytes))
       try endValue()
     case _BinaryTag.stringRef:
-      let index = try reference(p, length, in: strings, "string")
+      let tables = _tables()
+      let index = try reference(p, length, in: tables.pointee.strings, "string")
       try beginValue()
-      try strings.withEntry(index) { try handler.string(JSONString(_wellFormed: $0)) }
+      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(index)))
       try endValue()
     case _BinaryTag.key, _BinaryTag.sharedKey:
       let bytes = try utf8(payload(p, length))
       try beginKey()
-      if tag == _BinaryTag.sharedKey { try Self.enter(bytes, in: &keys, at: offset, "key") }
+      if tag == _BinaryTag.sharedKey {
+        try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, "key")
+      }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
-      let index = try reference(p, length, in: keys, "key")
+      let tables = _tables()
+      let index = try reference(p, length, in: tables.pointee.keys, "key")
       try beginKey()
-      try keys.withEntry(index) { try handler.key(JSONString(_wellFormed: $0)) }
+      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(index)))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
       guard stack.count < options.limits.maxDepth else {
@@ -375,6 +378,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   // MARK: Structure
+
+  /// The tables, copied first if another copy of the reader shares them.
+  @inlinable @inline(__always)
+  mutating func _tables() -> UnsafeMutablePointer<_BinaryTables> {
+    if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
+    return tables.state
+  }
 
   @inlinable mutating func beginValue() throws {
     if stack.isEmpty {

@@ -27,8 +27,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// In an object, a key has been written and its value is due.
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
-  @usableFromInline var keys = _BinaryTable()
-  @usableFromInline var strings = _BinaryTable()
+  @usableFromInline var tables = _StateBox(_BinaryTables())
 
   @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
@@ -96,8 +95,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
     awaitingValue = true
     Self.writeShared(
-      key.utf8, in: &keys, to: &out, plain: _BinaryTag.key, shared: _BinaryTag.sharedKey,
-      reference: _BinaryTag.keyRef)
+      key.utf8, in: &_tables().pointee.keys, to: &out, plain: _BinaryTag.key,
+      shared: _BinaryTag.sharedKey, reference: _BinaryTag.keyRef)
   }
 
   @inlinable public mutating func string(_ value: JSONString) throws {
@@ -107,7 +106,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try beginValue()
     if value.utf8.count <= JSONBinaryFormat.maxSharedStringLength {
       Self.writeShared(
-        value.utf8, in: &strings, to: &out, plain: _BinaryTag.string,
+        value.utf8, in: &_tables().pointee.strings, to: &out, plain: _BinaryTag.string,
         shared: _BinaryTag.sharedString, reference: _BinaryTag.stringRef)
     } else {
       Self.writeBytes(_BinaryTag.string, value.utf8, to: &out)
@@ -146,7 +145,28 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
+  // MARK: Conveniences for writing by hand
+
+  /// An object key.
+  @inlinable public mutating func key(_ key: String) throws {
+    var key = key
+    try key.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
+  }
+
+  /// A string value.
+  @inlinable public mutating func string(_ value: String) throws {
+    var value = value
+    try value.withUTF8 { try string(JSONString(_wellFormed: $0)) }
+  }
+
   // MARK: Structure
+
+  /// The tables, copied first if another copy of the writer shares them.
+  @inlinable @inline(__always)
+  mutating func _tables() -> UnsafeMutablePointer<_BinaryTables> {
+    if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
+    return tables.state
+  }
 
   @inlinable mutating func beginValue() throws {
     if !wroteHeader {
@@ -210,83 +230,116 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
   public var bytes: [UInt8] { sink.bytes }
 }
 
-/// The byte strings of a key or string table, in order of entry, found by their bytes
-/// (open addressing over the entries' hashes). Bounded by ``JSONBinaryFormat``'s limits.
+/// The byte strings of a key or string table, in order of entry, in plain memory (see
+/// `_ManualState`): entry `i` is `storage[starts[i] ..< starts[i + 1]]`. The writer also finds
+/// entries by their bytes, through `slots` (open addressing over the entries' hashes). Bounded
+/// by ``JSONBinaryFormat``'s limits.
 @usableFromInline
 struct _BinaryTable {
-  @usableFromInline var storage: [UInt8] = []
-  /// Per entry: where its bytes start in `storage`, and how many.
-  @usableFromInline var entries: [(start: Int, count: Int)] = []
-  /// Entry index + 1, or 0 for an empty slot.
-  @usableFromInline var slots: [Int32] = []
+  @usableFromInline var storage = _Buffer<UInt8>(capacity: 256)
+  @usableFromInline var starts: _Buffer<Int> = {
+    var starts = _Buffer<Int>(capacity: 64)
+    starts.append(0)
+    return starts
+  }()
+  /// Entry index + 1, or 0 for an empty slot; `count == capacity`, a power of two (or 0 while
+  /// unused: the reader never looks entries up by bytes).
+  @usableFromInline var slots = _Buffer<Int32>(capacity: 1)
 
-  @inlinable var count: Int { entries.count }
+  @inlinable init() {}
+
+  @inlinable var count: Int { starts.count &- 1 }
 
   /// Whether an entry of `length` bytes still fits.
   @inlinable func hasRoom(for length: Int) -> Bool {
-    entries.count < JSONBinaryFormat.maxTableEntries
-      && storage.count + length <= JSONBinaryFormat.maxTableBytes
+    count < JSONBinaryFormat.maxTableEntries
+      && storage.count &+ length <= JSONBinaryFormat.maxTableBytes
   }
 
-  /// Adds `bytes` as the next entry if there is room; returns whether it did.
-  @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard hasRoom(for: bytes.count) else { return false }
-    entries.append((storage.count, bytes.count))
-    storage.append(contentsOf: bytes)
-    if entries.count * 2 > slots.count { rehash() } else { insertSlot(entries.count - 1, bytes) }
-    return true
+  /// Entry `index` (which must exist); valid until the next entry is added.
+  @inlinable func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(
+      start: storage.base + starts[index], count: starts[index &+ 1] &- starts[index])
   }
 
   /// Adds an entry without indexing it (the reader looks entries up by number only).
   @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    entries.append((storage.count, bytes.count))
-    storage.append(contentsOf: bytes)
+    storage.append(bytes)
+    starts.append(storage.count)
+  }
+
+  /// Adds `bytes` as the next, indexed entry if there is room; returns whether it did.
+  @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard hasRoom(for: bytes.count) else { return false }
+    append(bytes)
+    if count &* 2 > slots.count { rehash() } else { insertSlot(count &- 1, bytes) }
+    return true
   }
 
   @inlinable func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard !slots.isEmpty else { return nil }
-    let mask = slots.count - 1
+    guard slots.count > 0 else { return nil }
+    let mask = slots.count &- 1
     var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
     while true {
       let entry = Int(slots[slot])
       if entry == 0 { return nil }
-      let (start, count) = entries[entry - 1]
-      if count == bytes.count
-        && storage.withUnsafeBufferPointer({
-          _bytesEqual(UnsafeBufferPointer(rebasing: $0[start..<start + count]), bytes)
-        })
-      {
-        return entry - 1
-      }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  /// The bytes of entry `index` (which must exist).
-  @inlinable func withEntry<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R)
-    rethrows -> R
-  {
-    let (start, count) = entries[index]
-    return try storage.withUnsafeBufferPointer {
-      try body(UnsafeBufferPointer(rebasing: $0[start..<start + count]))
+      let candidate = self.entry(entry &- 1)
+      if candidate.count == bytes.count && _bytesEqual(candidate, bytes) { return entry &- 1 }
+      slot = (slot &+ 1) & mask
     }
   }
 
   @inlinable mutating func insertSlot(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
-    let mask = slots.count - 1
+    let mask = slots.count &- 1
     var slot = Int(truncatingIfNeeded: _keyHash(bytes)) & mask
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = Int32(index + 1)
+    while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+    slots[slot] = Int32(index &+ 1)
   }
 
-  @inlinable mutating func rehash() {
-    slots = [Int32](repeating: 0, count: Swift.max(64, slots.count * 2))
-    let stored = storage
-    stored.withUnsafeBufferPointer { all in
-      for (index, entry) in entries.enumerated() {
-        insertSlot(
-          index, UnsafeBufferPointer(rebasing: all[entry.start..<entry.start + entry.count]))
-      }
+  @usableFromInline mutating func rehash() {
+    let capacity = Swift.max(64, slots.count &* 2)
+    slots.deallocate()
+    slots = _Buffer<Int32>(capacity: capacity)
+    slots.base.initialize(repeating: 0, count: capacity)
+    slots.count = capacity
+    for index in 0..<count { insertSlot(index, entry(index)) }
+  }
+
+  @usableFromInline func copy() -> _BinaryTable {
+    var copy = _BinaryTable()
+    for index in 0..<count {
+      // An indexed table (the writer's) stays indexed.
+      if slots.count > 0 { _ = copy.add(entry(index)) } else { copy.append(entry(index)) }
     }
+    return copy
+  }
+
+  @usableFromInline func deallocate() {
+    storage.deallocate()
+    starts.deallocate()
+    slots.deallocate()
+  }
+}
+
+/// A reader's or writer's two tables, in plain memory behind a `_StateBox`.
+@usableFromInline
+struct _BinaryTables: _ManualState {
+  @usableFromInline var keys = _BinaryTable()
+  @usableFromInline var strings = _BinaryTable()
+
+  @inlinable init() {}
+
+  @usableFromInline func copy() -> _BinaryTables {
+    var copy = _BinaryTables()
+    copy.keys.deallocate()
+    copy.strings.deallocate()
+    copy.keys = keys.copy()
+    copy.strings = strings.copy()
+    return copy
+  }
+
+  @usableFromInline func deallocate() {
+    keys.deallocate()
+    strings.deallocate()
   }
 }

@@ -199,4 +199,39 @@ struct BinaryFormatTests {
     try select.finish()
     #expect(select.handler.takeItems().map(\.value) == ["x", "y", "x"])
   }
+
+  @Test("a copied reader or writer goes on independently (value semantics)")
+  func copies() throws {
+    let bytes = try binary(#"[{"k":"v"},{"k":"v"},{"k":"w"},{"k":"v"}]"#)
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+    try reader.feed(bytes[..<(bytes.count / 2)])
+    var copy = reader
+    for index in [0, 1] {
+      if index == 0 {
+        try reader.feed(bytes[(bytes.count / 2)...])
+        try reader.finish()
+      } else {
+        try copy.feed(bytes[(bytes.count / 2)...])
+        try copy.finish()
+      }
+    }
+    #expect(reader.handler.value == copy.handler.value)
+    #expect(
+      reader.handler.value
+        == (try JSONValue(parsing: #"[{"k":"v"},{"k":"v"},{"k":"w"},{"k":"v"}]"#)))
+
+    var writer = JSONBinaryWriter()
+    try writer.startArray()
+    try writer.string("shared")
+    var other = writer
+    try writer.string("shared")
+    try writer.endArray()
+    try writer.finish()
+    try other.string("other")
+    try other.string("shared")
+    try other.endArray()
+    try other.finish()
+    #expect(try json(writer.bytes) == #"["shared","shared"]"#)
+    #expect(try json(other.bytes) == #"["shared","other","shared"]"#)
+  }
 }
