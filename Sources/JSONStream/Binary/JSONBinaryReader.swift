@@ -289,16 +289,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
       try endValue()
     case _BinaryTag.date:
-      let seconds = Double(
-        bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian)
-      guard seconds.isFinite, abs(seconds) < 253_402_300_800 else {
-        throw error(.invalidBinary, "a date out of the years 0001–9999", at: offset)
-      }
-      try beginValue()
-      text.removeAll(keepingCapacity: true)
-      _appendISO8601(seconds, to: &text)
-      try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
-      try endValue()
+      // Read as JSON: its seconds since 1970, as a number (exactly: the binary64's text).
+      try double(
+        Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     default:
       throw error(.invalidBinary, "unknown tag 0x\(String(tag, radix: 16))", at: offset)
     }
@@ -436,47 +429,4 @@ func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
     out.append(UInt8(ascii: "="))
   }
-}
-
-/// `seconds` since 1970 as ISO 8601 in UTC (`2023-11-14T22:13:20Z`, with `.250` when the
-/// seconds have a fraction, to the millisecond).
-@usableFromInline
-func _appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
-  let milliseconds = Int64((seconds * 1000).rounded())
-  var days =
-    milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
-  let inDay = milliseconds - days * 86_400_000
-  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-  days += 719_468
-  let era = (days >= 0 ? days : days - 146_096) / 146_097
-  let dayOfEra = days - era * 146_097
-  let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-  let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-  let monthIndex = (5 * dayOfYear + 2) / 153
-  let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-  let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-  let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-  func two(_ value: Int64) {
-    out.append(UInt8(truncatingIfNeeded: value / 10) &+ 48)
-    out.append(UInt8(truncatingIfNeeded: value % 10) &+ 48)
-  }
-  two(year / 100)
-  two(year % 100)
-  out.append(UInt8(ascii: "-"))
-  two(month)
-  out.append(UInt8(ascii: "-"))
-  two(day)
-  out.append(UInt8(ascii: "T"))
-  two(inDay / 3_600_000)
-  out.append(UInt8(ascii: ":"))
-  two(inDay / 60_000 % 60)
-  out.append(UInt8(ascii: ":"))
-  two(inDay / 1000 % 60)
-  let fraction = inDay % 1000
-  if fraction != 0 {
-    out.append(UInt8(ascii: "."))
-    out.append(UInt8(truncatingIfNeeded: fraction / 100) &+ 48)
-    two(fraction % 100)
-  }
-  out.append(UInt8(ascii: "Z"))
 }

@@ -159,6 +159,65 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try value.withUTF8 { try string(JSONString(_wellFormed: $0)) }
   }
 
+  /// An integer value.
+  @inlinable public mutating func number(_ value: Int64) throws {
+    try beginValue()
+    out.append(_BinaryTag.int)
+    _appendLEB128(_zigzag(value), to: &out)
+    try endValue()
+  }
+
+  /// An integer value.
+  @inlinable public mutating func number(_ value: UInt64) throws {
+    guard value > UInt64(Int64.max) else { return try number(Int64(value)) }
+    try beginValue()
+    out.append(_BinaryTag.uint)
+    _appendLEB128(value, to: &out)
+    try endValue()
+  }
+
+  /// A binary floating-point value: binary32 when that holds it exactly, else binary64. NaN
+  /// and the infinities are refused, as JSON has none.
+  @inlinable public mutating func number(_ value: Double) throws {
+    guard value.isFinite else {
+      throw JSONWriterError(kind: .nonFiniteNumber, message: "\(value) is not a JSON number")
+    }
+    try beginValue()
+    if let float = Float(exactly: value) {
+      out.append(_BinaryTag.float32)
+      withUnsafeBytes(of: float.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    } else {
+      out.append(_BinaryTag.float64)
+      withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    }
+    try endValue()
+  }
+
+  /// A date (an extended type: read as JSON, its seconds since 1970).
+  @inlinable public mutating func date(secondsSince1970 seconds: Double) throws {
+    guard seconds.isFinite else {
+      throw JSONWriterError(kind: .nonFiniteNumber, message: "a date of \(seconds) seconds")
+    }
+    try beginValue()
+    out.append(_BinaryTag.date)
+    withUnsafeBytes(of: seconds.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    try endValue()
+  }
+
+  /// Bytes (an extended type: read as JSON, a base64 string).
+  @inlinable public mutating func data(_ bytes: UnsafeRawBufferPointer) throws {
+    try beginValue()
+    Self.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self), to: &out)
+    try endValue()
+  }
+
+  /// The start of a set (an extended type: read as JSON, an array); ``endArray()`` ends it.
+  @inlinable public mutating func startSet() throws {
+    try beginValue()
+    out.append(_BinaryTag.startSet)
+    stack.append(false)
+  }
+
   // MARK: Structure
 
   /// The tables, copied first if another copy of the writer shares them.
