@@ -54,8 +54,8 @@ enum _BinaryTag {
   @usableFromInline static let startObject: UInt8 = 0x22
   @usableFromInline static let endObject: UInt8 = 0x23
   /// Extended types (written by the Codable encoder; read as JSON they become a base64
-  /// string, a number of seconds since 1970 and an array): bytes (LEB128 length, bytes), a date (binary64
-  /// seconds since 1970), a set (its elements, then `endArray`).
+  /// string, a number and an array): bytes (LEB128 length, bytes), a date (binary64 seconds
+  /// since 2001-01-01, Foundation's reference date), a set (its elements, then `endArray`).
   @usableFromInline static let data: UInt8 = 0x30
   @usableFromInline static let date: UInt8 = 0x31
   @usableFromInline static let startSet: UInt8 = 0x32

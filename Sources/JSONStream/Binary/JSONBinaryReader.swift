@@ -289,7 +289,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
       try endValue()
     case _BinaryTag.date:
-      // Read as JSON: its seconds since 1970, as a number (exactly: the binary64's text).
+      // Read as JSON: its seconds since 2001, as a number (exactly: the binary64's text).
       try double(
         Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     default:

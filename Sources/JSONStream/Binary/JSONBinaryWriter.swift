@@ -193,8 +193,9 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue()
   }
 
-  /// A date (an extended type: read as JSON, its seconds since 1970).
-  @inlinable public mutating func date(secondsSince1970 seconds: Double) throws {
+  /// A date, as seconds since 2001-01-01T00:00:00Z (Foundation's reference date: the number
+  /// a `Date` holds, so nothing is rounded). An extended type: read as JSON, that number.
+  @inlinable public mutating func date(secondsSince2001 seconds: Double) throws {
     guard seconds.isFinite else {
       throw JSONWriterError(kind: .nonFiniteNumber, message: "a date of \(seconds) seconds")
     }

@@ -97,6 +97,8 @@ struct _TypeInfo {
   var decodableArray: (any _DecodableArray.Type)?
   /// An `Array` the encoder writes itself (see `_EncodableArray`).
   var encodableArray: (any _EncodableArray.Type)?
+  /// A `Set`, native in the binary format (see `_EncodableSet`).
+  var encodableSet: (any _EncodableSet.Type)?
 }
 
 /// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
@@ -120,7 +122,8 @@ struct _TypeInfos {
         stringKeyedDecodable: type as? any _StringKeyedDecodable.Type,
         stringKeyedEncodable: type as? any _StringKeyedEncodable.Type,
         decodableArray: type as? any _DecodableArray.Type,
-        encodableArray: type as? any _EncodableArray.Type)
+        encodableArray: type as? any _EncodableArray.Type,
+        encodableSet: type as? any _EncodableSet.Type)
       byType[id] = info
     }
     lastType = id

@@ -106,6 +106,34 @@ public struct JSONStreamDecoder: Sendable {
     return try documents.decode(type, bytes, base: base)
   }
 
+  /// Decodes a `T` from the binary format (what ``JSONStreamEncoder/encodeBinary(_:)``
+  /// writes): dates and data are read natively, whatever the date and data strategies.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` for bytes that are not the binary format (the
+  ///   underlying ``JSONParseError`` names the byte), or the type's `DecodingError`.
+  public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
+    throws -> T where Bytes.Element == UInt8
+  {
+    var options = parseOptions
+    options.allowMultipleValues = false
+    var reader = JSONBinaryReader(
+      handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: options)
+    do {
+      try reader.feed(bytes)
+      try reader.finish()
+    } catch let error as JSONParseError {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: [], debugDescription: "The given data was not valid binary: \(error)",
+          underlyingError: error))
+    }
+    // A date reads as its seconds since 2001 (`Date`'s own encoding); data as base64.
+    var native = self
+    native.dateDecodingStrategy = .deferredToDate
+    native.dataDecodingStrategy = .base64
+    return try native.decode(type, from: reader.handler.value!)
+  }
+
   /// The error for input that is not JSON, as Foundation reports it (with the position).
   static func notJSON(_ error: JSONParseError) -> DecodingError {
     DecodingError.dataCorrupted(

@@ -29,7 +29,7 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
 
   /// Takes the slot, then writes.
   @inline(__always)
-  func slot(_ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
+  func slot(_ write: (inout _EncoderOutput) throws -> Void) throws {
     try state.claimSlot(depth, pathLength)
     try write(&state.fields.pointee.writer)
   }
@@ -85,7 +85,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   /// A scalar member.
   @inline(__always)
-  func member(_ key: Key, _ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
+  func member(_ key: Key, _ write: (inout _EncoderOutput) throws -> Void) throws {
     guard try begin(key) else { return }
     try write(&state.fields.pointee.writer)
   }
@@ -201,7 +201,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   }
 
   @inline(__always)
-  func element(_ write: (inout JSONWriter<JSONByteSink>) throws -> Void) throws {
+  func element(_ write: (inout _EncoderOutput) throws -> Void) throws {
     _ = try begin()
     try write(&state.fields.pointee.writer)
   }

@@ -26,7 +26,7 @@ struct _OpenContainer {
 /// What an `_EncodeState` changes as it goes, in memory of its own: the class's stored
 /// properties would be checked for exclusive access at run time on every access.
 struct _EncoderFields {
-  var writer: JSONWriter<JSONByteSink>
+  var writer: _EncoderOutput
   var open: [_OpenContainer] = []
   var nextSerial = 0
   /// A value is due in the innermost open container (or at the top when none is open).
@@ -49,12 +49,17 @@ final class _EncodeState {
   let options: JSONStreamEncoder
   let fields: UnsafeMutablePointer<_EncoderFields>
 
-  init(options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0) {
+  init(
+    options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0,
+    binary: Bool = false
+  ) {
     self.options = options
     var writer = JSONWriter(options: writeOptions)
     if indentBase > 0 { writer._setIndentBase(indentBase) }
     fields = .allocate(capacity: 1)
-    fields.initialize(to: _EncoderFields(writer: writer))
+    fields.initialize(
+      to: _EncoderFields(
+        writer: _EncoderOutput(json: writer, binary: binary ? JSONBinaryWriter() : nil)))
   }
 
   deinit {
@@ -137,6 +142,11 @@ final class _EncodeState {
         fields.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
+      } else if let set = info.encodableSet, fields.pointee.writer.isBinary {
+        // A set is native in the binary format.
+        try withUnsafePointer(to: value) {
+          try set._encodeSetElements(of: UnsafeRawPointer($0), self, depth, pathLength)
+        }
       } else if let array = info.encodableArray {
         // Through the cached metatype and a pointer: `value as! any _EncodableArray` would
         // look the conformance up for every array (11% of encoding canada.json).
@@ -228,13 +238,17 @@ final class _EncodeState {
   /// Opens an object (or array) for the value in the slot at `depth`; a second request from
   /// the same value (a subclass and its superclass both asking) gets the same container.
   /// Returns its level and serial (serial -1 when it could not open: its writes throw).
-  func openContainer(depth: Int, isObject: Bool, pathLength: Int) -> (level: Int, serial: Int) {
+  func openContainer(depth: Int, isObject: Bool, pathLength: Int, asSet: Bool = false)
+    -> (level: Int, serial: Int)
+  {
     let f = fields
     if f.pointee.awaiting && f.pointee.open.count == depth && f.pointee.deferredError == nil {
       f.pointee.awaiting = false
       do {
         if isObject {
           try fields.pointee.writer.startObject()
+        } else if asSet {
+          try fields.pointee.writer.binary!.startSet()
         } else {
           try fields.pointee.writer.startArray()
         }
@@ -307,27 +321,14 @@ final class _EncodeState {
     guard value.isFinite else {
       return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try writeShortest(value.description)
+    try fields.pointee.writer.double(Double(value)) { value.description }
   }
 
   func writeFloat(_ value: Float, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
       return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try writeShortest(value.description)
-  }
-
-  func writeShortest(_ description: String) throws {
-    var text = description
-    try text.withUTF8 { bytes in
-      var count = bytes.count
-      if count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
-        && bytes[count &- 1] == UInt8(ascii: "0")
-      {
-        count &-= 2
-      }
-      try fields.pointee.writer._writeNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
-    }
+    try fields.pointee.writer.double(Double(value)) { value.description }
   }
 
   /// The string for a non-finite value, or the error the strategy asks for.
@@ -351,6 +352,12 @@ final class _EncodeState {
   }
 
   func encodeDate(_ date: Date, depth: Int, pathLength: Int) throws {
+    if fields.pointee.writer.isBinary {
+      // Native in the binary format, whatever the strategy.
+      try claimSlot(depth, pathLength)
+      return try fields.pointee.writer.binary!.date(
+        secondsSince2001: date.timeIntervalSinceReferenceDate)
+    }
     switch options.dateEncodingStrategy {
     case .deferredToDate:
       try date.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
@@ -375,6 +382,10 @@ final class _EncodeState {
   }
 
   func encodeData(_ data: Data, depth: Int, pathLength: Int) throws {
+    if fields.pointee.writer.isBinary {
+      try claimSlot(depth, pathLength)
+      return try data.withUnsafeBytes { try fields.pointee.writer.binary!.data($0) }
+    }
     switch options.dataEncodingStrategy {
     case .deferredToData:
       try data.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
@@ -457,6 +468,30 @@ extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodabl
       state.fields.pointee.awaiting = true
       state.enter(_JSONKey(key), at: pathLength)
       try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+    }
+    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
+  }
+}
+
+/// A `Set`, written natively in the binary format (see `_EncodableArray`).
+protocol _EncodableSet {
+  static func _encodeSetElements(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int) throws
+}
+
+extension Set: _EncodableSet where Element: Encodable {
+  static func _encodeSetElements(
+    of value: UnsafeRawPointer, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
+  ) throws {
+    let set = value.assumingMemoryBound(to: Self.self).pointee
+    let (level, serial) = state.openContainer(
+      depth: depth, isObject: false, pathLength: pathLength, asSet: true)
+    for (index, element) in set.enumerated() {
+      try state.prepare(level, serial, pathLength)
+      if try state.scalar(element, _IndexKey(index), pathLength) { continue }
+      state.fields.pointee.awaiting = true
+      state.enter(_IndexKey(index), at: pathLength)
+      try state.encodeComposite(element, depth: level &+ 1, pathLength: pathLength &+ 1)
     }
     if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }

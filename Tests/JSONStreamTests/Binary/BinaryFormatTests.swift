@@ -244,7 +244,7 @@ struct BinaryFormatTests {
     try writer.number(UInt64(7))
     try writer.number(0.5)  // exact in binary32
     try writer.number(0.1)  // not: binary64
-    try writer.date(secondsSince1970: 1_700_000_000.125)
+    try writer.date(secondsSince2001: 1_700_000_000.125)
     try [UInt8]([0xDE, 0xAD]).withUnsafeBytes { try writer.data($0) }
     try writer.startSet()
     try writer.string("a")

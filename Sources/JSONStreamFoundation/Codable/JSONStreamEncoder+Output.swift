@@ -1,0 +1,72 @@
+import Foundation
+@_spi(Codable) import JSONStream
+
+/// Where the encoder writes: JSON text, or the binary format. One concrete type with a branch
+/// per call, not a generic parameter: Codable's calls arrive unspecialized, and code generic
+/// over the writer would look its type up at run time on every call.
+struct _EncoderOutput {
+  var json: JSONWriter<JSONByteSink>
+  /// Set for binary output; `json` is then unused.
+  var binary: JSONBinaryWriter<JSONByteSink>?
+
+  var isBinary: Bool { binary != nil }
+
+  mutating func startObject() throws {
+    if binary != nil { try binary!.startObject() } else { try json.startObject() }
+  }
+  mutating func endObject() throws {
+    if binary != nil { try binary!.endObject() } else { try json.endObject() }
+  }
+  mutating func startArray() throws {
+    if binary != nil { try binary!.startArray() } else { try json.startArray() }
+  }
+  mutating func endArray() throws {
+    if binary != nil { try binary!.endArray() } else { try json.endArray() }
+  }
+  mutating func key(_ key: String) throws {
+    if binary != nil { try binary!.key(key) } else { try json.key(key) }
+  }
+  mutating func string(_ value: String) throws {
+    if binary != nil { try binary!.string(value) } else { try json.string(value) }
+  }
+  mutating func number(_ value: Int) throws {
+    if binary != nil { try binary!.number(Int64(value)) } else { try json.number(value) }
+  }
+  mutating func number(_ value: Int64) throws {
+    if binary != nil { try binary!.number(value) } else { try json.number(value) }
+  }
+  mutating func number(_ value: UInt64) throws {
+    if binary != nil { try binary!.number(value) } else { try json.number(value) }
+  }
+  mutating func number(_ value: JSONNumber) throws {
+    if binary != nil { try binary!.number(value) } else { try json.number(value) }
+  }
+  mutating func bool(_ value: Bool) throws {
+    if binary != nil { try binary!.bool(value) } else { try json.bool(value) }
+  }
+  mutating func null() throws {
+    if binary != nil { try binary!.null() } else { try json.null() }
+  }
+
+  /// A finite double: binary32/binary64 in binary; in JSON, its shortest text as `JSONEncoder`
+  /// writes it, without a trailing `.0` (`60`, not `60.0`).
+  mutating func double(_ value: Double, description: () -> String) throws {
+    if binary != nil { return try binary!.number(value) }
+    var text = description()
+    try text.withUTF8 { bytes in
+      var count = bytes.count
+      if count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
+        && bytes[count &- 1] == UInt8(ascii: "0")
+      {
+        count &-= 2
+      }
+      try json._writeNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
+    }
+  }
+
+  mutating func finish() throws {
+    if binary != nil { try binary!.finish() } else { try json.finish() }
+  }
+
+  var bytes: [UInt8] { binary?.bytes ?? json.bytes }
+}
