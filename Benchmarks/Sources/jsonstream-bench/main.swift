@@ -198,6 +198,38 @@ func decodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
     peer: "JSONDecoder", measuring: { blackHole(try JSONDecoder().decode(model, from: data)) })
 }
 
+/// The binary format against Foundation's binary property lists on the same model (decoded
+/// once from `bytes`, the JSON): decoding, then encoding. MB/s are of the JSON input's size,
+/// as on every row.
+@MainActor
+func binaryCodableRows<Model: CorpusDocument>(
+  _ model: Model.Type, _ input: String, _ bytes: [UInt8]
+) throws {
+  let value = try JSONDecoder().decode(model, from: Data(bytes))
+  let binary = try JSONStreamEncoder().encodeBinary(value)
+  let plistEncoder = PropertyListEncoder()
+  plistEncoder.outputFormat = .binary
+  let plist = try plistEncoder.encode(value)
+  try require(
+    try JSONStreamDecoder().decode(model, fromBinary: binary) == value,
+    "the binary of \(input)'s model decodes to another value")
+  try require(
+    try PropertyListDecoder().decode(model, from: plist) == value,
+    "the property list of \(input)'s model decodes to another value")
+  if !smoke {
+    print("  \(input) model: binary \(binary.count) bytes, binary plist \(plist.count) bytes")
+  }
+  try row(
+    "decode binary → models", input, bytes.count, target: 3.0,
+    ours: { blackHole(try JSONStreamDecoder().decode(model, fromBinary: binary)) },
+    peer: "PropertyListDecoder (binary)",
+    measuring: { blackHole(try PropertyListDecoder().decode(model, from: plist)) })
+  try row(
+    "encode models → binary", input, bytes.count,
+    ours: { blackHole(try JSONStreamEncoder().encodeBinary(value)) },
+    peer: "PropertyListEncoder (binary)", measuring: { blackHole(try plistEncoder.encode(value)) })
+}
+
 /// Encodes the model of `bytes` (decoded once, by JSONDecoder, before timing) with
 /// JSONStreamEncoder and with Foundation's JSONEncoder, both to `Data` so that both pay the final
 /// copy; checks that each output decodes back to the same model, then times both. MB/s are of
@@ -398,6 +430,9 @@ for (name, bytes, model) in modelInputs {
 }
 for (name, bytes, model) in modelInputs {
   try encodeRow(model, name, bytes)
+}
+for (name, bytes, model) in modelInputs {
+  try binaryCodableRows(model, name, bytes)
 }
 
 // NDJSON: twitter's statuses one per line (repeated to ~16 MB; once under --smoke), decoded in
