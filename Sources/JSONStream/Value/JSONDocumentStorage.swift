@@ -64,14 +64,17 @@ final class _JSONStorage: Sendable {
     }
   }
 
-  /// The position of `key` among the `count` members starting at `first`.
-  @usableFromInline
+  /// The position of `key` among the `count` members starting at `first`, looking at member
+  /// `hint` first: decoders ask for keys mostly in document order, some of them absent.
+  @inlinable
   static func position(
     ofKey key: UnsafeBufferPointer<UInt8>, first: UnsafePointer<_Node>, count: Int,
-    indexed: Bool = true
+    indexed: Bool = true, hint: Int = 0
   ) -> Int? {
+    let start = hint < count ? hint : 0
     // Parsed objects past the threshold carry an index; a snapshot's open objects do not.
     if indexed && count > _JSONNode.indexThreshold {
+      if start < count && _JSONNode.stringEquals(first[2 &* start], key) { return start }
       let index = UnsafeRawPointer(first + 2 &* count).assumingMemoryBound(to: UInt64.self)
       let mask = _JSONNode.indexCapacity(count) &- 1
       let hash = _keyHash(key)
@@ -86,8 +89,13 @@ final class _JSONStorage: Sendable {
         slot = (slot &+ 1) & mask
       }
     }
-    for position in 0..<count where _JSONNode.stringEquals(first[2 &* position], key) {
-      return position
+    // From the hint to the end, then from the start: keys are unique, so the order of the
+    // search does not change the answer.
+    var position = start
+    for _ in 0..<count {
+      if _JSONNode.stringEquals(first[2 &* position], key) { return position }
+      position &+= 1
+      if position == count { position = 0 }
     }
     return nil
   }

@@ -92,36 +92,18 @@ public struct _JSONCursor {
   @inlinable
   public func value(_ position: Int) -> _JSONCursor { _JSONCursor(child(2 &* position &+ 1)) }
 
-  /// The position of the member with `key` in an object (the first, if repeated), looking
-  /// from `hint` on first: decoders ask for keys mostly in document order, some of them absent.
+  /// The position of the member with `key` in an object, looking from `hint` on first:
+  /// decoders ask for keys mostly in document order, some of them absent.
   @inlinable
   public func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
     let (block, nodes, last, _) = _JSONNode.children(node.pointee)
-    let complete = nodes / 2
-    guard let block, last == nil else { return _position(ofKey: key) }  // a snapshot's
-    if complete > _JSONNode.indexThreshold {
-      // Indexed: the hint, else a hash lookup.
-      if hint < complete && _JSONNode.stringEquals(block[2 &* hint], key) { return hint }
-      return _position(ofKey: key)
-    }
-    var position = hint < complete ? hint : 0
-    for _ in 0..<complete {
-      if _JSONNode.stringEquals(block[2 &* position], key) { return position }
-      position &+= 1
-      if position == complete { position = 0 }
-    }
-    return nil
-  }
-
-  @usableFromInline
-  func _position(ofKey key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let (block, nodes, last, _) = _JSONNode.children(node.pointee)
     if let block,
       let position = _JSONStorage.position(
-        ofKey: key, first: block, count: nodes / 2, indexed: last == nil)
+        ofKey: key, first: block, count: nodes / 2, indexed: last == nil, hint: hint)
     {
       return position
     }
+    // A snapshot's open object: its incomplete last member is apart.
     if let last, _JSONNode.stringEquals(last.pointee, key) { return nodes / 2 }
     return nil
   }
