@@ -116,7 +116,6 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    if try state.scalar(value, key, pathLength) { return }
     if T.self == Date.self, let mapping = state.fields.pointee.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
@@ -124,9 +123,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
       try state.fields.pointee.writer.string(formatter.string(from: value as! Date))
       return
     }
-    state.fields.pointee.awaiting = true
-    state.enter(key, at: pathLength)
-    try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+    try state.encodeChild(value, under: key, level: level, pathLength: pathLength)
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -232,10 +229,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     let index = try begin()
-    if try state.scalar(value, _IndexKey(index), pathLength) { return }
-    state.fields.pointee.awaiting = true
-    state.enter(_IndexKey(index), at: pathLength)
-    try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+    try state.encodeChild(value, under: _IndexKey(index), level: level, pathLength: pathLength)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)

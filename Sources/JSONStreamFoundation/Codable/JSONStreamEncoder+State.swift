@@ -121,6 +121,18 @@ final class _EncodeState {
     return true
   }
 
+  /// A child of the container at `level`, after its key or as its next element: a scalar
+  /// straight to the writer, anything else in a slot of its own, under `key` in the path.
+  @inline(__always)
+  func encodeChild<T: Encodable>(
+    _ value: T, under key: some CodingKey, level: Int, pathLength: Int
+  ) throws {
+    if try scalar(value, key, pathLength) { return }
+    fields.pointee.awaiting = true
+    enter(key, at: pathLength)
+    try encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+  }
+
   /// Encodes a value that is not a scalar into the slot at `depth`, then closes what it
   /// opened.
   func encodeComposite<T: Encodable>(_ value: T, depth: Int, pathLength: Int) throws {
@@ -436,12 +448,8 @@ extension Array: _EncodableArray where Element: Encodable {
     let count = array.pointee.count
     while index < count {
       try state.prepare(level, serial, pathLength)
-      let element = array.pointee[index]
-      if try !state.scalar(element, _IndexKey(index), pathLength) {
-        state.fields.pointee.awaiting = true
-        state.enter(_IndexKey(index), at: pathLength)
-        try state.encodeComposite(element, depth: level &+ 1, pathLength: pathLength &+ 1)
-      }
+      try state.encodeChild(
+        array.pointee[index], under: _IndexKey(index), level: level, pathLength: pathLength)
       index &+= 1
     }
     if let deferredError = state.fields.pointee.deferredError { throw deferredError }
@@ -464,10 +472,7 @@ extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodabl
     for (key, value) in dictionary {
       try state.prepare(level, serial, pathLength)
       try state.fields.pointee.writer.key(key)
-      if try state.scalar(value, _JSONKey(key), pathLength) { continue }
-      state.fields.pointee.awaiting = true
-      state.enter(_JSONKey(key), at: pathLength)
-      try state.encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
+      try state.encodeChild(value, under: _JSONKey(key), level: level, pathLength: pathLength)
     }
     if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }
@@ -488,10 +493,7 @@ extension Set: _EncodableSet where Element: Encodable {
       depth: depth, isObject: false, pathLength: pathLength, asSet: true)
     for (index, element) in set.enumerated() {
       try state.prepare(level, serial, pathLength)
-      if try state.scalar(element, _IndexKey(index), pathLength) { continue }
-      state.fields.pointee.awaiting = true
-      state.enter(_IndexKey(index), at: pathLength)
-      try state.encodeComposite(element, depth: level &+ 1, pathLength: pathLength &+ 1)
+      try state.encodeChild(element, under: _IndexKey(index), level: level, pathLength: pathLength)
     }
     if let deferredError = state.fields.pointee.deferredError { throw deferredError }
   }
