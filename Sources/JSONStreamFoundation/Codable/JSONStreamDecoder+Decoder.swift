@@ -287,15 +287,14 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let mapping = state.pointee.mapping, let property = mapping.properties[key] {
       return property
     }
-    switch options.keyDecodingStrategy {
-    case .useDefaultKeys: return key
-    case .convertFromSnakeCase:
-      if let converted = state.pointee.convertedKeys[key] { return converted }
-      let converted = _convertFromSnakeCase(key)
-      state.pointee.convertedKeys[key] = converted
-      return converted
-    case .custom(let body): return body(path + [_JSONKey(key)]).stringValue
+    guard case .convertFromSnakeCase = options.keyDecodingStrategy else {
+      return options.keyDecodingStrategy.name(forMember: key, in: path)
     }
+    // Each distinct key is converted once per call.
+    if let converted = state.pointee.convertedKeys[key] { return converted }
+    let converted = options.keyDecodingStrategy.name(forMember: key, in: path)
+    state.pointee.convertedKeys[key] = converted
+    return converted
   }
 
   /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.

@@ -42,7 +42,10 @@ extension JSONStreamDecoder {
     var options = parseOptions
     options.allowMultipleValues = false
     var parser = JSONParser(
-      handler: _PathLocator(target: path, keyName: keyName(forMember:)), options: options)
+      handler: _PathLocator(
+        target: path,
+        keyName: { [keyDecodingStrategy] in keyDecodingStrategy.name(forMember: $0, in: []) }),
+      options: options)
     if !path.isEmpty {
       // A parse error after the value cannot matter: the locator stops the parser before.
       guard (try? parser.feed(bytes)) == .stopped, parser.handler.found else { return nil }
@@ -71,13 +74,16 @@ extension JSONStreamDecoder {
     return nil
   }
 
-  /// The coding key name an object member's key answers to, as the key strategy converts it
-  /// (a ``JSONModel``'s own names are not known here: its members are found by their key).
-  func keyName(forMember key: String) -> String {
-    switch keyDecodingStrategy {
+}
+
+extension JSONStreamDecoder.KeyDecodingStrategy {
+  /// The coding key name an object member's key answers to under this strategy; `path` is the
+  /// object's coding path (a custom strategy sees it, with the key last).
+  func name(forMember key: String, in path: @autoclosure () -> [any CodingKey]) -> String {
+    switch self {
     case .useDefaultKeys: return key
     case .convertFromSnakeCase: return _convertFromSnakeCase(key)
-    case .custom(let body): return body([_JSONKey(key)]).stringValue
+    case .custom(let body): return body(path() + [_JSONKey(key)]).stringValue
     }
   }
 }
