@@ -11,10 +11,9 @@ func runConvert(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
         allowsMultipleValues: arguments.options.allowMultipleValues),
       options: arguments.options)
     if let error = try parseInput(input, into: &parser) {
-      try? parser.handler.flush()
-      output.flush()
-      report(error, in: input, arguments)
-      return 1
+      return endInvalid(error, in: input, arguments, output: output) {
+        try parser.handler.flush()
+      }
     }
     try parser.handler.finish()
     output.flush()
@@ -30,10 +29,9 @@ func runConvert(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
     try input.forEachChunk { chunk in try reader.feed(chunk) != .stopped }
     try reader.finish()
   } catch let error as JSONParseError {
-    try? reader.handler.flush()
-    output.flush()
-    report(error, in: input, arguments)
-    return 1
+    return endInvalid(error, in: input, arguments, output: output) {
+      try reader.handler.flush()
+    }
   }
   try reader.handler.finish()
   output.buffer.append(0x0A)

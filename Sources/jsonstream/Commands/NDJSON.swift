@@ -14,10 +14,9 @@ func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
     var parser = JSONParser(
       handler: Reframer(writer: writer, mode: .valuesToArray), options: options)
     if let error = try parseInput(input, into: &parser) {
-      try? parser.handler.writer.flush()
-      output.flush()
-      report(error, in: input, arguments)
-      return 1
+      return endInvalid(error, in: input, arguments, output: output) {
+        try parser.handler.writer.flush()
+      }
     }
     try parser.handler.finish()
     output.buffer.append(0x0A)
@@ -33,10 +32,9 @@ func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
     options: arguments.options)
   do {
     if let error = try parseInput(input, into: &parser) {
-      try? parser.handler.writer.flush()
-      output.flush()
-      report(error, in: input, arguments)
-      return 1
+      return endInvalid(error, in: input, arguments, output: output) {
+        try parser.handler.writer.flush()
+      }
     }
   } catch is NotAnArray {
     try? parser.handler.writer.flush()

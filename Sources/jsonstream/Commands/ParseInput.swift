@@ -34,3 +34,16 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
   }
   writeStandardError(message)
 }
+
+/// Ends a command that was writing when the input turned out invalid: what was written stays
+/// (`flushWriter` hands the writer's buffered part to the output), then the error is reported.
+/// Returns the exit status, 1.
+func endInvalid(
+  _ error: JSONParseError, in input: ByteInput, _ arguments: Arguments, output: ByteOutput,
+  flushWriter: () throws -> Void
+) -> Int32 {
+  try? flushWriter()
+  output.flush()
+  report(error, in: input, arguments)
+  return 1
+}

@@ -56,10 +56,9 @@ func writeThrough<Handler: JSONEventHandler>(
     handler: makeHandler(JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)),
     options: arguments.options)
   if let error = try parseInput(input, into: &parser) {
-    try? parser.handler[keyPath: writer].flush()  // keep the valid prefix already written
-    output.flush()
-    report(error, in: input, arguments)
-    return 1
+    return endInvalid(error, in: input, arguments, output: output) {
+      try parser.handler[keyPath: writer].flush()
+    }
   }
   try parser.handler[keyPath: writer].finish()
   if parser.handler[keyPath: writer].valueCount > 0 { output.buffer.append(0x0A) }
