@@ -19,8 +19,8 @@ final class ByteInput {
   /// Bytes of the chunk in `buffer` now, and where it starts in the input.
   private var filled = 0
   private var chunkStart = 0
-  /// The bytes of the current line before this chunk (at most `tailLimit`), for showing the
-  /// line of an error that began in an earlier chunk.
+  /// The last bytes before this chunk (`tailLimit` to twice that), for showing the line of
+  /// an error that began in an earlier chunk.
   private var tail: [UInt8] = []
   private let tailLimit = 4096
 
@@ -63,17 +63,18 @@ final class ByteInput {
       let base = storage.baseAddress!
       while true {
         if self.filled > 0 {
-          // Keep the start of the current line, up to where the chunk about to be overwritten
-          // ends (at most `tailLimit` bytes), then move on past it.
+          // Keep the last `tailLimit` bytes or more before the chunk about to be overwritten,
+          // for an error's line: a copy of at most that, and no search for line breaks, which
+          // are looked for only when there is an error. Trimmed at twice the limit, so small
+          // chunks do not shift the bytes on every read.
           let chunk = UnsafeRawBufferPointer(start: base, count: self.filled)
-          if let lineBreak = chunk.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
-            let start = Swift.max(lineBreak + 1, chunk.count - tailLimit)
-            tail = Array(UnsafeRawBufferPointer(rebasing: chunk[start...]))
-          } else {
+          if chunk.count >= tailLimit {
+            tail.removeAll(keepingCapacity: true)
             tail.append(
-              contentsOf: UnsafeRawBufferPointer(
-                rebasing: chunk[Swift.max(0, chunk.count - tailLimit)...]))
-            if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
+              contentsOf: UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - tailLimit)...]))
+          } else {
+            tail.append(contentsOf: chunk)
+            if tail.count > 2 * tailLimit { tail.removeFirst(tail.count - tailLimit) }
           }
           chunkStart += self.filled
           self.filled = 0
