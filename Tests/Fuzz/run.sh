@@ -70,21 +70,55 @@ corpus="$out/corpus"
 artifacts="$out/artifacts"
 mkdir -p "$out" "$corpus" "$artifacts"
 
-# Build: the library's sources and the target's main.swift as one module, on one core.
-sources=()
+# Build. A target whose main.swift has no imports is compiled into one module with the
+# library's sources (it may use internal API). A target that imports the library's modules
+# (`import JSONStreamFoundation`) gets each module built on its own, as a package client
+# sees them, with FUZZ_SEPARATE_MODULES defined for the shared helpers.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
+library_sources() {
+  find "$repo_root/Sources/$1" -name '*.swift' -print0 | sort -z
+}
+shared_sources=()
 while IFS= read -r -d '' file; do
-  sources+=("$file")
-done < <(find "$repo_root/Sources/JSONStream" "$fuzz_dir/Shared" -name '*.swift' -print0 | sort -z)
-sources+=("$target_dir/main.swift")
+  shared_sources+=("$file")
+done < <(find "$fuzz_dir/Shared" -name '*.swift' -print0 | sort -z)
+all_sources=("${shared_sources[@]}" "$target_dir/main.swift")
+while IFS= read -r -d '' file; do
+  all_sources+=("$file")
+done < <(library_sources JSONStream; library_sources JSONStreamFoundation)
 
-if [[ ! -x "$binary" ]] || [[ -n "$(find "${sources[@]}" "$0" -newer "$binary" | head -1)" ]]; then
+build() {
+  if ! grep -q '^import JSONStream' "$target_dir/main.swift"; then
+    local sources=()
+    while IFS= read -r -d '' file; do
+      sources+=("$file")
+    done < <(library_sources JSONStream)
+    swiftc "${flags[@]}" -module-name JSONStreamFuzz "${sources[@]}" "${shared_sources[@]}" \
+      "$target_dir/main.swift" -o "$binary"
+    return
+  fi
+  local objects=() module
+  for module in JSONStream JSONStreamFoundation; do
+    local sources=()
+    while IFS= read -r -d '' file; do
+      sources+=("$file")
+    done < <(library_sources "$module")
+    swiftc "${flags[@]}" -module-name "$module" -I "$out/modules" -emit-module \
+      -emit-module-path "$out/modules/$module.swiftmodule" -c "${sources[@]}" \
+      -o "$out/$module.o"
+    objects+=("$out/$module.o")
+  done
+  swiftc "${flags[@]}" -module-name JSONStreamFuzz -D FUZZ_SEPARATE_MODULES -I "$out/modules" \
+    "${shared_sources[@]}" "$target_dir/main.swift" "${objects[@]}" -o "$binary"
+}
+
+if [[ ! -x "$binary" ]] || [[ -n "$(find "${all_sources[@]}" "$0" -newer "$binary" | head -1)" ]]; then
   echo "building $target..." >&2
   # The linker's "Cannot export local symbol '__asan_…'" warnings are harmless: the output goes
   # to a log, shown when the build fails.
   # Run from $out: swiftc leaves module files in the working directory.
-  if ! (cd "$out" && swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -swift-version 6 -module-name "JSONStreamFuzz" -wmo -num-threads 0 -j 1 \
-    "${sources[@]}" -o "$binary") >"$out/build.log" 2>&1; then
+  mkdir -p "$out/modules"
+  if ! (cd "$out" && build) >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     rm -f "$binary"
     exit 1

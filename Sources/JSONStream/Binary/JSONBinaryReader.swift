@@ -115,7 +115,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
         .unexpectedEndOfInput, "the input ends inside \(stack.count) open container(s)",
         at: offset)
     }
-    if valueCount == 0 {
+    // A stream of several values may hold none (as an empty NDJSON file does).
+    if valueCount == 0 && !options.allowMultipleValues {
       throw error(.unexpectedEndOfInput, "no value after the header", at: offset)
     }
   }

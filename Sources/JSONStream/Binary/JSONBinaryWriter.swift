@@ -39,7 +39,11 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// Checks that the document is complete and hands the rest of the output to the sink.
   @inlinable public mutating func finish() throws {
-    guard stack.isEmpty && valueCount > 0 else {
+    // A stream of several values may hold none: it is the header alone.
+    if stack.isEmpty && valueCount == 0 && allowsMultipleValues && !wroteHeader {
+      writeHeader()
+    }
+    guard stack.isEmpty && (valueCount > 0 || allowsMultipleValues) else {
       throw JSONWriterError(
         kind: .incompleteDocument,
         message: stack.isEmpty ? "no value was written" : "\(stack.count) container(s) still open")
@@ -228,13 +232,15 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     return tables.state
   }
 
+  @inlinable mutating func writeHeader() {
+    out += JSONBinaryFormat.magic
+    out.append(JSONBinaryFormat.majorVersion)
+    out.append(JSONBinaryFormat.minorVersion)
+    wroteHeader = true
+  }
+
   @inlinable mutating func beginValue() throws {
-    if !wroteHeader {
-      out += JSONBinaryFormat.magic
-      out.append(JSONBinaryFormat.majorVersion)
-      out.append(JSONBinaryFormat.minorVersion)
-      wroteHeader = true
-    }
+    if !wroteHeader { writeHeader() }
     if stack.isEmpty {
       guard valueCount == 0 || allowsMultipleValues else {
         throw JSONWriterError(

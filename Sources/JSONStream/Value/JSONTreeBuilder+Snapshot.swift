@@ -26,11 +26,17 @@ struct _SnapshotState {
   /// or a child they copied changed) and start afresh.
   @usableFromInline var mirrors: [Mirror] = []
   @usableFromInline var valid = 0
-  /// The open string's bytes, and which token they belong to.
-  @usableFromInline var stringBlock: UnsafeMutablePointer<UInt8>? = nil
-  @usableFromInline var stringCapacity = 0
-  @usableFromInline var stringCount = 0
-  @usableFromInline var stringToken = -1
+  /// The open token's bytes (a string's, or a number's text), and which token they belong
+  /// to: each snapshot of the same token copies only the bytes that arrived since the last.
+  @usableFromInline var tokenBlock: UnsafeMutablePointer<UInt8>? = nil
+  @usableFromInline var tokenCapacity = 0
+  @usableFromInline var tokenCount = 0
+  @usableFromInline var token = -1
+  /// The open number last classified: its token, its length then, and its flags (nil when it
+  /// was not a number yet).
+  @usableFromInline var numberToken = -1
+  @usableFromInline var numberCount = 0
+  @usableFromInline var numberFlags: UInt8? = nil
   /// Nodes, bytes and headers written by snapshots so far: the cost that must stay linear.
   @usableFromInline var work = 0
 
@@ -68,12 +74,10 @@ extension _BuilderState {
     if let pending, !pending.isKey {
       if pending.isString && partialStrings {
         tail = stringNode(pending)
-      } else if !pending.isString && partialNumbers,
-        let flags = _classifyNumberText(pending.bytes), flags & JSONNumber._nonFinite == 0
+      } else if !pending.isString && partialNumbers, let flags = partialNumberFlags(pending),
+        flags & JSONNumber._nonFinite == 0
       {
-        let text = arena.allocate(bytes: pending.bytes.count)
-        text.copyMemory(from: pending.bytes.baseAddress!, byteCount: pending.bytes.count)
-        snapshots.work &+= pending.bytes.count
+        let text = sharedTokenBytes(pending, count: pending.bytes.count)
         tail = _Node(
           head: _JSONNode.number | UInt64(flags) << 8
             | UInt64(truncatingIfNeeded: pending.bytes.count) << 16,
@@ -188,24 +192,57 @@ extension _BuilderState {
       let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
       if needed > back + 1 { length -= back + 1 }
     }
-    if pending.start != snapshots.stringToken || length < snapshots.stringCount {
-      snapshots.stringToken = pending.start
-      snapshots.stringCount = 0
-      snapshots.stringBlock = nil
-      snapshots.stringCapacity = 0
-    }
-    (snapshots.stringBlock, snapshots.stringCapacity) = grown(
-      snapshots.stringBlock, capacity: snapshots.stringCapacity, count: snapshots.stringCount,
-      needed: length, minimum: 32)
-    if length > snapshots.stringCount {
-      (snapshots.stringBlock! + snapshots.stringCount).initialize(
-        from: pending.bytes.baseAddress! + snapshots.stringCount,
-        count: length - snapshots.stringCount)
-      snapshots.work &+= length - snapshots.stringCount
-      snapshots.stringCount = length
-    }
+    let bytes = sharedTokenBytes(pending, count: length)
     return _Node(
       head: _JSONNode.string | UInt64(truncatingIfNeeded: length) << 8,
-      payload: length == 0 ? 0 : UInt64(UInt(bitPattern: snapshots.stringBlock)))
+      payload: length == 0 ? 0 : UInt64(UInt(bitPattern: bytes)))
+  }
+
+  /// The number flags of the open number's text so far, or nil while it is not a number (`-`,
+  /// `1.`). Digits added to a number keep it one, with the same flags (but for a leading zero,
+  /// which the parser refuses), so following a long number costs its length, not its length
+  /// squared.
+  mutating func partialNumberFlags(_ pending: _PendingToken) -> UInt8? {
+    let bytes = pending.bytes
+    let old = snapshots.numberCount
+    if pending.start == snapshots.numberToken, snapshots.numberFlags != nil, bytes.count >= old,
+      bytes[old - 1] != ._zero || (old > 2 || (old == 2 && bytes[0] != ._minus)),
+      bytes[old..<bytes.count].allSatisfy({ $0._isDigit })
+    {
+      snapshots.work &+= bytes.count - old
+      snapshots.numberCount = bytes.count
+      return snapshots.numberFlags
+    }
+    snapshots.work &+= bytes.count
+    snapshots.numberToken = pending.start
+    snapshots.numberCount = bytes.count
+    snapshots.numberFlags = _classifyNumberText(bytes)
+    return snapshots.numberFlags
+  }
+
+  /// The first `count` bytes of the open token, in the block earlier snapshots of the same
+  /// token share: only the bytes since the last snapshot are copied, so following a long
+  /// string or number byte by byte costs its length, not its length squared. The nodes of
+  /// earlier snapshots keep their own lengths; appending does not change what they show.
+  mutating func sharedTokenBytes(_ pending: _PendingToken, count: Int) -> UnsafeMutablePointer<
+    UInt8
+  >? {
+    if pending.start != snapshots.token || count < snapshots.tokenCount {
+      snapshots.token = pending.start
+      snapshots.tokenCount = 0
+      snapshots.tokenBlock = nil
+      snapshots.tokenCapacity = 0
+    }
+    (snapshots.tokenBlock, snapshots.tokenCapacity) = grown(
+      snapshots.tokenBlock, capacity: snapshots.tokenCapacity, count: snapshots.tokenCount,
+      needed: count, minimum: 32)
+    if count > snapshots.tokenCount {
+      (snapshots.tokenBlock! + snapshots.tokenCount).initialize(
+        from: pending.bytes.baseAddress! + snapshots.tokenCount, count: count - snapshots.tokenCount
+      )
+      snapshots.work &+= count - snapshots.tokenCount
+      snapshots.tokenCount = count
+    }
+    return snapshots.tokenBlock
   }
 }

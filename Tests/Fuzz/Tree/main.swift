@@ -13,8 +13,6 @@
 //           bit 2…3  chunking: whole, 1 byte, 7 bytes, 61 bytes (each chunk its own allocation)
 //           bit 4    write pretty
 //           bit 5    write with escapeUnicode and escapeSlash
-//           bit 6…7  snapshots after each chunk: none, partial strings, also partial numbers,
-//                    containers only
 //
 // Checked, with `fatalError` on a violation:
 // - chunked and whole-buffer parses give equal values, or both fail;
@@ -23,10 +21,9 @@
 // - with duplicate keys refused, the values written one per line are the bytes the input
 //   streamed straight through a writer gives;
 // - every member of every object is found by its key (at its own position when keys are
-//   unique), every element by its index;
-// - every snapshot equals the snapshot of a fresh parser fed the same prefix at once, writes
-//   valid JSON that reads back equal, is unchanged by later input, and the last one is the
-//   complete value.
+//   unique), every element by its index.
+//
+// Snapshots of incomplete documents have a target of their own (Tests/Fuzz/Snapshot).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -43,13 +40,8 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
   writeOptions.allowNonFiniteNumbers = options.allowNonFiniteNumbers
   let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
 
-  let snapshotMode = Int(byte1 >> 6)
-  let snapshotOptions: JSONSnapshotOptions? =
-    [nil, .partialStrings, [.partialStrings, .partialNumbers], []][snapshotMode]
   let whole = try? treeParse(input, options, policy, chunk: 0)
-  let chunked = try? treeParse(
-    input, options, policy, chunk: chunk, snapshots: snapshotOptions,
-    checkSnapshots: !options.allowNonFiniteNumbers && !options.allowMultipleValues)
+  let chunked = try? treeParse(input, options, policy, chunk: chunk)
   fuzzCheck((whole == nil) == (chunked == nil), "whole and chunked parses disagree on failing")
   guard let whole, let chunked else { return 0 }
   fuzzCheck(whole == chunked || options.allowNonFiniteNumbers, "chunked parse differs")
@@ -91,66 +83,20 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
 /// (freed right after its `feed`, so AddressSanitizer sees any later read of it).
 private func treeParse(
   _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions,
-  _ policy: JSONDuplicateKeyPolicy, chunk: Int, snapshots: JSONSnapshotOptions? = nil,
-  checkSnapshots: Bool = false
+  _ policy: JSONDuplicateKeyPolicy, chunk: Int
 ) throws -> [JSONValue] {
   var parser = JSONParser(handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
-  // Snapshots taken, with their text when taken (the first 64, to bound the work).
-  var taken: [(JSONValue, [UInt8])] = []
-  // Bytes fed to fresh parsers so far (at most about 1 MiB, to bound the work).
-  var freshBytes = 0
-  func snapshot(fed: Int) {
-    guard let snapshots else { return }
-    let value = parser.snapshot(including: snapshots)
-    guard checkSnapshots else { return }
-    if freshBytes < 1 << 20 {
-      // A parser fed the same prefix at once, sharing nothing with earlier snapshots, shows
-      // the same.
-      freshBytes += fed
-      var fresh = JSONParser(
-        handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
-      guard
-        (try? fresh.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[..<fed]))))
-          != nil
-      else {
-        fatalError("a prefix fed at once fails")
-      }
-      fuzzCheck(
-        fresh.snapshot(including: snapshots) == value, "a snapshot differs from a fresh one")
-    }
-    guard let value, taken.count < 64 else { return }
-    var writeOptions = JSONWriteOptions()
-    writeOptions.allowNonFiniteNumbers = true
-    guard let text = try? value.jsonBytes(options: writeOptions) else {
-      fatalError("a snapshot does not write")
-    }
-    guard let back = try? JSONValue(parsing: text) else {
-      fatalError("a snapshot's text does not parse: \(String(decoding: text, as: UTF8.self))")
-    }
-    fuzzCheck(back == value, "a snapshot reads back different")
-    taken.append((value, text))
-  }
   if chunk == 0 {
     try parser.feed(UnsafeRawBufferPointer(input))
-    snapshot(fed: input.count)
   } else {
     var start = 0
     while start < input.count {
       let count = min(chunk, input.count - start)
       _ = try fuzzWithCopy(input, start: start, count: count) { try parser.feed($0) }
-      snapshot(fed: start + count)
       start += count
     }
   }
   try parser.finish()
-  for (value, text) in taken {
-    var writeOptions = JSONWriteOptions()
-    writeOptions.allowNonFiniteNumbers = true
-    fuzzCheck((try? value.jsonBytes(options: writeOptions)) == text, "a snapshot changed")
-  }
-  if checkSnapshots, snapshots != nil, let value = parser.handler.values.first {
-    fuzzCheck(parser.snapshot(including: snapshots!) == value, "the last snapshot is not the value")
-  }
   return parser.handler.values
 }
 

@@ -55,6 +55,11 @@ struct BinaryFormatTests {
       try json(binary("1 [2] {\"a\":3}", multiple: true), multiple: true) == "1\n[2]\n{\"a\":3}")
     // A scalar at the top.
     #expect(try json(binary("\"x\"")) == "\"x\"")
+    // A stream of several values may hold none: the header alone, read back as nothing.
+    let none = try binary("", multiple: true)
+    #expect(none.count == 6)
+    #expect(try json(none, multiple: true) == "")
+    #expect(throws: JSONParseError.self) { try json(none) }
   }
 
   @Test(

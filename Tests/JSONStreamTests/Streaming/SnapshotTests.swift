@@ -131,4 +131,32 @@ struct SnapshotTests {
       }
     }
   }
+
+  @Test("a long number shown as it grows costs its length, not its length squared")
+  func longPartialNumber() throws {
+    var options = JSONParseOptions()
+    options.limits.maxNumberLength = 100_000
+    var parser = JSONParser(handler: JSONTreeBuilder(), options: options)
+    let digits = Array("[-0.".utf8) + Array(repeating: UInt8(ascii: "7"), count: 20_000)
+    var shown = 0
+    for byte in digits {
+      try parser.feed([byte])
+      if case .array(let array) = parser.snapshot(including: .partialNumbers), !array.isEmpty {
+        shown += 1
+      }
+    }
+    // Shown at "-0" and after every digit; not before, nor at "-0." (not a number yet).
+    #expect(shown == digits.count - 3)
+    guard case .array(let array) = parser.snapshot(including: .partialNumbers),
+      case .number(let number)? = array.first
+    else {
+      Issue.record("no number shown")
+      return
+    }
+    #expect(number.description.utf8.count == digits.count - 1)
+    try parser.feed(Array("]".utf8))
+    try parser.finish()
+    // About 6 per byte: the byte, its share of the doubling copies, a header per snapshot.
+    #expect(parser.handler._snapshotWork <= 8 * digits.count, "\(parser.handler._snapshotWork)")
+  }
 }

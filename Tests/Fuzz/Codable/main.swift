@@ -1,0 +1,384 @@
+// libFuzzer target for the Codable decoder (and, on what it decodes, the encoder). Build and
+// run it with `Tests/Fuzz/run.sh codable SECONDS`.
+//
+// Built against the library's modules as a client sees them (run.sh builds JSONStream and
+// JSONStreamFoundation as modules when a target imports them), with `-parse-as-library`:
+// libFuzzer supplies `main`.
+//
+// Input layout: two header bytes, then the JSON text, decoded as a representative model
+// (`FuzzOrder`: integers of several widths, floats, strings, optionals, nested structs and
+// arrays, dictionaries, enums with raw and associated values, dates, data, UUIDs, and a type
+// with a hand-written `init(from:)` that uses nested and super decoders).
+//
+//   byte 0, bit 0    keys from snake case
+//           bit 1…2  dates: deferred, seconds since 1970, milliseconds since 1970, ISO 8601
+//           bit 3    data: deferred (byte arrays), base64
+//           bit 4    non-finite floats from strings
+//           bit 5    unknown keys throw
+//           bit 6    a key report handler
+//           bit 7    lenient parse options (comments, trailing commas)
+//   byte 1, bit 0…1  chunking of the item decoder: 1 byte, 7 bytes, 61 bytes, whole
+//           bit 2…3  shape: one order, an array of orders, NDJSON lines of orders, a value
+//
+// Checked, with `fatalError` on a violation:
+// - every error is a DecodingError, and one for input that is not JSON has the parse error,
+//   with its offset within the input, underneath;
+// - decoding from bytes and from the parsed JSONValue agree;
+// - an array decoded whole and item by item from chunks agree (items stream only from
+//   arrays);
+// - NDJSON decoded as lines agrees with each line decoded on its own;
+// - what decodes encodes, and that JSON and that binary decode back to what encodes to the
+//   same bytes.
+
+import Foundation
+import JSONStream
+import JSONStreamFoundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCodableTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  guard let data, size >= 2 else { return 0 }
+  let decoder = codableDecoder(data[0])
+  let chunk = [1, 7, 61, 0][Int(data[1] & 3)]
+  let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
+  let bytes = Array(input)
+
+  switch data[1] >> 2 & 3 {
+  case 0:
+    codableCheckOne(FuzzOrder.self, bytes, decoder)
+  case 1:
+    codableCheckArray(bytes, decoder, chunk: chunk)
+  case 2:
+    codableCheckLines(bytes, decoder)
+  default:
+    codableCheckOne(FuzzValue.self, bytes, decoder)
+  }
+  return 0
+}
+
+private func codableDecoder(_ byte: UInt8) -> JSONStreamDecoder {
+  func bit(_ n: UInt8) -> Bool { byte >> n & 1 == 1 }
+  var decoder = JSONStreamDecoder()
+  if bit(0) { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+  decoder.dateDecodingStrategy =
+    [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][Int(byte >> 1 & 3)]
+  decoder.dataDecodingStrategy = bit(3) ? .deferredToData : .base64
+  if bit(4) {
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+  }
+  if bit(5) { decoder.unknownKeyDecodingStrategy = .throw }
+  if bit(6) {
+    decoder.keyReportHandler = { report in
+      fuzzCheck(!report.unknownKeys.isEmpty || !report.absentKeys.isEmpty, "an empty key report")
+    }
+  }
+  if bit(7) {
+    decoder.parseOptions.allowComments = true
+    decoder.parseOptions.allowTrailingCommas = true
+  }
+  return decoder
+}
+
+/// Decodes `T` from `bytes`, checking that a failure is a well-formed DecodingError.
+private func codableDecode<T: Decodable>(
+  _ type: T.Type, _ bytes: [UInt8], _ decoder: JSONStreamDecoder
+) -> T? {
+  do {
+    return try decoder.decode(type, from: bytes)
+  } catch {
+    codableCheckError(error, inputCount: bytes.count)
+    return nil
+  }
+}
+
+private func codableCheckError(_ error: any Error, inputCount: Int) {
+  guard let error = error as? DecodingError else {
+    fatalError("not a DecodingError: \(error)")
+  }
+  if case .dataCorrupted(let context) = error, let parse = context.underlyingError {
+    guard let parse = parse as? JSONParseError else {
+      fatalError("an underlying error that is not a JSONParseError: \(parse)")
+    }
+    fuzzCheck(parse.offset >= 0 && parse.offset <= inputCount, "a parse error past the input")
+  }
+}
+
+/// One value: from bytes and from the tree agree; what decodes round-trips.
+private func codableCheckOne<T: Codable>(
+  _ type: T.Type, _ bytes: [UInt8], _ decoder: JSONStreamDecoder
+) {
+  let decoded = codableDecode(type, bytes, decoder)
+  if let tree = try? JSONValue(
+    parsing: bytes, options: decoder.parseOptions, duplicateKeys: .firstWins)
+  {
+    let fromTree = try? decoder.decode(type, from: tree)
+    fuzzCheck(
+      (decoded == nil) == (fromTree == nil), "decoding from bytes and from the tree disagree")
+    if let decoded, let fromTree {
+      fuzzCheck(
+        codableEncode(decoded) == codableEncode(fromTree),
+        "decoding from bytes and from the tree give different values")
+    }
+  } else {
+    fuzzCheck(decoded == nil, "decoded what does not parse")
+  }
+  if let decoded { codableCheckRoundTrip(decoded) }
+}
+
+/// An array: decoded whole and item by item from chunks agree.
+private func codableCheckArray(_ bytes: [UInt8], _ decoder: JSONStreamDecoder, chunk: Int) {
+  let whole = codableDecode([FuzzOrder].self, bytes, decoder)
+  var streamed: [FuzzOrder]? = []
+  do {
+    var items = try JSONStreamDecoder.ItemDecoder(FuzzOrder.self, at: "$[*]", decoder: decoder)
+    let step = chunk == 0 ? max(bytes.count, 1) : chunk
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + step)
+      streamed! += try bytes[start..<end].withUnsafeBytes { try items.feed($0) }
+      start = end
+    }
+    streamed! += try items.finish()
+  } catch {
+    codableCheckError(error, inputCount: bytes.count)
+    streamed = nil
+  }
+  if let whole {
+    guard let streamed else { fatalError("an array decodes whole but not item by item") }
+    fuzzCheck(
+      codableEncode(whole) == codableEncode(streamed), "whole and streamed items differ")
+    codableCheckRoundTrip(whole)
+  } else if streamed != nil {
+    // Items stream only from an array: anything else selects none, and decodes as no items.
+    let tree = try? JSONValue(
+      parsing: bytes, options: decoder.parseOptions, duplicateKeys: .firstWins)
+    if case .array = tree {
+      fatalError("an array decodes item by item but not whole")
+    }
+    fuzzCheck(streamed!.isEmpty, "items from what is not an array")
+  }
+}
+
+/// NDJSON: decoded as lines and line by line agree.
+private func codableCheckLines(_ bytes: [UInt8], _ decoder: JSONStreamDecoder) {
+  var lines: [FuzzOrder]? = nil
+  do {
+    lines = try decoder.decodeLines(FuzzOrder.self, from: bytes)
+  } catch {
+    codableCheckError(error, inputCount: bytes.count)
+  }
+  var each: [FuzzOrder]? = []
+  for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+    guard let order = codableDecode(FuzzOrder.self, Array(line), decoder) else {
+      each = nil
+      break
+    }
+    each!.append(order)
+  }
+  fuzzCheck((lines == nil) == (each == nil), "lines and each line disagree on failing")
+  if let lines, let each {
+    fuzzCheck(codableEncode(lines) == codableEncode(each), "lines and each line differ")
+  }
+}
+
+/// What decoded encodes, to JSON and to binary, and both decode back to what encodes the same.
+private func codableCheckRoundTrip<T: Codable>(_ value: T) {
+  guard let encoded = codableEncode(value) else { fatalError("a decoded value does not encode") }
+  let decoder = codableRoundTripDecoder()
+  guard let back = try? decoder.decode(T.self, from: encoded) else {
+    fatalError("encoded JSON does not decode: \(String(decoding: encoded, as: UTF8.self))")
+  }
+  fuzzCheck(codableEncode(back) == encoded, "encoded JSON decodes to something else")
+  guard let binary = try? codableEncoder().encodeBinaryToBytes(value) else {
+    fatalError("a decoded value does not encode to binary")
+  }
+  guard let fromBinary = try? decoder.decode(T.self, fromBinary: binary) else {
+    fatalError("encoded binary does not decode")
+  }
+  fuzzCheck(codableEncode(fromBinary) == encoded, "encoded binary decodes to something else")
+}
+
+/// Sorted keys, so that dictionaries compare; non-finite floats as strings.
+private func codableEncoder() -> JSONStreamEncoder {
+  var encoder = JSONStreamEncoder()
+  encoder.outputFormatting = .sortedKeys
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(
+    positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+  return encoder
+}
+
+private func codableRoundTripDecoder() -> JSONStreamDecoder {
+  var decoder = JSONStreamDecoder()
+  decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+    positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+  return decoder
+}
+
+private func codableEncode<T: Encodable>(_ value: T) -> [UInt8]? {
+  try? codableEncoder().encodeToBytes(value)
+}
+
+// MARK: - The model
+
+private struct FuzzOrder: Codable {
+  var id: Int
+  var code: UInt8?
+  var sequence: UInt64?
+  var delta: Int32?
+  var total: Double
+  var ratio: Float?
+  var name: String
+  var note: String?
+  var tags: [String]
+  var paid: Bool
+  var placedAt: Date?
+  var receipt: Data?
+  var token: UUID?
+  var customer: FuzzCustomer?
+  var lines: [FuzzLine]
+  var attributes: [String: Int64]?
+  var grid: [[Int16]]?
+  var status: FuzzStatus
+  var delivery: FuzzDelivery?
+  var measure: FuzzMeasure?
+}
+
+private struct FuzzCustomer: Codable {
+  var firstName: String
+  var lastName: String?
+  var vip: Bool?
+  var scores: [Double]?
+}
+
+private struct FuzzLine: Codable {
+  var sku: String
+  var quantity: UInt16
+  var price: Double?
+  var discounts: [String: Double]?
+}
+
+private enum FuzzStatus: String, Codable {
+  case open, paid, shipped, cancelled
+}
+
+/// Synthesized coding of associated values: a keyed container of keyed containers.
+private enum FuzzDelivery: Codable {
+  case pickup(store: String)
+  case courier(address: [String], express: Bool)
+  case digital
+}
+
+/// A hand-written `init(from:)`: nested containers, a super decoder, a single value.
+private struct FuzzMeasure: Codable {
+  var unit: String
+  var values: [Int8]
+  var base: FuzzCustomer?
+  var raw: Int?
+
+  enum CodingKeys: String, CodingKey { case unit, detail, base }
+  enum DetailKeys: String, CodingKey { case values, raw }
+
+  init(from decoder: any Decoder) throws {
+    if let single = try? decoder.singleValueContainer(), let unit = try? single.decode(String.self)
+    {
+      self.unit = unit
+      values = []
+      return
+    }
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    unit = try container.decode(String.self, forKey: .unit)
+    let detail = try container.nestedContainer(keyedBy: DetailKeys.self, forKey: .detail)
+    var list = try detail.nestedUnkeyedContainer(forKey: .values)
+    values = []
+    while !list.isAtEnd { values.append(try list.decode(Int8.self)) }
+    raw = try detail.decodeIfPresent(Int.self, forKey: .raw)
+    base = try? FuzzCustomer(from: container.superDecoder(forKey: .base))
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(unit, forKey: .unit)
+    var detail = container.nestedContainer(keyedBy: DetailKeys.self, forKey: .detail)
+    var list = detail.nestedUnkeyedContainer(forKey: .values)
+    for value in values { try list.encode(value) }
+    try detail.encodeIfPresent(raw, forKey: .raw)
+    if let base { try base.encode(to: container.superEncoder(forKey: .base)) }
+  }
+}
+
+/// Any JSON value, decoded through the single value and unkeyed containers and
+/// `allKeys`.
+private enum FuzzValue: Codable {
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case double(Double)
+  case string(String)
+  case array([FuzzValue])
+  case object([String: FuzzValue])
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    if let object = try? decoder.container(keyedBy: AnyKey.self) {
+      var members: [String: FuzzValue] = [:]
+      for key in object.allKeys {
+        members[key.stringValue] = try object.decode(Self.self, forKey: key)
+      }
+      self = .object(members)
+    } else if var array = try? decoder.unkeyedContainer() {
+      var elements: [FuzzValue] = []
+      if let count = array.count { elements.reserveCapacity(count) }
+      while !array.isAtEnd { elements.append(try array.decode(Self.self)) }
+      self = .array(elements)
+    } else {
+      let single = try decoder.singleValueContainer()
+      if single.decodeNil() {
+        self = .null
+      } else if let bool = try? single.decode(Bool.self) {
+        self = .bool(bool)
+      } else if let int = try? single.decode(Int64.self),
+        int != 0 || (try? single.decode(Double.self))?.sign != .minus
+      {
+        // -0 stays a double: as an integer it would write back as 0.
+        self = .int(int)
+      } else if let double = try? single.decode(Double.self) {
+        self = .double(double)
+      } else {
+        self = .string(try single.decode(String.self))
+      }
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .null:
+      var single = encoder.singleValueContainer()
+      try single.encodeNil()
+    case .bool(let value):
+      var single = encoder.singleValueContainer()
+      try single.encode(value)
+    case .int(let value):
+      var single = encoder.singleValueContainer()
+      try single.encode(value)
+    case .double(let value):
+      var single = encoder.singleValueContainer()
+      try single.encode(value)
+    case .string(let value):
+      var single = encoder.singleValueContainer()
+      try single.encode(value)
+    case .array(let elements):
+      var array = encoder.unkeyedContainer()
+      for element in elements { try array.encode(element) }
+    case .object(let members):
+      var object = encoder.container(keyedBy: AnyKey.self)
+      for (key, value) in members { try object.encode(value, forKey: AnyKey(stringValue: key)) }
+    }
+  }
+}
