@@ -115,7 +115,13 @@ extension JSONParser {
     limit: JSONParseLimit = .stringLength
   ) throws {
     if !_tokenInScratch {
-      _scratch.removeAll(keepingCapacity: true)
+      // After a huge token, its memory goes back rather than staying held for the rest of a
+      // long stream.
+      if _scratch.capacity > 1 << 20 {
+        _scratch = []
+      } else {
+        _scratch.removeAll(keepingCapacity: true)
+      }
       _tokenInScratch = true
     }
     // A skipped token is not kept (nor held to the length limits, which bound what is kept).
@@ -128,6 +134,7 @@ extension JSONParser {
     }
     if count > 0 {
       _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
+      _scratchCopied &+= count
     }
   }
 

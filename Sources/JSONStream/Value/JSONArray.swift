@@ -69,19 +69,6 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
     precondition(position >= 0 && position < count, "JSONArray index out of range")
     return _storage.value(of: _node(at: position)[0])
   }
-
-  public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool {
-    if lhs.count != rhs.count { return false }
-    if lhs._storage === rhs._storage && lhs._first == rhs._first && lhs._last == rhs._last {
-      return true
-    }
-    return lhs.elementsEqual(rhs)
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(count)
-    for element in self { hasher.combine(element) }
-  }
 }
 
 extension JSONArray: ExpressibleByArrayLiteral {

@@ -123,30 +123,6 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
       self = JSONObject(members)
     }
   }
-
-  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    if lhs._storage === rhs._storage && lhs._first == rhs._first && lhs._last == rhs._last {
-      return true
-    }
-    for (key, value) in lhs {
-      guard rhs[key] == value else { return false }
-    }
-    return true
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    // Order-independent, to agree with ==: combine member hashes commutatively.
-    var combined = 0
-    for (key, value) in self {
-      var member = Hasher()
-      member.combine(key)
-      member.combine(value)
-      combined ^= member.finalize()
-    }
-    hasher.combine(count)
-    hasher.combine(combined)
-  }
 }
 
 /// What the tree builder does when an object repeats a key.

@@ -346,8 +346,12 @@ struct _BuilderState: _ManualState {
   {
     let table = frames[last].index
     let start = frames[last].start
-    let state = self
-    let isEqual = { (candidate: Int) in state.keyEquals(at: start &+ 2 &* candidate, key) }
+    // Captures the node stack alone: a copy of `self` would share `indexes`, and the insert
+    // below would then copy the whole index for every key, quadratic in the object's size.
+    let stack = self.stack
+    let isEqual = { (candidate: Int) in
+      _bytesEqual(_JSONNode.utf8(stack[start &+ 2 &* candidate]), key)
+    }
     if _JSONNode.indexCapacity(position &+ 1) > indexes[table].count {
       // Grow only for a new key: the capacity must stay the one the final count implies.
       if let existing = indexes[table].withUnsafeMutableBufferPointer({
