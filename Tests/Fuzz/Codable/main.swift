@@ -343,10 +343,12 @@ private enum FuzzValue: Codable {
         self = .null
       } else if let bool = try? single.decode(Bool.self) {
         self = .bool(bool)
-      } else if let int = try? single.decode(Int64.self),
+      } else if let int = try? single.decode(Int64.self), int.magnitude <= 1 << 53,
         int != 0 || (try? single.decode(Double.self))?.sign != .minus
       {
-        // -0 stays a double: as an integer it would write back as 0.
+        // Only integers a double holds exactly, and not -0: what is kept as a double writes
+        // back as a double, and reads back as one (`-5.000000200044444444e16` is not an
+        // integer, but the double it reads as writes as `-5.0000002000444448e+16`, which is).
         self = .int(int)
       } else if let double = try? single.decode(Double.self) {
         self = .double(double)
