@@ -50,7 +50,9 @@ final class ByteOutput {
       }
       if n < 0 {
         if errno == EINTR { continue }
-        if errno == EPIPE { exit(0) }
+        // A reader that went away (`| head`): no message, as any tool in a pipeline, but
+        // not a success either: the output is cut short (`set -o pipefail` sees it).
+        if errno == EPIPE { exit(3) }
         writeStandardError("jsonstream: write error: \(String(cString: strerror(errno)))\n")
         exit(3)
       }

@@ -159,7 +159,7 @@ struct CommandTests {
     #expect(try Tool.run(["fmt", "--top", "3"]).status == 2)
   }
 
-  @Test("a closed output pipe ends the tool quietly, with status 0")
+  @Test("a closed output pipe ends the tool quietly, but not as a success: status 3")
   func closedPipe() throws {
     let big = try Tool.file(
       "["
@@ -180,7 +180,7 @@ struct CommandTests {
       try stdout.fileHandleForReading.close()
       let errors = stderr.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "\(command)")
+      #expect(process.terminationStatus == 3, "\(command)")
       #expect(errors.isEmpty, "\(command): \(String(decoding: errors, as: UTF8.self))")
     }
   }
@@ -263,5 +263,49 @@ struct CommandTests {
     #expect(wrong.stderr.contains("no JSB header"))
     #expect(try Tool.run(["convert"], input: "1").status == 2)
     #expect(try Tool.run(["convert", "--to", "yaml"], input: "1").status == 2)
+  }
+
+  @Test("a truncated or corrupted file: the error with its position, exit 1, a valid prefix")
+  func nothingLost() throws {
+    let document =
+      #"{"orders":[{"id":1,"name":"Zoë","tags":["a","b"],"total":12.5},"#
+      + #"{"id":2,"name":"x\"y","tags":[],"total":-3e2,"ok":true,"none":null}],"n":2}"#
+    var strict = JSONParseOptions()
+    strict.allowMultipleValues = true
+    /// Output that a strict parser accepts as far as it goes.
+    func isValidPrefix(_ text: String) -> Bool {
+      var parser = JSONParser(handler: JSONWriter(), options: strict)
+      return (try? parser.feed(Array(text.utf8))) != nil
+    }
+    for command in ["fmt", "minify"] {
+      let full = try Tool.run([command], input: document)
+      #expect(full.status == 0)
+      let bytes = Array(document.utf8)
+      for cut in stride(from: 1, to: bytes.count, by: 5) {
+        let truncated = String(decoding: bytes[..<cut], as: UTF8.self)
+        guard !truncated.unicodeScalars.contains("\u{FFFD}") else { continue }
+        let result = try Tool.run([command, "--chunk-size", "7"], input: truncated)
+        #expect(result.status == 1, "\(command) cut at \(cut)")
+        #expect(result.stderr.hasPrefix("<stdin>:1:"), "\(command) cut at \(cut): \(result.stderr)")
+        // What was written is the start of what the whole document gives.
+        #expect(full.stdout.hasPrefix(result.stdout), "\(command) cut at \(cut): \(result.stdout)")
+        #expect(isValidPrefix(result.stdout), "\(command) cut at \(cut)")
+      }
+      for position in stride(from: 3, to: bytes.count, by: 9) {
+        var corrupted = bytes
+        corrupted[position] = UInt8(ascii: "#")
+        let result = try Tool.run([command], input: String(decoding: corrupted, as: UTF8.self))
+        // A '#' inside a string is still JSON; anywhere else it is an error, at its column
+        // (in characters: 'ë' is one), or later when it ended a string early.
+        if result.status == 0 { continue }
+        #expect(result.status == 1, "\(command) # at \(position)")
+        let column = String(decoding: bytes[..<position], as: UTF8.self).count + 1
+        let reported = result.stderr.split(separator: ":").dropFirst(2).first.flatMap { Int($0) }
+        #expect(
+          result.stderr.hasPrefix("<stdin>:1:") && reported.map { $0 >= column } == true,
+          "\(command) # at \(position): \(result.stderr)")
+        #expect(isValidPrefix(result.stdout), "\(command) # at \(position): \(result.stdout)")
+      }
+    }
   }
 }
