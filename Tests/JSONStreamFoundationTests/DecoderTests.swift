@@ -122,12 +122,26 @@ struct DecoderTests {
     expectParity(Numbers.self, #"{"i":1,"u8":1,"f":1,"d":1,"big":1,"opt":3}"#)
     expectParity(Numbers.self, #"{"i":null,"u8":1,"f":1,"d":1,"big":1}"#)
     expectParity([Int].self, "[1,2,3e0,-0]")
+    // A number beyond Double's range is an error, not infinity (a fuzzer find).
+    expectParity([Double].self, "[1e400]")
+    expectParity([Double].self, "[-1.7e2800000000000056]")
+    expectParity([Date].self, "[1e400]") { ours, foundation in
+      ours.dateDecodingStrategy = .millisecondsSince1970
+      foundation.dateDecodingStrategy = .millisecondsSince1970
+    }
     expectParity([Double].self, #"[1,"Infinity"]"#) { ours, foundation in
       ours.nonConformingFloatDecodingStrategy = .convertFromString(
         positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
       foundation.nonConformingFloatDecodingStrategy = .convertFromString(
         positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     }
+  }
+
+  @Test("a number below Double's smallest magnitude rounds to zero, as IEEE 754 says")
+  func underflow() throws {
+    // JSONSerialization agrees; Foundation's JSONDecoder calls such input invalid JSON.
+    let zeros = try JSONStreamDecoder().decode([Double].self, from: Array("[1e-400,-1e-400]".utf8))
+    #expect(zeros == [0, 0] && zeros[0].sign == .plus && zeros[1].sign == .minus)
   }
 
   struct Profile: Codable, Equatable {

@@ -182,7 +182,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let number = value.number {
       let double = number.double
       let result = T(double)
-      if double.isFinite && !result.isFinite {
+      // A number beyond the type's range is an error, as in Foundation, not ±infinity (which
+      // only the non-finite literals, when the parse options allow them, stand for).
+      if !result.isFinite && !number.isNonFinite {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: path(appending: key),
