@@ -317,13 +317,17 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// A token's payload: the bytes after its tag and LEB128 length.
-  @inlinable mutating func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<UInt8> {
+  @inlinable mutating func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<
+    UInt8
+  > {
     var size = 1
     while p[size] & 0x80 != 0 { size += 1 }
     return UnsafeBufferPointer(start: p + 1 + size, count: length - 1 - size)
   }
 
-  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<UInt8> {
+  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<
+    UInt8
+  > {
     guard _isWellFormedUTF8(bytes) else {
       throw error(.invalidUTF8, "a string that is not UTF-8", at: offset)
     }
