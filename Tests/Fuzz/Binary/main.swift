@@ -67,16 +67,7 @@ private func binaryRead(
 ) -> Result<[JSONValue], JSONParseError> {
   var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
   do {
-    if chunk == 0 {
-      try reader.feed(UnsafeRawBufferPointer(input))
-    } else {
-      var start = 0
-      while start < input.count {
-        let count = min(chunk, input.count - start)
-        _ = try fuzzWithCopy(input, start: start, count: count) { try reader.feed($0) }
-        start += count
-      }
-    }
+    try fuzzFeed(input, chunk: chunk) { _ = try reader.feed($0) }
     try reader.finish()
   } catch let error as JSONParseError {
     return .failure(error)

@@ -48,7 +48,7 @@ public func fuzzRoundTripTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
   // The input streamed through a writer, as `jsonstream fmt` does.
   var parser = JSONParser(handler: JSONWriter(options: writeOptions), options: options)
   let streamed = Result {
-    try roundTripFeed(&parser, input, chunk: chunk)
+    try fuzzFeed(input, chunk: chunk) { _ = try parser.feed($0) }
     try parser.finish()
     try parser.handler.finish()
   }
@@ -124,22 +124,6 @@ private func roundTripEvents(
     try feed(&parser)
     try parser.finish()
     return parser.handler.events
-  }
-}
-
-/// Feeds `input` whole or in chunks of `chunk` bytes, each copied into its own allocation.
-private func roundTripFeed<Handler: JSONEventHandler>(
-  _ parser: inout JSONParser<Handler>, _ input: UnsafeBufferPointer<UInt8>, chunk: Int
-) throws {
-  if chunk == 0 {
-    try parser.feed(UnsafeRawBufferPointer(input))
-    return
-  }
-  var start = 0
-  while start < input.count {
-    let count = min(chunk, input.count - start)
-    try fuzzWithCopy(input, start: start, count: count) { try parser.feed($0) }
-    start += count
   }
 }
 

@@ -43,3 +43,20 @@ func fuzzWithCopy<R>(
     from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[start..<start + count])))
   return try body(UnsafeRawBufferPointer(chunk))
 }
+
+/// Calls `feed` with `input` whole (`chunk` 0), or in chunks of `chunk` bytes each copied
+/// into an allocation of its own, freed right after (see `fuzzWithCopy`).
+func fuzzFeed(
+  _ input: UnsafeBufferPointer<UInt8>, chunk: Int, _ feed: (UnsafeRawBufferPointer) throws -> Void
+) rethrows {
+  if chunk == 0 {
+    try feed(UnsafeRawBufferPointer(input))
+    return
+  }
+  var start = 0
+  while start < input.count {
+    let count = min(chunk, input.count - start)
+    try fuzzWithCopy(input, start: start, count: count, feed)
+    start += count
+  }
+}

@@ -86,16 +86,7 @@ private func treeParse(
   _ policy: JSONDuplicateKeyPolicy, chunk: Int
 ) throws -> [JSONValue] {
   var parser = JSONParser(handler: JSONTreeBuilder(duplicateKeyPolicy: policy), options: options)
-  if chunk == 0 {
-    try parser.feed(UnsafeRawBufferPointer(input))
-  } else {
-    var start = 0
-    while start < input.count {
-      let count = min(chunk, input.count - start)
-      _ = try fuzzWithCopy(input, start: start, count: count) { try parser.feed($0) }
-      start += count
-    }
-  }
+  try fuzzFeed(input, chunk: chunk) { _ = try parser.feed($0) }
   try parser.finish()
   return parser.handler.values
 }
