@@ -205,8 +205,10 @@ extension _BuilderState {
   mutating func partialNumberFlags(_ pending: _PendingToken) -> UInt8? {
     let bytes = pending.bytes
     let old = snapshots.numberCount
+    // The same number, a number already (so `old` ≥ 1), not `0` or `-0` (which take no more
+    // digits: those are classified again), and only digits since.
     if pending.start == snapshots.numberToken, snapshots.numberFlags != nil, bytes.count >= old,
-      bytes[old - 1] != ._zero || (old > 2 || (old == 2 && bytes[0] != ._minus)),
+      !(bytes[old - 1] == ._zero && (old == 1 || old == 2 && bytes[0] == ._minus)),
       bytes[old..<bytes.count].allSatisfy({ $0._isDigit })
     {
       snapshots.work &+= bytes.count - old
@@ -224,9 +226,9 @@ extension _BuilderState {
   /// token share: only the bytes since the last snapshot are copied, so following a long
   /// string or number byte by byte costs its length, not its length squared. The nodes of
   /// earlier snapshots keep their own lengths; appending does not change what they show.
-  mutating func sharedTokenBytes(_ pending: _PendingToken, count: Int) -> UnsafeMutablePointer<
-    UInt8
-  >? {
+  mutating func sharedTokenBytes(_ pending: _PendingToken, count: Int)
+    -> UnsafeMutablePointer<UInt8>?
+  {
     if pending.start != snapshots.token || count < snapshots.tokenCount {
       snapshots.token = pending.start
       snapshots.tokenCount = 0
