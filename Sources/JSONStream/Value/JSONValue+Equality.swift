@@ -6,8 +6,12 @@ extension JSONValue {
   /// JSON's meaning: objects compare as unordered maps, numbers by value (`1 == 1.0`).
   /// Walks both values with a stack of its own, so any depth compares.
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    var pending = [(lhs, rhs)]
-    while let (a, b) = pending.popLast() {
+    // The first pair is held apart, so that comparing scalars allocates nothing: the stack
+    // grows only for the children of containers.
+    var next: (JSONValue, JSONValue)? = (lhs, rhs)
+    var pending: [(JSONValue, JSONValue)] = []
+    while let (a, b) = next ?? pending.popLast() {
+      next = nil
       switch (a, b) {
       case (.null, .null):
         continue
