@@ -131,12 +131,8 @@ private func codableCheckArray(_ bytes: [UInt8], _ decoder: JSONStreamDecoder, c
   var streamed: [FuzzOrder]? = []
   do {
     var items = try JSONStreamDecoder.ItemDecoder(FuzzOrder.self, at: "$[*]", decoder: decoder)
-    let step = chunk == 0 ? max(bytes.count, 1) : chunk
-    var start = 0
-    while start < bytes.count {
-      let end = min(bytes.count, start + step)
-      streamed! += try bytes[start..<end].withUnsafeBytes { try items.feed($0) }
-      start = end
+    try bytes.withUnsafeBufferPointer { input in
+      try fuzzFeed(input, chunk: chunk) { streamed! += try items.feed($0) }
     }
     streamed! += try items.finish()
   } catch {

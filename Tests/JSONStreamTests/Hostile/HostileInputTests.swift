@@ -22,6 +22,23 @@ struct HostileInputTests {
       + Array(repeating: UInt8(ascii: "]"), count: depth)
   }
 
+  /// Feeds `document` to `parser` in chunks of `chunk` bytes (without copying them), calling
+  /// `afterEach` after every chunk.
+  static func feed<Handler: JSONEventHandler>(
+    _ document: [UInt8], to parser: inout JSONParser<Handler>, chunk: Int,
+    afterEach: (inout JSONParser<Handler>) -> Void = { _ in }
+  ) throws {
+    try document.withUnsafeBytes { all in
+      var start = 0
+      while start < all.count {
+        let end = min(start + chunk, all.count)
+        try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+        afterEach(&parser)
+        start = end
+      }
+    }
+  }
+
   @Test(
     "1,000,000-deep nesting: the depth error, or, raised, a tree that works without recursion",
     arguments: [false, true])
@@ -87,14 +104,8 @@ struct HostileInputTests {
     for chunk in [64 * 1024, 1] {
       var parser = JSONParser(handler: Strings(expected: content))
       var peakScratch = 0
-      try document.withUnsafeBytes { all in
-        var start = 0
-        while start < all.count {
-          let end = min(start + chunk, all.count)
-          try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-          peakScratch = max(peakScratch, parser._scratch.capacity)
-          start = end
-        }
+      try Self.feed(document, to: &parser, chunk: chunk) {
+        peakScratch = max(peakScratch, $0._scratch.capacity)
       }
       try parser.finish()
       #expect(parser.handler.lengths == [content.count, 1], "chunks of \(chunk)")
@@ -110,14 +121,7 @@ struct HostileInputTests {
     options.limits.maxStringLength = 1 << 20
     var limited = JSONParser(handler: Strings(expected: content), options: options)
     let error = #expect(throws: JSONParseError.self) {
-      try document.withUnsafeBytes { all in
-        var start = 0
-        while start < all.count {
-          let end = min(start + 64 * 1024, all.count)
-          try limited.feed(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-          start = end
-        }
-      }
+      try Self.feed(document, to: &limited, chunk: 64 * 1024)
     }
     #expect(error?.kind == .limitExceeded(.stringLength))
     #expect(error?.offset == 1)
@@ -144,12 +148,7 @@ struct HostileInputTests {
     }
     for chunk in [1, 4096, document.count] {
       var parser = JSONParser(handler: Numbers(), options: options)
-      var start = 0
-      while start < document.count {
-        let end = min(start + chunk, document.count)
-        try parser.feed(document[start..<end])
-        start = end
-      }
+      try Self.feed(document, to: &parser, chunk: chunk)
       try parser.finish()
       #expect(parser.handler.texts == [Array(document.dropFirst().dropLast())])
       // -0.777…e-5, correctly rounded.
