@@ -21,9 +21,7 @@ extension JSONParser {
     if p.pointee == ._zero {
       p += 1
     } else if p.pointee._isDigit {
-      // Integer parts are mostly short: bytewise beats eight-at-a-time here.
-      p += 1
-      while p < end && p.pointee._isDigit { p += 1 }
+      p = _skipDigits(p + 1, end)
     } else {
       return nil
     }
@@ -38,7 +36,7 @@ extension JSONParser {
       p += 1
       if p < end && (p.pointee == ._plus || p.pointee == ._minus) { p += 1 }
       let digits = p
-      while p < end && p.pointee._isDigit { p += 1 }
+      p = _skipDigits(p, end)
       guard p > digits, p < end else { return nil }
     }
     // A digit right after a leading zero ("01") is an error for the state machine to report.

@@ -85,10 +85,89 @@ extension JSONParser {
         }
         p = try _scanExtendedWhitespace(p, end)
       }
+      p = try _scanSteady(p, end)
       if let status = _checkStop(p) { return status }
     }
     _consumed = _offset(end)
     return .needsMoreInput
+  }
+
+  /// Takes the tokens that follow in the usual shapes — `,` then a key or a value, a key then
+  /// `:` and a value, a closer — with spaces and tabs between. The dispatch on `_expect` in the
+  /// main loop is an indirect jump whose target follows the data's shape and so mispredicts;
+  /// here the grammar's order is the code's order, and what is left are branches on bytes.
+  /// Returns at the first byte the main loop must see (line breaks, comments, errors, what
+  /// follows the top-level value), at `end`, or once the handler asks to stop.
+  @inlinable @inline(__always)
+  mutating func _scanSteady(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    var p = start
+    while _phase == .running && !handler.isDone {
+      p = _skipSpaces(p, end)
+      guard p < end else { return p }
+      let c = p.pointee
+      let expect = _expect
+      if expect == .afterValue {
+        if c == ._comma {
+          p = _skipSpaces(p + 1, end)
+          if _inObject {
+            _expect = .keyAfterComma
+            guard p < end && p.pointee == ._quote else { continue }
+            p = try _scanMember(p, end)
+          } else {
+            _expect = .valueAfterComma
+            guard p < end && p.pointee > ._space else { continue }
+            p = try _scanValue(p.pointee, p, end)
+          }
+        } else if c == (_inObject ? ._closeBrace : ._closeBracket) {
+          p = try _endContainer(p)
+        } else {
+          return p
+        }
+      } else if expect == .keyAfterComma || expect == .keyOrEndObject {
+        guard c == ._quote else { return p }
+        p = try _scanMember(p, end)
+      } else if expect == .colon {
+        guard c == ._colon else { return p }
+        _expect = .value
+        p += 1
+      } else if expect != .afterTopLevel && c > ._space {
+        p = try _scanValue(c, p, end)
+      } else {
+        return p
+      }
+    }
+    return p
+  }
+
+  /// From a key's opening quote: the key, and the `:` and value after it as far as they are
+  /// in the usual shape. Leaves `_expect` wherever it got to.
+  @inlinable @inline(__always)
+  mutating func _scanMember(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
+    -> UnsafePointer<UInt8>
+  {
+    _stringIsKey = true
+    _markTokenStart(start)
+    var p = try _scanString(start + 1, end, fresh: true)
+    // Short of `end`, the key is complete and `_expect` is `.colon`.
+    guard p < end && !handler.isDone else { return p }
+    p = _skipSpaces(p, end)
+    guard p < end && p.pointee == ._colon else { return p }
+    _expect = .value
+    p = _skipSpaces(p + 1, end)
+    guard p < end && p.pointee > ._space else { return p }
+    return try _scanValue(p.pointee, p, end)
+  }
+
+  /// Past spaces and tabs: the whitespace that needs no counting.
+  @inlinable @inline(__always)
+  func _skipSpaces(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+    -> UnsafePointer<UInt8>
+  {
+    var p = start
+    while p < end && (p.pointee == ._space || p.pointee == ._tab) { p += 1 }
+    return p
   }
 
   /// After a token: has the handler asked to stop, or is the value finished?

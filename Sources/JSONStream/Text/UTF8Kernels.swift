@@ -16,16 +16,20 @@ func _escapeBytesMask(_ word: UInt64) -> UInt64 {
 
 /// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
 /// `\`. Eight at a time while eight remain: a word is clean when no byte is below 0x20, `"`,
-/// `\`, or 0x80 and up.
-@inlinable
+/// `\`, or 0x80 and up, and otherwise its lowest flagged byte is the one that stops the run.
+@inlinable @inline(__always)
 func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
   var p = start
   while end - p >= 8 {
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+    // Little-endian order puts the first byte lowest, where the mask is exact.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
     // Bytes from 0x80 have their high bit set already.
-    if (_escapeBytesMask(word) | word) & 0x8080_8080_8080_8080 != 0 { break }
+    let flags = (_escapeBytesMask(word) | word) & 0x8080_8080_8080_8080
+    if flags != 0 {
+      return p + (flags.trailingZeroBitCount &>> 3)
+    }
     p += 8
   }
   while p < end {
@@ -125,14 +129,26 @@ func _eightDigitsValue(_ word: UInt64) -> UInt64 {
   return value & 0xFFFF_FFFF
 }
 
-/// Skips ASCII digits from `start`, eight at a time while eight remain.
+/// The high bit of each byte of `word` that is not an ASCII digit. Exact for every byte: no
+/// carry crosses bytes, so the lowest set bit marks the first non-digit.
+@inlinable @inline(__always)
+func _nonDigitBytesMask(_ word: UInt64) -> UInt64 {
+  // Digits become 0…9; adding 0x76 carries 10 and up into the high bit, and bytes with the
+  // high bit set after the XOR are not digits either (masked first, so nothing carries out).
+  let offset = word ^ 0x3030_3030_3030_3030
+  return (((offset & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | offset)
+    & 0x8080_8080_8080_8080
+}
+
+/// Skips ASCII digits from `start`: eight at a time while eight remain, the word with the first
+/// non-digit located by its mask, one by one in the last seven bytes.
 @inlinable @inline(__always)
 func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>
 {
   var p = start
-  while end - p >= 8
-    && _isEightDigits(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
-  {
+  while end - p >= 8 {
+    let mask = _nonDigitBytesMask(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
+    if mask != 0 { return p + (mask.trailingZeroBitCount &>> 3) }
     p += 8
   }
   while p < end && p.pointee._isDigit { p += 1 }

@@ -28,6 +28,52 @@ struct KernelTests {
     }
   }
 
+  @Test("_skipPlainStringBytes stops exactly at the first byte a string scan must look at")
+  func skipPlain() {
+    // Specials after the first one too: a word's mask may flag bytes above a true one, and
+    // the scan must still stop at the first.
+    let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
+    let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F]
+    for length in 0..<20 {
+      for position in 0...length {
+        for special in specials {
+          for filler in plain {
+            var bytes = [UInt8](repeating: filler, count: length)
+            for index in position..<length { bytes[index] = special &+ UInt8(index & 1) }
+            if position < length { bytes[position] = special }
+            let stop = bytes.withUnsafeBufferPointer { buffer in
+              let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+              return _skipPlainStringBytes(base, base + length) - base
+            }
+            #expect(stop == position, "length \(length), \(special) at \(position) among \(filler)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test("_skipDigits stops exactly at the first byte that is not an ASCII digit")
+  func skipDigits() {
+    let nonDigits = (0...255).map(UInt8.init).filter { !(0x30...0x39).contains($0) }
+    for length in 0..<20 {
+      for position in 0...length {
+        for nonDigit in nonDigits {
+          // Digits of every value before the stop, and more bytes after it.
+          var bytes = (0..<length).map { UInt8(0x30 + $0 % 10) }
+          if position < length {
+            bytes[position] = nonDigit
+            for index in (position + 1)..<length { bytes[index] = UInt8(0x30 + index % 10) }
+          }
+          let stop = bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            return _skipDigits(base, base + length) - base
+          }
+          #expect(stop == position, "length \(length), \(nonDigit) at \(position)")
+        }
+      }
+    }
+  }
+
   @Test("_isWellFormedUTF8 accepts exactly the well-formed sequences")
   func wellFormed() {
     let good: [[UInt8]] = [
