@@ -23,11 +23,16 @@ public struct JSONString {
   /// checked by consumers that must not pass ill-formed UTF-8 on, such as the writer.
   @usableFromInline let _isWellFormed: Bool
 
+  /// Whether the bytes are known to hold no `"`, `\` or control character — a string the
+  /// parser passed straight from its input — so that writing them as JSON is a copy.
+  @usableFromInline let _needsNoEscaping: Bool
+
   /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
   @inlinable
   public init(utf8: UnsafeBufferPointer<UInt8>) {
     self.utf8 = utf8
     self._isWellFormed = false
+    self._needsNoEscaping = false
   }
 
   /// Wraps bytes known to be well-formed UTF-8.
@@ -35,6 +40,15 @@ public struct JSONString {
   init(_wellFormed utf8: UnsafeBufferPointer<UInt8>) {
     self.utf8 = utf8
     self._isWellFormed = true
+    self._needsNoEscaping = false
+  }
+
+  /// Wraps well-formed UTF-8 bytes known to need no escaping in JSON.
+  @inlinable
+  init(_wellFormedNeedingNoEscaping utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+    self._isWellFormed = true
+    self._needsNoEscaping = true
   }
 
   /// The number of UTF-8 bytes.

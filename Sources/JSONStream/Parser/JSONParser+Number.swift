@@ -9,10 +9,11 @@ extension JSONParser {
   /// The end of a well-formed number starting at `start` that is followed, inside this chunk,
   /// by a byte that cannot continue it; nil when it runs to the chunk's end or breaks the
   /// grammar (the state machine below then takes over, and reports errors).
+  /// `flags` gets JSONNumber's flags for it.
   @inlinable @inline(__always)
-  static func _wellFormedNumberEnd(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
-    -> UnsafePointer<UInt8>?
-  {
+  static func _wellFormedNumberEnd(
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, flags: inout UInt8
+  ) -> UnsafePointer<UInt8>? {
     var p = start
     if p.pointee == ._minus {
       p += 1
@@ -27,12 +28,14 @@ extension JSONParser {
     }
     guard p < end else { return nil }
     if p.pointee == ._period {
+      flags = JSONNumber._hasFractionOrExponent
       p += 1
       let digits = p
       p = _skipDigits(p, end)
       guard p > digits, p < end else { return nil }
     }
     if p.pointee == ._lowerE || p.pointee == ._upperE {
+      flags = JSONNumber._hasFractionOrExponent
       p += 1
       if p < end && (p.pointee == ._plus || p.pointee == ._minus) { p += 1 }
       let digits = p
@@ -43,27 +46,14 @@ extension JSONParser {
     return p.pointee._isDigit ? nil : p
   }
 
-  /// JSONNumber's flags for well-formed number text `[start, end)`.
-  @inlinable @inline(__always)
-  static func _numberFlags(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt8 {
-    var p = start
-    while p < end {
-      let c = p.pointee
-      if c == ._period || c == ._lowerE || c == ._upperE {
-        return JSONNumber._hasFractionOrExponent
-      }
-      p += 1
-    }
-    return 0
-  }
-
   /// A number starting at `start`: straight through when it is well-formed and ends inside
   /// this chunk (the common case), else by the resumable state machine.
   @inlinable
   mutating func _scanNewNumber(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
     -> UnsafePointer<UInt8>
   {
-    if let numberEnd = Self._wellFormedNumberEnd(start, end) {
+    var flags: UInt8 = 0
+    if let numberEnd = Self._wellFormedNumberEnd(start, end, flags: &flags) {
       let count = numberEnd - start
       _cursor = _tokenStart
       if !_skipping {
@@ -71,7 +61,7 @@ extension JSONParser {
         try handler.number(
           JSONNumber(
             _utf8: UnsafeBufferPointer(start: start, count: count),
-            flags: Self._numberFlags(start, numberEnd)))
+            flags: flags))
       }
       _valueCompleted()
       return numberEnd

@@ -82,7 +82,9 @@ extension JSONParser {
       if count > options.limits.maxStringLength {
         throw _tokenLimitError(.stringLength)
       }
-      let view = JSONString(_wellFormed: UnsafeBufferPointer(start: runStart, count: count))
+      // Straight from the input: the scan stopped at no `\` and no control character.
+      let view = JSONString(
+        _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: runStart, count: count))
       if _stringIsKey {
         try handler.key(view)
       } else {

@@ -144,7 +144,7 @@ func _writeEscapedWellFormedContent(
   while true {
     let p = _skipUnescapedBytes(runStart, end)
     let count = p - runStart
-    out.update(from: runStart, count: count)
+    _copyBytes(from: runStart, to: out, count: count)
     out += count
     guard p < end else { return out }
     out = _writeEscape(p.pointee, to: out)

@@ -2,9 +2,10 @@
 // range it is given and never reads outside it.
 
 /// A word whose byte high bits say whether `word` holds a `"`, a `\` or a byte below 0x20:
-/// the classic "has a zero byte" and "has a byte below n" tests, exact about whether any byte
-/// qualifies (also with bytes from 0x80 present: the `& ~word` terms mask those), which is all
-/// the callers need before locating it bytewise.
+/// the classic "has a zero byte" and "has a byte below n" tests. Exact about whether any byte
+/// qualifies (also with bytes from 0x80 present: the `& ~word` terms mask those) and about the
+/// lowest one that does: a borrow starts only at a qualifying byte and runs upwards, so false
+/// flags appear only above a true one.
 @inlinable @inline(__always)
 func _escapeBytesMask(_ word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101
@@ -49,8 +50,10 @@ func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
 {
   var p = start
   while end - p >= 8 {
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-    if _escapeBytesMask(word) & 0x8080_8080_8080_8080 != 0 { break }
+    // Little-endian order puts the first byte lowest, where the mask is exact.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+    let flags = _escapeBytesMask(word) & 0x8080_8080_8080_8080
+    if flags != 0 { return p + (flags.trailingZeroBitCount &>> 3) }
     p += 8
   }
   while p < end {
@@ -153,4 +156,35 @@ func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> 
   }
   while p < end && p.pointee._isDigit { p += 1 }
   return p
+}
+
+/// Copies `count` bytes that do not overlap. Tokens are mostly a few bytes long, where a call
+/// to `memmove` costs more than the copy: up to 16 bytes are two loads and two stores (which
+/// may overlap each other), and only longer runs call the library.
+@inlinable @inline(__always)
+func _copyBytes(
+  from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, count: Int
+) {
+  let from = UnsafeRawPointer(source)
+  let to = UnsafeMutableRawPointer(destination)
+  if count >= 8 {
+    if count > 16 {
+      destination.update(from: source, count: count)
+      return
+    }
+    let head = from.loadUnaligned(as: UInt64.self)
+    let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    to.storeBytes(of: head, as: UInt64.self)
+    to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+  } else if count >= 4 {
+    let head = from.loadUnaligned(as: UInt32.self)
+    let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    to.storeBytes(of: head, as: UInt32.self)
+    to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+  } else if count > 0 {
+    // 1, 2 or 3 bytes: the first, the middle and the last cover them.
+    destination[0] = source[0]
+    destination[count &>> 1] = source[count &>> 1]
+    destination[count &- 1] = source[count &- 1]
+  }
 }

@@ -81,6 +81,15 @@ extension _Buffer where Element == UInt8 {
     count &+= 1
   }
 
+  /// Appends bytes, mostly few: see `_copyBytes`.
+  @inlinable @inline(__always)
+  mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let n = bytes.count
+    if n > capacity &- count { grow(toAtLeast: count &+ n) }
+    if let source = bytes.baseAddress { _copyBytes(from: source, to: base + count, count: n) }
+    count &+= n
+  }
+
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   var end: UnsafeMutablePointer<UInt8> { base + count }

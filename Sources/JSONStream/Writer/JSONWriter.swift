@@ -187,7 +187,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if value.isNonFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.text) }
     let state = _state()
     try _beginValue(state)
-    state.pointee.out.append(value.utf8)
+    state.pointee.out.appendBytes(value.utf8)
     try _endValue(state)
   }
 
@@ -350,7 +350,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   @inlinable @inline(__always)
   func _appendStatic(_ state: UnsafeMutablePointer<_WriterState>, _ text: StaticString) {
-    state.pointee.out.append(
+    state.pointee.out.appendBytes(
       UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
@@ -361,7 +361,13 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     state.pointee.out.reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
     state.pointee.out.appendReserved(._quote)
     let end: UnsafeMutablePointer<UInt8>?
-    if string._isWellFormed && !options.escapeUnicode && !options.escapeSlash {
+    if string._needsNoEscaping && !options.escapeUnicode && !options.escapeSlash {
+      let count = string.utf8.count
+      if let source = string.utf8.baseAddress {
+        _copyBytes(from: source, to: state.pointee.out.end, count: count)
+      }
+      end = state.pointee.out.end + count
+    } else if string._isWellFormed && !options.escapeUnicode && !options.escapeSlash {
       end = _writeEscapedWellFormedContent(string.utf8, to: state.pointee.out.end)
     } else {
       end = _writeEscapedJSONStringContent(

@@ -74,6 +74,23 @@ struct KernelTests {
     }
   }
 
+  @Test("_copyBytes copies exactly count bytes at every length, and nothing around them")
+  func copyBytes() {
+    for count in 0..<40 {
+      let source = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+      var destination = [UInt8](repeating: 0xEE, count: count + 16)
+      source.withUnsafeBufferPointer { from in
+        destination.withUnsafeMutableBufferPointer { to in
+          let base = from.baseAddress ?? UnsafePointer(bitPattern: 1)!
+          _copyBytes(from: base, to: to.baseAddress! + 8, count: count)
+        }
+      }
+      #expect(Array(destination[8..<(8 + count)]) == source, "count \(count)")
+      #expect(destination[..<8].allSatisfy { $0 == 0xEE }, "count \(count): bytes before")
+      #expect(destination[(8 + count)...].allSatisfy { $0 == 0xEE }, "count \(count): after")
+    }
+  }
+
   @Test("_isWellFormedUTF8 accepts exactly the well-formed sequences")
   func wellFormed() {
     let good: [[UInt8]] = [
