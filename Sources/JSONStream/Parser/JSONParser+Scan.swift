@@ -51,7 +51,7 @@ extension JSONParser {
         if c == ._quote {
           _stringIsKey = true
           _markTokenStart(p)
-          p = try _scanString(p + 1, end, fresh: true)
+          p = try _scanNewString(p + 1, end, isKey: true)
         } else if c == ._closeBrace
           && (_expect == .keyOrEndObject || options.allowTrailingCommas)
         {
@@ -149,7 +149,7 @@ extension JSONParser {
   {
     _stringIsKey = true
     _markTokenStart(start)
-    var p = try _scanString(start + 1, end, fresh: true)
+    var p = try _scanNewString(start + 1, end, isKey: true)
     // Short of `end`, the key is complete and `_expect` is `.colon`.
     guard p < end && !handler.isDone else { return p }
     p = _skipSpaces(p, end)
@@ -214,7 +214,7 @@ extension JSONParser {
     case ._quote:
       _stringIsKey = false
       _markTokenStart(p)
-      return try _scanString(p + 1, end, fresh: true)
+      return try _scanNewString(p + 1, end, isKey: false)
     case ._minus, ._zero ... ._nine:
       _markTokenStart(p)
       return try _scanNewNumber(p, end)

@@ -7,12 +7,58 @@
 // `_escape`/`_escapeValue`/`_pendingHighSurrogate` and `_utf8`, so nothing is rescanned.
 
 extension JSONParser {
-  /// Scans string content from `start` (just past the opening quote when `fresh`).
+  /// A string or key from just past its opening quote (`_stringIsKey` and the token start are
+  /// set). Plain ASCII that ends in this chunk — most strings — is delivered right here, with
+  /// no call; anything else goes on in `_scanString` from the byte that stopped the run.
+  @inlinable @inline(__always)
+  mutating func _scanNewString(
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, isKey: Bool
+  ) throws -> UnsafePointer<UInt8> {
+    let p = _skipPlainStringBytes(start, end)
+    if p < end && p.pointee == ._quote {
+      try _endPlainString(start, p, isKey: isKey)
+      return p + 1
+    }
+    _tokenInScratch = false
+    return try _scanString(start, end, fresh: true, at: p)
+  }
+
+  /// The closing quote at `p` of a string whose bytes `[start, p)` are all in this chunk and
+  /// need no decoding.
+  @inlinable @inline(__always)
+  mutating func _endPlainString(
+    _ start: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>, isKey: Bool
+  ) throws {
+    _cursor = _tokenStart
+    if !_skipping {
+      let count = p - start
+      if count > options.limits.maxStringLength {
+        throw _tokenLimitError(.stringLength)
+      }
+      // Straight from the input: the scan stopped at no `\` and no control character.
+      let view = JSONString(
+        _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: start, count: count))
+      if isKey {
+        try handler.key(view)
+      } else {
+        try handler.string(view)
+      }
+    }
+    if isKey {
+      _expect = .colon
+    } else {
+      _valueCompleted()
+    }
+  }
+
+  /// Scans string content from `start` (just past the opening quote when `fresh`, with the
+  /// bytes before `scanned` known to be plain).
   @inlinable
   mutating func _scanString(
-    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, fresh: Bool
+    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, fresh: Bool,
+    at scanned: UnsafePointer<UInt8>? = nil
   ) throws -> UnsafePointer<UInt8> {
-    var p = start
+    var p = scanned ?? start
     var runStart = start
     if fresh {
       _tokenInScratch = false

@@ -27,6 +27,11 @@ final class ByteInput {
   /// Shows progress on standard error (see `Progress`); nil when it should not.
   private var progress: Progress?
 
+  /// Reads a regular file a block ahead on another thread; nil for other inputs.
+  private var readAhead: ReadAhead?
+  /// With `readAhead`, the chunk handed out last: part of the block it holds.
+  private var slice = UnsafeRawBufferPointer(start: nil, count: 0)
+
   /// Opens `path`, or standard input for nil or `-`. With `showsProgress`, a progress line
   /// appears on standard error when it is a terminal and the input is large.
   init(path: String?, chunkSize: Int, showsProgress: Bool = false) throws(ToolError) {
@@ -44,38 +49,90 @@ final class ByteInput {
       self.name = "<stdin>"
       self.ownsDescriptor = false
     }
+    var status = stat()
+    let isFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     if showsProgress && isatty(2) == 1 {
-      var status = stat()
-      let isFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
       progress = Progress(total: isFile ? Int(status.st_size) : nil)
+    }
+    // Small files are read before a thread would have started.
+    if isFile && Int(status.st_size) > 4 * chunkSize {
+      // Blocks of whole chunks, about 1 MB: a hand-over between the threads costs a wake-up,
+      // too much for every 64 KiB chunk.
+      let blockSize = max(1, (1 << 20) / chunkSize) * chunkSize
+      let readAhead = ReadAhead(fd: fd, capacity: blockSize)
+      if readAhead.start() { self.readAhead = readAhead }
     }
   }
 
   deinit {
     progress?.clear()
+    readAhead?.stop()
     if ownsDescriptor { close(fd) }
+  }
+
+  /// The chunk being parsed, still valid after `forEachChunk` returns.
+  private var currentChunk: [UInt8] {
+    if readAhead != nil { return Array(slice) }
+    return Array(buffer[0..<filled])
+  }
+
+  /// Keeps the last `tailLimit` bytes or more before the chunk about to be replaced, for an
+  /// error's line: a copy of at most that, and no search for line breaks, which are looked for
+  /// only when there is an error. Trimmed at twice the limit, so small chunks do not shift the
+  /// bytes on every read.
+  private func keepTail(of chunk: UnsafeRawBufferPointer) {
+    if chunk.count >= tailLimit {
+      tail.removeAll(keepingCapacity: true)
+      tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - tailLimit)...]))
+    } else {
+      tail.append(contentsOf: chunk)
+      if tail.count > 2 * tailLimit { tail.removeFirst(tail.count - tailLimit) }
+    }
+  }
+
+  /// `forEachChunk` for a file read ahead on another thread: each block it hands over, in
+  /// chunks of `buffer.count` bytes.
+  private func forEachChunk(
+    from readAhead: ReadAhead, _ body: (UnsafeRawBufferPointer) throws -> Bool
+  ) throws {
+    let chunkSize = buffer.count
+    while true {
+      let block: UnsafeRawBufferPointer?
+      do {
+        // Gives back the previous block: its last chunk is in `tail` by now.
+        block = try readAhead.nextBlock()
+      } catch {
+        throw ToolError.io("cannot read \(name): \(String(cString: strerror(error.code)))")
+      }
+      guard let block else {
+        progress?.clear()
+        return
+      }
+      var start = 0
+      while start < block.count {
+        slice = UnsafeRawBufferPointer(rebasing: block[start..<min(block.count, start + chunkSize)])
+        filled = slice.count
+        progress?.update(bytes: chunkStart + filled)
+        guard try body(slice) else { return }
+        // The slice stays readable for an error's line until the block is given back.
+        keepTail(of: slice)
+        chunkStart += slice.count
+        filled = 0
+        slice = UnsafeRawBufferPointer(start: nil, count: 0)
+        start += chunkSize
+      }
+    }
   }
 
   /// Calls `body` with each chunk until the input ends or `body` returns false.
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    if let readAhead { return try forEachChunk(from: readAhead, body) }
     let capacity = buffer.count
     try buffer.withUnsafeMutableBytes { storage in
       let base = storage.baseAddress!
       while true {
         if self.filled > 0 {
-          // Keep the last `tailLimit` bytes or more before the chunk about to be overwritten,
-          // for an error's line: a copy of at most that, and no search for line breaks, which
-          // are looked for only when there is an error. Trimmed at twice the limit, so small
-          // chunks do not shift the bytes on every read.
-          let chunk = UnsafeRawBufferPointer(start: base, count: self.filled)
-          if chunk.count >= tailLimit {
-            tail.removeAll(keepingCapacity: true)
-            tail.append(
-              contentsOf: UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - tailLimit)...]))
-          } else {
-            tail.append(contentsOf: chunk)
-            if tail.count > 2 * tailLimit { tail.removeFirst(tail.count - tailLimit) }
-          }
+          keepTail(of: UnsafeRawBufferPointer(start: base, count: self.filled))
           chunkStart += self.filled
           self.filled = 0
         }
@@ -104,7 +161,7 @@ final class ByteInput {
   /// The line around byte `offset` of the input, as far as the bytes kept allow: its text
   /// (at most `width` characters around the offset) and the text before the offset on it.
   func line(around offset: Int, width: Int = 100) -> (text: String, before: String)? {
-    let window = tail + buffer[0..<filled]
+    let window = tail + currentChunk
     let windowStart = chunkStart - tail.count
     let position = offset - windowStart
     guard position >= 0, position <= window.count else { return nil }

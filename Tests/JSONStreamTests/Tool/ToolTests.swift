@@ -15,10 +15,21 @@ struct Tool {
 
   static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
-  static func run(_ arguments: [String], input: String = "") throws -> Result {
+  /// Runs the tool with `input` on its standard input, or with the file at `pipedPath` piped
+  /// in by `cat` (large inputs: written here before the output is read, they would fill both
+  /// pipes).
+  static func run(_ arguments: [String], input: String = "", pipedPath: String? = nil) throws
+    -> Result
+  {
     let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
+    if let pipedPath {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      let script = #"cat "$0" 2>/dev/null | "$@""#
+      process.arguments = ["-c", script, pipedPath, binary.path] + arguments
+    } else {
+      process.executableURL = binary
+      process.arguments = arguments
+    }
     let stdin = Pipe()
     let stdout = Pipe()
     let stderr = Pipe()
@@ -172,6 +183,44 @@ struct TranscodeToolTests {
       #expect(
         try Tool.run(["minify", "--chunk-size", size], input: document).stdout == result.stdout)
     }
+  }
+
+  @Test("a large file is read ahead in blocks: the same output as from stdin, errors in place")
+  func readAhead() throws {
+    // Files over four chunks are read a block (about 1 MB of whole chunks) ahead on another
+    // thread, and handed to the parser chunk by chunk; stdin is read directly. Odd chunk sizes
+    // put chunk and block boundaries inside tokens.
+    var records: [String] = []
+    for index in 0..<30_000 {
+      records.append(#"{"id":\#(index),"name":"Zoë \"\#(index)\"","tags":["a","😀"],"x":-1.5e3}"#)
+    }
+    let document = "[\n" + records.joined(separator: ",\n") + "\n]\n"
+    let path = try Tool.file(document)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for size in ["997", "65536"] {
+      let fromFile = try Tool.run(["minify", "--chunk-size", size, path])
+      // A pipe is read directly, not ahead.
+      let fromStdin = try Tool.run(["minify", "--chunk-size", size], pipedPath: path)
+      #expect(fromFile.status == 0)
+      #expect(fromFile.stdout.utf8.count > 2_000_000)
+      // Compared first: a failure would print megabytes.
+      let same = fromFile.stdout == fromStdin.stdout
+      #expect(same, "chunk size \(size)")
+      #expect(fromStdin.status == 0)
+    }
+    // An error near the end: its line, column and text, as from stdin.
+    var broken = records
+    broken[29_000] = #"{"id":29000,"name":"unterminated}"#
+    let brokenDocument = "[\n" + broken.joined(separator: ",\n") + "\n]\n"
+    let brokenPath = try Tool.file(brokenDocument)
+    defer { try? FileManager.default.removeItem(atPath: brokenPath) }
+    let result = try Tool.run(["validate", "--chunk-size", "997", brokenPath])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("\(brokenPath):29002:35: control character 0x0A"))
+    #expect(result.stderr.contains(#"  {"id":29000,"name":"unterminated},"#))
+    let fromStdin = try Tool.run(["validate", "--chunk-size", "997"], pipedPath: brokenPath)
+    #expect(
+      fromStdin.stderr.replacingOccurrences(of: "<stdin>", with: brokenPath) == result.stderr)
   }
 
   @Test("fmt: pretty, idempotent, with every writer option")
