@@ -120,23 +120,13 @@ extension JSONParser {
   @inlinable
   mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
     _token = .none
+    guard _tokenInScratch else {
+      // All in this chunk and nothing decoded: `runStart` is still the string's start.
+      try _endPlainString(runStart, p, isKey: _stringIsKey)
+      return
+    }
     _cursor = _tokenStart
-    if _skipping {
-      // Inside a skipped container: checked, not delivered.
-    } else if !_tokenInScratch {
-      let count = p - runStart
-      if count > options.limits.maxStringLength {
-        throw _tokenLimitError(.stringLength)
-      }
-      // Straight from the input: the scan stopped at no `\` and no control character.
-      let view = JSONString(
-        _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: runStart, count: count))
-      if _stringIsKey {
-        try handler.key(view)
-      } else {
-        try handler.string(view)
-      }
-    } else {
+    if !_skipping {  // inside a skipped container: checked, not delivered
       try _appendToScratch(runStart, p)
       let bytes = _scratch
       let isKey = _stringIsKey
