@@ -38,9 +38,10 @@ extension JSONParser where Handler == JSONTreeBuilder {
     -> JSONValue?
   {
     var pending: (isString: Bool, isKey: Bool, start: Int)? = nil
-    if _token == .string && _tokenInScratch {
+    // A token in a skipped container is not kept, so scratch does not hold it.
+    if !_skipping && _token == .string && _tokenInScratch {
       pending = (true, _stringIsKey, _tokenStart)
-    } else if _token == .number && _tokenInScratch {
+    } else if !_skipping && _token == .number && _tokenInScratch {
       pending = (false, false, _tokenStart)
     }
     // A reference to the scratch bytes (not a copy): nothing changes them meanwhile.

@@ -104,6 +104,14 @@ extension JSONParser {
           return end
         }
       } else if c >= 0x80 {
+        // A well-formed character wholly in this chunk (the common case) needs no call.
+        if !options.rejectNullAndNoncharacters,
+          case let length = _wellFormedCharacterLength(p, end), length > 0
+        {
+          _continuationBytes &+= length &- 1
+          p += length
+          continue
+        }
         p = try _scanMultiByte(p, end, runStart: &runStart)
         if _utf8.need != 0 {
           try _appendToScratch(runStart, end)
@@ -152,6 +160,11 @@ extension JSONParser {
     _ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>,
     limit: JSONParseLimit = .stringLength
   ) throws {
+    // A skipped token is not kept (nor held to the length limits, which bound what is kept).
+    if _skipping {
+      _tokenInScratch = true
+      return
+    }
     if !_tokenInScratch {
       // After a huge token, its memory goes back rather than staying held for the rest of a
       // long stream.
@@ -162,8 +175,6 @@ extension JSONParser {
       }
       _tokenInScratch = true
     }
-    // A skipped token is not kept (nor held to the length limits, which bound what is kept).
-    if _skipping { return }
     let count = to - from
     let maximum =
       limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
