@@ -46,7 +46,7 @@ extension JSONParser {
     case .keyAfterComma: return "expected a string key after ','"
     case .colon: return "expected ':' after an object key"
     case .afterValue:
-      return _stack.last == true
+      return _stack.innermostIsObject
         ? "expected ',' or '}' after an object member"
         : "expected ',' or ']' after an array element"
     case .afterTopLevel: return "expected end of input after the top-level value"
@@ -111,7 +111,7 @@ extension JSONParser {
     if _stack.isEmpty && _valueCount == 0 {
       return _error(.emptyInput, "expected a JSON value, found end of input", offset: offset)
     }
-    let open = _stack.count == 1 ? "1 open container" : "\(_stack.count) open containers"
+    let open = _stack.depth == 1 ? "1 open container" : "\(_stack.depth) open containers"
     return _error(
       .unexpectedEndOfInput, "unexpected end of input (\(open)), \(_expectation)", offset: offset)
   }

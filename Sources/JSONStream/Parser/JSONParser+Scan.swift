@@ -245,18 +245,16 @@ extension JSONParser {
 
   @inlinable @inline(__always)
   mutating func _push(isObject: Bool, at p: UnsafePointer<UInt8>) throws {
-    if _stack.count >= options.limits.maxDepth {
+    if _stack.depth >= options.limits.maxDepth {
       throw _limitError(.depth, at: p)
     }
-    _stack.append(isObject)
-    _inObject = isObject
+    _stack.push(isObject: isObject)
   }
 
   /// `}` or `]` that closes the innermost container (the caller checked it matches).
   @inlinable @inline(__always)
   mutating func _endContainer(_ p: UnsafePointer<UInt8>) throws -> UnsafePointer<UInt8> {
-    let isObject = _stack.removeLast()
-    _inObject = _stack.last ?? false
+    let isObject = _stack.pop()
     _cursor = _offset(p)
     if _skipping && _skipDepth > 1 {
       _skipDepth &-= 1

@@ -45,10 +45,11 @@ public struct JSONParser<Handler: JSONEventHandler> {
   // MARK: Structure
 
   @usableFromInline var _expect = _Expect.value
-  /// Open containers, innermost last: `true` for an object.
-  @usableFromInline var _stack: [Bool] = []
-  /// Whether the innermost open container is an object (`_stack.last`, kept at hand).
-  @usableFromInline var _inObject = false
+  /// Open containers.
+  @usableFromInline var _stack = _ContainerStack()
+  /// Whether the innermost open container is an object.
+  @inlinable
+  var _inObject: Bool { _stack.innermostIsObject }
   @usableFromInline var _valueCount = 0
   @usableFromInline var _phase = _Phase.running
   @usableFromInline var _failure: (any Error)? = nil

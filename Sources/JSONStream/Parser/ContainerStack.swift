@@ -1,0 +1,44 @@
+/// The parser's open containers, a bit each (1: object, 0: array), innermost in bit 0 of
+/// `bits`. The innermost 64 levels live in that one word, so opening and closing a container is
+/// a shift with no array access (an `[Bool]` cost a uniqueness check per push and pop); each
+/// full word further out is kept in `spill`.
+///
+/// For `[{"a":[` the depth is 3 and `bits` is `0b010`: an array in an object in an array.
+@usableFromInline
+struct _ContainerStack {
+  @usableFromInline var depth = 0
+  @usableFromInline var bits: UInt64 = 0
+  @usableFromInline var spill: [UInt64] = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var isEmpty: Bool { depth == 0 }
+
+  /// Whether the innermost open container is an object (false when none is open).
+  @inlinable
+  var innermostIsObject: Bool { bits & 1 != 0 }
+
+  @inlinable @inline(__always)
+  mutating func push(isObject: Bool) {
+    if depth & 63 == 0 && depth != 0 {
+      spill.append(bits)
+      bits = 0
+    }
+    bits = bits &<< 1 | (isObject ? 1 : 0)
+    depth &+= 1
+  }
+
+  /// Closes the innermost container (there must be one): whether it was an object.
+  @inlinable @inline(__always)
+  mutating func pop() -> Bool {
+    let isObject = bits & 1 != 0
+    bits &>>= 1
+    depth &-= 1
+    if depth & 63 == 0 && depth != 0 {
+      bits = spill.removeLast()
+    }
+    return isObject
+  }
+}
