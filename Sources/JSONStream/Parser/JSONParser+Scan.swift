@@ -142,22 +142,35 @@ extension JSONParser {
   }
 
   /// From a key's opening quote: the key, and the `:` and value after it as far as they are
-  /// in the usual shape. Leaves `_expect` wherever it got to.
+  /// in the usual shape, then the members that follow while their values are scalars (a
+  /// record's members, without a return to the caller and its dispatch for each). Leaves
+  /// `_expect` wherever it got to.
   @inlinable @inline(__always)
   mutating func _scanMember(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
     -> UnsafePointer<UInt8>
   {
-    _stringIsKey = true
-    _markTokenStart(start)
-    var p = try _scanNewString(start + 1, end, isKey: true)
-    // Short of `end`, the key is complete and `_expect` is `.colon`.
-    guard p < end && !handler.isDone else { return p }
-    p = _skipSpaces(p, end)
-    guard p < end && p.pointee == ._colon else { return p }
-    _expect = .value
-    p = _skipSpaces(p + 1, end)
-    guard p < end && p.pointee > ._space else { return p }
-    return try _scanValue(p.pointee, p, end)
+    var p = start
+    while true {
+      _stringIsKey = true
+      _markTokenStart(p)
+      p = try _scanNewString(p + 1, end, isKey: true)
+      // Short of `end`, the key is complete and `_expect` is `.colon`.
+      guard p < end && !handler.isDone else { return p }
+      p = _skipSpaces(p, end)
+      guard p < end && p.pointee == ._colon else { return p }
+      _expect = .value
+      p = _skipSpaces(p + 1, end)
+      guard p < end && p.pointee > ._space else { return p }
+      p = try _scanValue(p.pointee, p, end)
+      // After a scalar (a container leaves `_expect` at its first token): `,` and a key.
+      guard _expect == .afterValue && _phase == .running && !handler.isDone,
+        p < end && p.pointee == ._comma
+      else { return p }
+      let next = _skipSpaces(p + 1, end)
+      guard next < end && next.pointee == ._quote else { return p }
+      _expect = .keyAfterComma
+      p = next
+    }
   }
 
   /// Past spaces and tabs: the whitespace that needs no counting.
