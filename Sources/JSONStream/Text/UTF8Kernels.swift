@@ -88,7 +88,7 @@ func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 
 /// The length (2…4) of the well-formed UTF-8 character at `p` when it lies entirely before
 /// `end`; 0 when it is ill-formed or cut off by `end` (callers then take the careful path).
-@inlinable @inline(__always)
+@usableFromInline @_transparent
 func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
   let available = end - p
   let c = p[0]
