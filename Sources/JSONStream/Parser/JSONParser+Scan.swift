@@ -197,7 +197,7 @@ extension JSONParser {
   }
 
   /// A byte where a value is expected.
-  @inlinable @inline(__always)
+  @usableFromInline @_transparent
   mutating func _scanValue(
     _ c: UInt8, _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
   ) throws -> UnsafePointer<UInt8> {
