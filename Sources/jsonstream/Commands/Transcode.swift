@@ -5,8 +5,7 @@ struct ByteOutputSink: JSONOutputSink {
   let output: ByteOutput
 
   mutating func write(_ bytes: UnsafeRawBufferPointer) {
-    output.buffer.append(contentsOf: bytes)
-    output.didAppend()
+    output.write(bytes: bytes)
   }
 }
 

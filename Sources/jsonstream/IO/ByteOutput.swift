@@ -42,12 +42,26 @@ final class ByteOutput {
     if buffer.count >= flushThreshold { flush() }
   }
 
+  /// Appends `bytes`; a large block with nothing buffered before it goes out directly,
+  /// without a copy into the buffer (a writer hands over its output 64 KiB at a time).
+  func write(bytes: UnsafeRawBufferPointer) {
+    if buffer.isEmpty && bytes.count >= flushThreshold / 2 {
+      writeAll(bytes)
+      return
+    }
+    buffer.append(contentsOf: bytes)
+    didAppend()
+  }
+
   func flush() {
+    buffer.withUnsafeBytes { writeAll($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) {
     var written = 0
-    while written < buffer.count {
-      let n = buffer.withUnsafeBytes {
-        systemWrite(fd, $0.baseAddress! + written, $0.count - written)
-      }
+    while written < bytes.count {
+      let n = systemWrite(fd, bytes.baseAddress! + written, bytes.count - written)
       if n < 0 {
         if errno == EINTR { continue }
         // A reader that went away (`| head`): no message, as any tool in a pipeline, but
@@ -58,7 +72,6 @@ final class ByteOutput {
       }
       written += n
     }
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 
