@@ -72,6 +72,17 @@ func _appendLEB128(_ value: UInt64, to out: inout [UInt8]) {
   out.append(UInt8(truncatingIfNeeded: rest))
 }
 
+/// The 7-bit groups of up to eight LEB128 bytes (`bytes`, little-endian, the bytes after the
+/// number's last zeroed), joined into one number: pairs, then quads, then the two halves.
+@inlinable @inline(__always)
+func _compactLEB128(_ bytes: UInt64) -> UInt64 {
+  var x = bytes & 0x7F7F_7F7F_7F7F_7F7F
+  x = (x & 0x007F_007F_007F_007F) | (x & 0x7F00_7F00_7F00_7F00) &>> 1
+  x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x3FFF_0000_3FFF_0000) &>> 2
+  x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x0FFF_FFFF_0000_0000) &>> 4
+  return x
+}
+
 /// Zigzag: small magnitudes of either sign become small unsigned numbers.
 @inlinable @inline(__always)
 func _zigzag(_ value: Int64) -> UInt64 {
@@ -83,14 +94,18 @@ func _unzigzag(_ value: UInt64) -> Int64 {
   Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
 }
 
-/// The binary form of JSON number text, when one reproduces the text exactly: an integer in
-/// canonical form (no leading zeros, no `-0`), or a decimal without exponent whose digits fit
-/// in 18. nil: the text is kept as text.
-@usableFromInline
-enum _BinaryNumber {
+/// A number in one of the binary format's binary forms. Made from JSON number text
+/// (`init(text:)`) when one reproduces the text exactly: an integer in canonical form (no
+/// leading zeros, no `-0`), or a decimal without exponent whose digits fit in 18 (nil: the text
+/// is kept as text). A `double` is a binary64 (or binary32) read from the format, whose text is
+/// the shortest that reads back as it.
+///
+/// Public only so that ``JSONEventHandler/_binaryNumber(_:)`` can pass it: not API.
+public enum _BinaryNumber: Sendable {
   case int(Int64)
   case uint(UInt64)
   case decimal(mantissa: Int64, scale: UInt8)
+  case double(Double)
 
   @usableFromInline
   init?(text: UnsafeBufferPointer<UInt8>) {
@@ -151,7 +166,27 @@ enum _BinaryNumber {
     self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
   }
 
-  /// Calls `body` with the number's JSON text (the text it was made from), made on the stack.
+  /// Calls `body` with the number as a `JSONNumber` of its text (made on the stack, or for a
+  /// double as a `String`): what a producer of events delivers for it.
+  @inlinable
+  public func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+    switch self {
+    case .double(let value):
+      var description = _nonFiniteAwareText(value)
+      return try description.withUTF8 { bytes in
+        try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
+      }
+    case .decimal:
+      return try withText {
+        try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))
+      }
+    case .int, .uint:
+      return try withText { try body(JSONNumber(_utf8: $0, flags: 0)) }
+    }
+  }
+
+  /// Calls `body` with the JSON text of an integer or decimal (the text it was made from), made
+  /// on the stack.
   @inlinable
   func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
@@ -170,6 +205,8 @@ enum _BinaryNumber {
         rest = mantissa.magnitude
         negative = mantissa < 0
         pointAfter = Int(scale)
+      case .double:
+        preconditionFailure("a double's text is its description")
       }
       // Digits from the last; the point after `pointAfter` of them, with zeros up to one
       // digit before it.

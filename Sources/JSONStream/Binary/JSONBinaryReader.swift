@@ -68,7 +68,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
           p += take
           continue
         }
-        try carry.withUnsafeBufferPointer { try process($0.baseAddress!, need!) }
+        _ = try carry.withUnsafeBufferPointer { try process($0.baseAddress!, need!) }
         _offset += need!
         carry.removeAll(keepingCapacity: true)
         break
@@ -76,13 +76,14 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
     while p < end {
       if phase == .stopped { return .stopped }
-      guard let need = try tokenLength(p, end - p), need <= end - p else {
+      // Each token is decoded once: `process` finds its length as it reads it, and returns
+      // nil, having done nothing, for a token that runs past the chunk.
+      guard let length = try process(p, end - p) else {
         carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
         return .needsMoreInput
       }
-      try process(p, need)
-      p += need
-      _offset += need
+      p += length
+      _offset += length
     }
     return phase == .stopped ? .stopped : .needsMoreInput
   }
@@ -128,7 +129,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   // sixth of the time of reading into a tree); a mutating one gets its address.
 
   /// The length of the token at `p`, or nil when `available` bytes do not tell yet; throws for
-  /// a token that cannot be valid (an unknown tag, a length over the limits).
+  /// a token that cannot be valid (an unknown tag, a length over the limits). For completing a
+  /// token a chunk ended inside; `process` finds lengths itself, and throws the same errors.
   @inlinable mutating func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
     if !headerDone { return 6 }
     let tag = p[0]
@@ -164,7 +166,33 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   /// A LEB128 number at `p` and its size in bytes; nil when it runs past `available`.
-  @inlinable mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+  @inlinable @inline(__always)
+  mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UInt64, length: Int
+  )? {
+    if available > 0 && p[0] < 0x80 { return (UInt64(p[0]), 1) }
+    if available >= 10 {
+      // Eight bytes at once: the first byte without the high bit ends the number.
+      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      let stops = ~word & 0x8080_8080_8080_8080
+      if stops != 0 {
+        let length = stops.trailingZeroBitCount &>> 3 &+ 1
+        let bits = length == 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+        return (_compactLEB128(bits), length)
+      }
+      // Nine or ten bytes: the ninth holds bits 56–62, the tenth only bit 63.
+      let ninth = p[8]
+      if ninth < 0x80 { return (_compactLEB128(word) | UInt64(ninth) << 56, 9) }
+      if p[9] <= 1 {
+        return (_compactLEB128(word) | UInt64(ninth & 0x7F) << 56 | UInt64(p[9]) << 63, 10)
+      }
+    }
+    return try leb128ByteByByte(p, available)
+  }
+
+  /// `leb128`, a byte at a time: near the end of a chunk, and for the errors.
+  @inlinable
+  mutating func leb128ByteByByte(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
     UInt64, length: Int
   )? {
     var value: UInt64 = 0
@@ -183,13 +211,17 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
   }
 
-  /// Delivers the complete token of `length` bytes at `p`.
-  @inlinable mutating func process(_ p: UnsafePointer<UInt8>, _ length: Int) throws {
+  /// Delivers the token at `p` and returns its length; or returns nil, having done nothing,
+  /// when it runs past the `available` bytes. Throws what `tokenLength` throws for a token that
+  /// cannot be valid, whether it is complete or not.
+  @inlinable mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
     if !headerDone {
+      guard available >= 6 else { return nil }
       try readHeader(p)
-      return
+      return 6
     }
     let tag = p[0]
+    var length = 1
     switch tag {
     case _BinaryTag.null:
       try beginValue()
@@ -200,30 +232,44 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try handler.bool(tag == _BinaryTag.true)
       try endValue()
     case _BinaryTag.int:
-      let value = _unzigzag(try leb128(p + 1, length - 1)!.0)
-      try number(.int(value))
+      guard let (bits, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      try number(.int(_unzigzag(bits)))
     case _BinaryTag.uint:
-      let value = try leb128(p + 1, length - 1)!.0
+      guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
       guard value > UInt64(Int64.max) else {
         throw error(.invalidBinary, "an unsigned integer that fits a signed one", at: offset)
       }
       try number(.uint(value))
     case _BinaryTag.decimal:
+      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2) else {
+        return nil
+      }
+      length = 2 &+ size
       let scale = p[1]
-      let mantissa = _unzigzag(try leb128(p + 2, length - 2)!.0)
+      let mantissa = _unzigzag(bits)
       guard scale > 0, mantissa != Int64.min else {
         throw error(.invalidBinary, "a decimal with a scale of 0 or no magnitude", at: offset)
       }
       try number(.decimal(mantissa: mantissa, scale: scale))
     case _BinaryTag.float32:
+      guard available >= 5 else { return nil }
+      length = 5
       try double(
         Double(
           Float(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt32.self).littleEndian)))
-    case _BinaryTag.float64:
+    case _BinaryTag.float64, _BinaryTag.date:
+      // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
+      guard available >= 9 else { return nil }
+      length = 9
       try double(
         Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     case _BinaryTag.numberText:
-      let bytes = payload(p, length)
+      guard let bytes = try payload(p, available, limit: options.limits.maxNumberLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       guard let flags = _classifyNumberText(bytes),
         flags & JSONNumber._nonFinite == 0 || options.allowNonFiniteNumbers
       else {
@@ -233,7 +279,11 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try handler.number(JSONNumber(_utf8: bytes, flags: flags))
       try endValue()
     case _BinaryTag.string, _BinaryTag.sharedString:
-      let bytes = try utf8(payload(p, length))
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
       if tag == _BinaryTag.sharedString {
         try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, "string")
       }
@@ -241,23 +291,31 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try handler.string(JSONString(_wellFormed: bytes))
       try endValue()
     case _BinaryTag.stringRef:
+      guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
       let tables = _tables()
-      let index = try reference(p, length, in: tables.pointee.strings, "string")
+      try reference(index, in: tables.pointee.strings, "string")
       try beginValue()
-      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(index)))
+      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
       try endValue()
     case _BinaryTag.key, _BinaryTag.sharedKey:
-      let bytes = try utf8(payload(p, length))
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
       try beginKey()
       if tag == _BinaryTag.sharedKey {
         try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, "key")
       }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
+      guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
       let tables = _tables()
-      let index = try reference(p, length, in: tables.pointee.keys, "key")
+      try reference(index, in: tables.pointee.keys, "key")
       try beginKey()
-      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(index)))
+      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
       guard stack.count < options.limits.maxDepth else {
@@ -287,20 +345,23 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try handler.endObject()
       try endValue()
     case _BinaryTag.data:
-      let bytes = payload(p, length)
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       try beginValue()
       text.removeAll(keepingCapacity: true)
       _appendBase64(bytes, to: &text)
       try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
       try endValue()
-    case _BinaryTag.date:
-      // Read as JSON: its seconds since 2001, as a number (exactly: the binary64's text).
-      try double(
-        Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     default:
-      throw error(.invalidBinary, "unknown tag 0x\(String(tag, radix: 16))", at: offset)
+      throw error(
+        .invalidBinary,
+        "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)",
+        at: offset)
     }
     if handler.isDone { phase = .stopped }
+    return length
   }
 
   @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>) throws {
@@ -316,33 +377,39 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     headerDone = true
   }
 
-  /// A token's payload: the bytes after its tag and LEB128 length.
-  @inlinable mutating func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<
-    UInt8
-  > {
-    var size = 1
-    while p[size] & 0x80 != 0 { size += 1 }
-    return UnsafeBufferPointer(start: p + 1 + size, count: length - 1 - size)
+  /// The payload of a token of a tag, LEB128 length and bytes at `p`; nil when the token runs
+  /// past `available`. A length over `limit` is an error (at the length, as in `tokenLength`)
+  /// as soon as it is read.
+  @inlinable @inline(__always)
+  mutating func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    guard let (length, size) = try leb128(p + 1, available &- 1) else { return nil }
+    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit) }
+    guard Int(length) <= available &- 1 &- size else { return nil }
+    return UnsafeBufferPointer(start: p + 1 + size, count: Int(length))
   }
 
-  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<
-    UInt8
-  > {
+  @usableFromInline
+  func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
+    error(
+      .limitExceeded(tag == _BinaryTag.numberText ? .numberLength : .stringLength),
+      "a length of \(length) bytes, over the limit of \(limit)", at: offset + 1)
+  }
+
+  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     guard _isWellFormedUTF8(bytes) else {
       throw error(.invalidUTF8, "a string that is not UTF-8", at: offset)
     }
-    return bytes
   }
 
-  /// A table entry's index, which must name an earlier entry.
-  @inlinable mutating func reference(
-    _ p: UnsafePointer<UInt8>, _ length: Int, in table: _BinaryTable, _ what: String
-  ) throws -> Int {
-    let index = try leb128(p + 1, length - 1)!.0
+  /// Checks that a table reference names an earlier entry.
+  @inlinable mutating func reference(_ index: UInt64, in table: _BinaryTable, _ what: String)
+    throws
+  {
     guard index < UInt64(table.count) else {
       throw error(.invalidBinary, "a reference to \(what) \(index) of \(table.count)", at: offset)
     }
-    return Int(index)
   }
 
   /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
@@ -359,11 +426,11 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     table.append(bytes)
   }
 
+  /// Delivers a number read in binary form: as it is to a handler that keeps it so (the tree
+  /// builder), else as the text it stands for.
   @inlinable mutating func number(_ number: _BinaryNumber) throws {
-    let flags: UInt8
-    if case .decimal = number { flags = JSONNumber._hasFractionOrExponent } else { flags = 0 }
     try beginValue()
-    try number.withText { try handler.number(JSONNumber(_utf8: $0, flags: flags)) }
+    try handler._binaryNumber(number)
     try endValue()
   }
 
@@ -371,12 +438,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     guard value.isFinite || options.allowNonFiniteNumbers else {
       throw error(.invalidNumber, "\(value) is not a JSON number", at: offset)
     }
-    var description = _nonFiniteAwareText(value)
-    try description.withUTF8 { bytes in
-      try beginValue()
-      try handler.number(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
-      try endValue()
-    }
+    try number(.double(value))
   }
 
   // MARK: Structure

@@ -120,7 +120,30 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   @inlinable public mutating func number(_ value: JSONNumber) throws {
     try beginValue()
-    switch _BinaryNumber(text: value.utf8) {
+    if let number = _BinaryNumber(text: value.utf8) {
+      writeNumber(number)
+    } else {
+      Self.writeBytes(_BinaryTag.numberText, value.utf8, to: &out)
+    }
+    try endValue()
+  }
+
+  /// A number a binary reader kept in binary form (a tree read from binary, replayed): written
+  /// in that form, without making its text.
+  @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if case .double(let double) = value {
+      // NaN and the infinities go as text, as their events would.
+      guard double.isFinite else { return try value.withJSONNumber { try number($0) } }
+      return try number(double)
+    }
+    try beginValue()
+    writeNumber(value)
+    try endValue()
+  }
+
+  /// An integer or decimal, in its tag.
+  @inlinable mutating func writeNumber(_ number: _BinaryNumber) {
+    switch number {
     case .int(let int):
       out.append(_BinaryTag.int)
       _appendLEB128(_zigzag(int), to: &out)
@@ -131,10 +154,10 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
       out.append(_BinaryTag.decimal)
       out.append(scale)
       _appendLEB128(_zigzag(mantissa), to: &out)
-    case nil:
-      Self.writeBytes(_BinaryTag.numberText, value.utf8, to: &out)
+    case .double(let double):
+      out.append(_BinaryTag.float64)
+      withUnsafeBytes(of: double.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
-    try endValue()
   }
 
   @inlinable public mutating func bool(_ value: Bool) throws {
