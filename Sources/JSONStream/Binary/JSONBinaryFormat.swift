@@ -72,6 +72,76 @@ func _appendLEB128(_ value: UInt64, to out: inout [UInt8]) {
   out.append(UInt8(truncatingIfNeeded: rest))
 }
 
+/// Stores `value` as LEB128 at `p`, which must have room for ten bytes, and returns its size.
+/// Up to 56 bits are spread into eight 7-bit groups at once (the reverse of
+/// `_compactLEB128`) and stored as one word; the high bits, if any, follow a byte at a time.
+@inlinable @inline(__always)
+func _storeLEB128(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+  if value < 0x80 {
+    p[0] = UInt8(truncatingIfNeeded: value)
+    return 1
+  }
+  var x = value & 0x00FF_FFFF_FFFF_FFFF
+  x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x00FF_FFFF_F000_0000) &<< 4
+  x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x0FFF_C000_0FFF_C000) &<< 2
+  x = (x & 0x007F_007F_007F_007F) | (x & 0x3F80_3F80_3F80_3F80) &<< 1
+  // Bytes needed: one per started group of seven significant bits.
+  let bytes = (64 &- value.leadingZeroBitCount &+ 6) / 7
+  if bytes <= 8 {
+    // The high bit on every byte but the last.
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let more = high & ((1 &<< (UInt64(bytes &- 1) &* 8)) &- 1)
+    UnsafeMutableRawPointer(p).storeBytes(of: (x | more).littleEndian, as: UInt64.self)
+    return bytes
+  }
+  UnsafeMutableRawPointer(p).storeBytes(
+    of: (x | 0x8080_8080_8080_8080).littleEndian, as: UInt64.self)
+  var rest = value &>> 56
+  var index = 8
+  while rest >= 0x80 {
+    p[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+    rest &>>= 7
+    index &+= 1
+  }
+  p[index] = UInt8(truncatingIfNeeded: rest)
+  return index &+ 1
+}
+
+/// The value of the digits of `integer` (`integerCount` of them) followed by those of
+/// `fraction` (`fractionCount`), at most 18 in all; nil if a byte is not a digit. The digits
+/// are copied right-aligned into 24 bytes of "0"s and converted eight at a time with three
+/// multiplies each (Lemire's SWAR conversion): no loop over the digits.
+@inlinable @inline(__always)
+func _parseDigits(
+  _ integer: UnsafePointer<UInt8>, _ integerCount: Int, _ fraction: UnsafePointer<UInt8>,
+  _ fractionCount: Int
+) -> UInt64? {
+  let zeros: UInt64 = 0x3030_3030_3030_3030
+  var digits = (zeros, zeros, zeros)
+  return withUnsafeMutableBytes(of: &digits) { buffer -> UInt64? in
+    let end = buffer.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + 24
+    _copyBytes(from: fraction, to: end - fractionCount, count: fractionCount)
+    _copyBytes(
+      from: integer, to: end - fractionCount - integerCount, count: integerCount)
+    var value: UInt64 = 0
+    for offset in stride(from: 0, to: 24, by: 8) {
+      let chunk = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
+      // Every byte in "0"..."9": none below 0x30, and none above 0x39 (adding 0x46 carries
+      // into the high bit from 0x3A up).
+      let above = chunk &+ 0x4646_4646_4646_4646
+      let below = chunk &- zeros
+      guard (above | below) & 0x8080_8080_8080_8080 == 0 else { return nil }
+      var eight = below
+      eight = eight &* 10 &+ eight &>> 8
+      eight =
+        ((eight & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
+          &+ (eight &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
+      value = value &* 100_000_000 &+ eight
+    }
+    return value
+  }
+}
+
 /// The 7-bit groups of up to eight LEB128 bytes (`bytes`, little-endian, the bytes after the
 /// number's last zeroed), joined into one number: pairs, then quads, then the two halves.
 @inlinable @inline(__always)
@@ -164,6 +234,58 @@ public enum _BinaryNumber: Sendable {
       mantissa = -mantissa
     }
     self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+  }
+
+  /// `init(text:)` of a number's text, faster for the usual numbers: an integer of up to 18
+  /// characters, or a decimal of up to 20 (18 digits, a point and a sign) is read with
+  /// `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
+  /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
+  /// `init(text:)`'s whatever the flags say.
+  @inlinable
+  init?(_ number: JSONNumber) {
+    let text = number.utf8
+    let count = text.count
+    guard let base = text.baseAddress, count > 0 else { return nil }
+    let negative = base[0] == UInt8(ascii: "-")
+    let sign = negative ? 1 : 0
+    if number._flags == 0 && count <= 18 {
+      let digits = count &- sign
+      // "0" alone, or no leading zero; "-0" is kept as text.
+      if digits > 0 && (base[sign] != UInt8(ascii: "0") || digits == 1),
+        let magnitude = _parseDigits(base + sign, digits, base + count, 0)
+      {
+        if !negative {
+          self = .int(Int64(magnitude))
+          return
+        }
+        if magnitude != 0 {
+          self = .int(-Int64(magnitude))
+          return
+        }
+      }
+    } else if number._flags == JSONNumber._hasFractionOrExponent && count <= 20 {
+      var point = sign
+      while point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
+      let integerDigits = point &- sign
+      let fractionDigits = count &- point &- 1
+      if integerDigits > 0 && fractionDigits > 0 && integerDigits &+ fractionDigits <= 18
+        && (base[sign] != UInt8(ascii: "0") || integerDigits == 1),
+        let magnitude = _parseDigits(
+          base + sign, integerDigits, base + (point &+ 1), fractionDigits)
+      {
+        // At most 18 digits: it fits.
+        let mantissa = Int64(magnitude)
+        if !negative {
+          self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+        if mantissa != 0 {
+          self = .decimal(mantissa: -mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+      }
+    }
+    self.init(text: text)
   }
 
   /// Calls `body` with the number as a `JSONNumber` of its text (made on the stack, or for a
