@@ -26,6 +26,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// A token the last chunk ended inside, as much of it as has arrived.
   @usableFromInline var carry: [UInt8] = []
   @usableFromInline var headerDone = false
+  /// How many containers are open, whether the innermost is an object, and the kinds of the
+  /// ones around it (true for an object), innermost last.
+  @usableFromInline var depth = 0
+  @usableFromInline var inObject = false
   @usableFromInline var stack: [Bool] = []
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
@@ -111,10 +115,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if !carry.isEmpty {
       throw error(.unexpectedEndOfInput, "the input ends inside a token", at: offset + carry.count)
     }
-    if !stack.isEmpty {
+    if depth > 0 {
       throw error(
-        .unexpectedEndOfInput, "the input ends inside \(stack.count) open container(s)",
-        at: offset)
+        .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: offset)
     }
     // A stream of several values may hold none (as an empty NDJSON file does).
     if valueCount == 0 && !options.allowMultipleValues {
@@ -151,17 +154,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       let limit =
         tag == _BinaryTag.numberText
         ? options.limits.maxNumberLength : options.limits.maxStringLength
-      guard length <= UInt64(limit) else {
-        throw error(
-          .limitExceeded(tag == _BinaryTag.numberText ? .numberLength : .stringLength),
-          "a length of \(length) bytes, over the limit of \(limit)", at: offset + 1)
-      }
+      guard length <= UInt64(limit) else { throw lengthError(tag, length, limit) }
       return 1 + size + Int(length)
     default:
-      throw error(
-        .invalidBinary,
-        "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)",
-        at: offset)
+      throw _binaryError(.unknownTag(tag), at: offset)
     }
   }
 
@@ -201,9 +197,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     while true {
       guard index < available else { return nil }
       let byte = p[index]
-      if shift == 63 && byte > 1 || index == 10 {
-        throw error(.invalidBinary, "a number longer than 64 bits", at: offset + 1)
-      }
+      if shift == 63 && byte > 1 || index == 10 { throw _binaryError(.longNumber, at: offset + 1) }
       value |= UInt64(byte & 0x7F) << shift
       index += 1
       if byte & 0x80 == 0 { return (value, index) }
@@ -239,7 +233,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
       guard value > UInt64(Int64.max) else {
-        throw error(.invalidBinary, "an unsigned integer that fits a signed one", at: offset)
+        throw _binaryError(.unsignedFitsSigned, at: offset)
       }
       try number(.uint(value))
     case _BinaryTag.decimal:
@@ -250,7 +244,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       let scale = p[1]
       let mantissa = _unzigzag(bits)
       guard scale > 0, mantissa != Int64.min else {
-        throw error(.invalidBinary, "a decimal with a scale of 0 or no magnitude", at: offset)
+        throw _binaryError(.badDecimal, at: offset)
       }
       try number(.decimal(mantissa: mantissa, scale: scale))
     case _BinaryTag.float32:
@@ -273,7 +267,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       guard let flags = _classifyNumberText(bytes),
         flags & JSONNumber._nonFinite == 0 || options.allowNonFiniteNumbers
       else {
-        throw error(.invalidNumber, "number text that is not a JSON number", at: offset)
+        throw _binaryError(.badNumberText, at: offset)
       }
       try beginValue()
       try handler.number(JSONNumber(_utf8: bytes, flags: flags))
@@ -285,7 +279,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       try utf8(bytes)
       if tag == _BinaryTag.sharedString {
-        try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, "string")
+        try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, isKey: false)
       }
       try beginValue()
       try handler.string(JSONString(_wellFormed: bytes))
@@ -294,7 +288,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
       let tables = _tables()
-      try reference(index, in: tables.pointee.strings, "string")
+      try reference(index, in: tables.pointee.strings, isKey: false)
       try beginValue()
       try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
       try endValue()
@@ -306,42 +300,39 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try utf8(bytes)
       try beginKey()
       if tag == _BinaryTag.sharedKey {
-        try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, "key")
+        try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, isKey: true)
       }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
       guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
       let tables = _tables()
-      try reference(index, in: tables.pointee.keys, "key")
+      try reference(index, in: tables.pointee.keys, isKey: true)
       try beginKey()
       try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
-      guard stack.count < options.limits.maxDepth else {
-        throw error(
-          .limitExceeded(.depth), "nesting deeper than \(options.limits.maxDepth)", at: offset)
+      guard depth < options.limits.maxDepth else {
+        throw _binaryError(.depth(options.limits.maxDepth), at: offset)
       }
       let isObject = tag == _BinaryTag.startObject
-      stack.append(isObject)
+      // The kind of the container around this one, restored when this one ends.
+      stack.append(inObject)
+      inObject = isObject
+      depth &+= 1
       if isObject { try handler.startObject() } else { try handler.startArray() }
     case _BinaryTag.endArray:
-      guard stack.last == false else {
-        throw error(.invalidBinary, "an array end where no array is open", at: offset)
-      }
-      stack.removeLast()
+      guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+      inObject = stack.removeLast()
+      depth &-= 1
       try handler.endArray()
       try endValue()
     case _BinaryTag.endObject:
-      guard stack.last == true, !awaitingValue else {
-        throw error(
-          .invalidBinary,
-          awaitingValue
-            ? "an object end after a key, before its value"
-            : "an object end where no object is open",
-          at: offset)
+      guard depth > 0 && inObject && !awaitingValue else {
+        throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
       }
-      stack.removeLast()
+      inObject = stack.removeLast()
+      depth &-= 1
       try handler.endObject()
       try endValue()
     case _BinaryTag.data:
@@ -355,10 +346,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
       try endValue()
     default:
-      throw error(
-        .invalidBinary,
-        "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)",
-        at: offset)
+      throw _binaryError(.unknownTag(tag), at: offset)
     }
     if handler.isDone { phase = .stopped }
     return length
@@ -390,25 +378,23 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return UnsafeBufferPointer(start: p + 1 + size, count: Int(length))
   }
 
-  @usableFromInline
+  @inlinable
   func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
-    error(
-      .limitExceeded(tag == _BinaryTag.numberText ? .numberLength : .stringLength),
-      "a length of \(length) bytes, over the limit of \(limit)", at: offset + 1)
+    _binaryError(
+      .length(length, limit: limit, isNumber: tag == _BinaryTag.numberText), at: offset + 1)
   }
 
   @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     guard _isWellFormedUTF8(bytes) else {
-      throw error(.invalidUTF8, "a string that is not UTF-8", at: offset)
+      throw _binaryError(.notUTF8, at: offset)
     }
   }
 
   /// Checks that a table reference names an earlier entry.
-  @inlinable mutating func reference(_ index: UInt64, in table: _BinaryTable, _ what: String)
-    throws
-  {
+  @inlinable @inline(__always)
+  mutating func reference(_ index: UInt64, in table: _BinaryTable, isKey: Bool) throws {
     guard index < UInt64(table.count) else {
-      throw error(.invalidBinary, "a reference to \(what) \(index) of \(table.count)", at: offset)
+      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
     }
   }
 
@@ -416,12 +402,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// inout would work on a copy of `self`, and copy the table's storage on every entry.
   @inlinable static func enter(
     _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, at offset: Int,
-    _ what: String
+    isKey: Bool
   ) throws {
     guard table.hasRoom(for: bytes.count) else {
-      throw JSONParseError(
-        kind: .invalidBinary, offset: offset, line: 0, column: 0,
-        message: "a shared \(what) after its table is full")
+      throw _binaryError(.tableFull(isKey: isKey), at: offset)
     }
     table.append(bytes)
   }
@@ -436,7 +420,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   @inlinable mutating func double(_ value: Double) throws {
     guard value.isFinite || options.allowNonFiniteNumbers else {
-      throw error(.invalidNumber, "\(value) is not a JSON number", at: offset)
+      throw _binaryError(.nonFinite(value), at: offset)
     }
     try number(.double(value))
   }
@@ -450,29 +434,29 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return tables.state
   }
 
-  @inlinable mutating func beginValue() throws {
-    if stack.isEmpty {
+  @inlinable @inline(__always)
+  mutating func beginValue() throws {
+    if depth == 0 {
       guard valueCount == 0 || options.allowMultipleValues else {
-        throw error(.trailingText, "a second top-level value", at: offset)
+        throw _binaryError(.secondValue, at: offset)
       }
-    } else if stack[stack.count - 1] {
-      guard awaitingValue else {
-        throw error(.invalidBinary, "a value where an object key is expected", at: offset)
-      }
+    } else if inObject {
+      guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
       awaitingValue = false
     }
   }
 
-  @inlinable mutating func beginKey() throws {
-    guard stack.last == true, !awaitingValue else {
-      throw error(
-        .invalidBinary, "a key outside an object or where a value is expected", at: offset)
+  @inlinable @inline(__always)
+  mutating func beginKey() throws {
+    guard depth > 0 && inObject && !awaitingValue else {
+      throw _binaryError(.misplacedKey, at: offset)
     }
     awaitingValue = true
   }
 
-  @inlinable mutating func endValue() throws {
-    if stack.isEmpty { valueCount += 1 }
+  @inlinable @inline(__always)
+  mutating func endValue() throws {
+    if depth == 0 { valueCount &+= 1 }
   }
 
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
@@ -500,4 +484,68 @@ func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
     out.append(UInt8(ascii: "="))
   }
+}
+
+/// What can be wrong with binary input, made into a `JSONParseError` out of line: building
+/// the messages inline made every token's code larger and slower.
+@usableFromInline
+enum _BinaryFailure {
+  case longNumber
+  case unsignedFitsSigned
+  case badDecimal
+  case badNumberText
+  case nonFinite(Double)
+  case depth(Int)
+  case misplacedArrayEnd
+  case misplacedObjectEnd(afterKey: Bool)
+  case misplacedKey
+  case valueForKey
+  case secondValue
+  case unknownTag(UInt8)
+  case length(UInt64, limit: Int, isNumber: Bool)
+  case notUTF8
+  case reference(UInt64, of: Int, isKey: Bool)
+  case tableFull(isKey: Bool)
+}
+
+@usableFromInline @inline(never)
+func _binaryError(_ failure: _BinaryFailure, at offset: Int) -> JSONParseError {
+  let kind: JSONParseError.Kind
+  let message: String
+  switch failure {
+  case .longNumber: (kind, message) = (.invalidBinary, "a number longer than 64 bits")
+  case .unsignedFitsSigned:
+    (kind, message) = (.invalidBinary, "an unsigned integer that fits a signed one")
+  case .badDecimal:
+    (kind, message) = (.invalidBinary, "a decimal with a scale of 0 or no magnitude")
+  case .badNumberText: (kind, message) = (.invalidNumber, "number text that is not a JSON number")
+  case .nonFinite(let value): (kind, message) = (.invalidNumber, "\(value) is not a JSON number")
+  case .depth(let limit): (kind, message) = (.limitExceeded(.depth), "nesting deeper than \(limit)")
+  case .misplacedArrayEnd: (kind, message) = (.invalidBinary, "an array end where no array is open")
+  case .misplacedObjectEnd(let afterKey):
+    kind = .invalidBinary
+    message =
+      afterKey
+      ? "an object end after a key, before its value" : "an object end where no object is open"
+  case .misplacedKey:
+    (kind, message) = (.invalidBinary, "a key outside an object or where a value is expected")
+  case .valueForKey: (kind, message) = (.invalidBinary, "a value where an object key is expected")
+  case .secondValue: (kind, message) = (.trailingText, "a second top-level value")
+  case .unknownTag(let tag):
+    kind = .invalidBinary
+    message = "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)"
+  case .length(let length, let limit, let isNumber):
+    kind = .limitExceeded(isNumber ? .numberLength : .stringLength)
+    message = "a length of \(length) bytes, over the limit of \(limit)"
+  case .notUTF8: (kind, message) = (.invalidUTF8, "a string that is not UTF-8")
+  case .reference(let index, let count, let isKey):
+    (kind, message) = (
+      .invalidBinary, "a reference to \(isKey ? "key" : "string") \(index) of \(count)"
+    )
+  case .tableFull(let isKey):
+    (kind, message) = (
+      .invalidBinary, "a shared \(isKey ? "key" : "string") after its table is full"
+    )
+  }
+  return JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
 }

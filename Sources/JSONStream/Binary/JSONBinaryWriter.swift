@@ -458,7 +458,7 @@ struct _BinaryTable {
   }
 
   /// Entry `index` (which must exist); valid until the next entry is added.
-  @inlinable func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+  @inlinable @inline(__always) func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(
       start: storage.base + starts[index], count: starts[index &+ 1] &- starts[index])
   }
