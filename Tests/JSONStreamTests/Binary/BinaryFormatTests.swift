@@ -258,6 +258,44 @@ struct BinaryFormatTests {
     #expect(doubles[1]?.doubleValue == 0.1)
   }
 
+  @Test("deep nesting of both kinds, past the 64 levels kept in a word, reads and checks ends")
+  func deepNesting() throws {
+    // Arrays and objects in an irregular pattern, 150 deep, with values at each level.
+    var json = ""
+    var closers: [String] = []
+    for level in 0..<150 {
+      if level % 3 == 1 || level % 7 == 0 {
+        json += #"{"k\#(level)":1,"v":"#
+        closers.append("}")
+      } else {
+        json += "[\(level),"
+        closers.append("]")
+      }
+    }
+    json += "null" + closers.reversed().joined()
+    let bytes = try binary(json)
+    var options = JSONParseOptions()
+    options.limits.maxDepth = 1000
+    for chunk in [1, 5, 1 << 20] {
+      var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+      for start in stride(from: 0, to: bytes.count, by: chunk) {
+        try reader.feed(bytes[start..<min(start + chunk, bytes.count)])
+      }
+      try reader.finish()
+      #expect(reader.handler.value == (try JSONValue(parsing: json)), "chunks of \(chunk)")
+    }
+    // The wrong end at each depth past 64 is refused at its byte.
+    let ends = bytes.indices.filter {
+      bytes[$0] == _BinaryTag.endArray || bytes[$0] == _BinaryTag.endObject
+    }
+    for index in ends.prefix(90) {
+      var wrong = bytes
+      wrong[index] =
+        bytes[index] == _BinaryTag.endArray ? _BinaryTag.endObject : _BinaryTag.endArray
+      #expect(error(wrong, options: options)?.offset == index)
+    }
+  }
+
   @Test("a copied reader or writer goes on independently (value semantics)")
   func copies() throws {
     let bytes = try binary(#"[{"k":"v"},{"k":"v"},{"k":"w"},{"k":"v"}]"#)
