@@ -251,7 +251,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// A value of one byte.
-  @inlinable mutating func writeByte(_ tag: UInt8) throws {
+  @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {
     let state = _state()
     try beginValue(state)
     state.pointee.out.reserve(1)
@@ -259,7 +259,9 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
-  @inlinable mutating func beginValue(_ state: UnsafeMutablePointer<_BinaryWriterState>) throws {
+  @inlinable @inline(__always) mutating func beginValue(
+    _ state: UnsafeMutablePointer<_BinaryWriterState>
+  ) throws {
     if !state.pointee.wroteHeader { state.pointee.writeHeader() }
     let depth = state.pointee.stack.count
     if depth == 0 {
@@ -277,7 +279,9 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
   }
 
-  @inlinable mutating func endValue(_ state: UnsafeMutablePointer<_BinaryWriterState>) throws {
+  @inlinable @inline(__always) mutating func endValue(
+    _ state: UnsafeMutablePointer<_BinaryWriterState>
+  ) throws {
     if state.pointee.stack.count == 0 { state.pointee.valueCount &+= 1 }
     if state.pointee.out.count >= chunkSize { try flush() }
   }
@@ -367,7 +371,7 @@ struct _BinaryWriterState: _ManualState {
   }
 
   /// An integer, a decimal or a double, in its tag.
-  @inlinable mutating func writeNumber(_ number: _BinaryNumber) {
+  @inlinable @inline(__always) mutating func writeNumber(_ number: _BinaryNumber) {
     switch number {
     case .int(let int): writeTagged(_BinaryTag.int, _zigzag(int))
     case .uint(let uint): writeTagged(_BinaryTag.uint, uint)
