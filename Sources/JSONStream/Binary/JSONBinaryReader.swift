@@ -62,6 +62,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
     var p = base
     let end = base + bytes.count
+    // One uniqueness check per chunk: no copy of the reader can be made during this call.
+    _ = _tables()
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {
@@ -289,7 +291,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       try utf8(bytes)
       if tag == _BinaryTag.sharedString {
-        try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, isKey: false)
+        try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
       }
       try beginValue()
       try handler.string(JSONString(_wellFormed: bytes))
@@ -297,7 +299,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.stringRef:
       guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
-      let tables = _tables()
+      let tables = _uniqueTables
       try reference(index, in: tables.pointee.strings, isKey: false)
       try beginValue()
       try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
@@ -310,13 +312,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try utf8(bytes)
       try beginKey()
       if tag == _BinaryTag.sharedKey {
-        try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, isKey: true)
+        try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
       }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
       guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
-      let tables = _tables()
+      let tables = _uniqueTables
       try reference(index, in: tables.pointee.keys, isKey: true)
       try beginKey()
       try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))))
@@ -438,6 +440,11 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
     return tables.state
   }
+
+  /// The tables, in `feed` after its `_tables()` made them this reader's own: a uniqueness
+  /// check (a runtime call) per key and string reference spared.
+  @inlinable @inline(__always)
+  var _uniqueTables: UnsafeMutablePointer<_BinaryTables> { tables.state }
 
   @inlinable @inline(__always)
   mutating func beginValue() throws {
