@@ -275,8 +275,28 @@ public enum _BinaryNumber: Sendable {
   init?(_ number: JSONNumber) {
     let text = number.utf8
     let count = text.count
-    // Eight bytes at least for the word loads; shorter numbers are quick the plain way.
     guard let base = text.baseAddress, count >= 8 else {
+      // Too short for the word loads: a short integer (most of them) digit by digit, with
+      // no overflow to check; the rest the plain way.
+      if number._flags == 0, let base = text.baseAddress, count > 0 {
+        let negative = base[0] == UInt8(ascii: "-")
+        let sign = negative ? 1 : 0
+        var magnitude: Int64 = 0
+        var index = sign
+        while index < count {
+          let digit = base[index] &- UInt8(ascii: "0")
+          if digit >= 10 { break }
+          magnitude = magnitude &* 10 &+ Int64(digit)
+          index &+= 1
+        }
+        // All digits, at least one, no leading zero ("0" alone; "-0" is kept as text).
+        if index == count && count > sign
+          && (base[sign] != UInt8(ascii: "0") || (count == 1))
+        {
+          self = .int(negative ? -magnitude : magnitude)
+          return
+        }
+      }
       self.init(text: text)
       return
     }
