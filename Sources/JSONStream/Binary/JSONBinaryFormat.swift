@@ -156,20 +156,31 @@ func _eightDigits(_ text: UnsafePointer<UInt8>, end: Int, count: Int) -> UInt64?
     &+ (digits &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
 }
 
-/// 10 to the power `exponent` (0…18).
+/// 10 to the power `exponent` (0…18). A switch of constants (the compiler makes it a table
+/// of its own): a global array costs a lazy-initialization check per use.
 @inlinable @inline(__always)
 func _powerOfTen(_ exponent: Int) -> UInt64 {
-  var power: UInt64 = 1
-  var base: UInt64 = 10
-  var rest = exponent
-  // By squaring: five steps at most, and no table (a global array costs a lazy-init check
-  // per use).
-  while rest > 0 {
-    if rest & 1 == 1 { power &*= base }
-    base &*= base
-    rest &>>= 1
+  switch exponent {
+  case 0: return 1
+  case 1: return 10
+  case 2: return 100
+  case 3: return 1_000
+  case 4: return 10_000
+  case 5: return 100_000
+  case 6: return 1_000_000
+  case 7: return 10_000_000
+  case 8: return 100_000_000
+  case 9: return 1_000_000_000
+  case 10: return 10_000_000_000
+  case 11: return 100_000_000_000
+  case 12: return 1_000_000_000_000
+  case 13: return 10_000_000_000_000
+  case 14: return 100_000_000_000_000
+  case 15: return 1_000_000_000_000_000
+  case 16: return 10_000_000_000_000_000
+  case 17: return 100_000_000_000_000_000
+  default: return 1_000_000_000_000_000_000
   }
-  return power
 }
 
 /// The 7-bit groups of up to eight LEB128 bytes (`bytes`, little-endian, the bytes after the
@@ -309,7 +320,13 @@ public enum _BinaryNumber: Sendable {
         return
       }
     } else if number._flags == JSONNumber._hasFractionOrExponent && count <= 20 {
-      var point = sign
+      // The point: in the first eight bytes for integer parts of up to six digits (found in
+      // the word by its zero byte after an XOR), else further on, a byte at a time.
+      let dots =
+        UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian
+        ^ 0x2E2E_2E2E_2E2E_2E2E
+      let zeroBytes = (dots &- 0x0101_0101_0101_0101) & ~dots & 0x8080_8080_8080_8080
+      var point = zeroBytes != 0 ? zeroBytes.trailingZeroBitCount &>> 3 : 8
       while point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
       let integerDigits = point &- sign
       let fractionDigits = count &- point &- 1
