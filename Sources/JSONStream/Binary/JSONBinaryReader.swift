@@ -419,7 +419,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   /// Delivers a number read in binary form: as it is to a handler that keeps it so (the tree
   /// builder), else as the text it stands for.
-  @inlinable mutating func number(_ number: _BinaryNumber) throws {
+  @inlinable @inline(__always)
+  mutating func number(_ number: _BinaryNumber) throws {
     try beginValue()
     try handler._binaryNumber(number)
     try endValue()

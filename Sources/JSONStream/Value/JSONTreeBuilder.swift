@@ -159,8 +159,9 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
-  /// A number from the binary reader: kept in its binary form (see `_JSONStorage`).
-  @inlinable
+  /// A number from the binary reader: kept in its binary form (see `_JSONStorage`). Inlined
+  /// into the reader (its only caller), where the form is known and the switch on it goes.
+  @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) {
     let state = _state()
     state.pointee.stack.append(_JSONNode.node(value))
