@@ -40,6 +40,8 @@ if let megabytes = option("--generate") {
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
   // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,
+  // binarytree (JSONBinaryReader into a tree), binarywrite or eventwrite (a tree's events
+  // into JSONBinaryWriter or JSONWriter),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder) or jsonencoder (Foundation's) of that model, decoded once beforehand;
   // the models are of twitter.json, citm_catalog.json and canada.json.
@@ -76,6 +78,16 @@ if let operation = option("--profile") {
     switch operation {
     case "binarytree":
       blackHole(try JSONBinaryReader.tree(binaryOfInput))
+    case "binarywrite":
+      var writer = JSONBinaryWriter()
+      try value.replay(into: &writer)
+      try writer.finish()
+      blackHole(writer.bytes)
+    case "eventwrite":
+      var writer = JSONWriter()
+      try value.replay(into: &writer)
+      try writer.finish()
+      blackHole(writer.bytes)
     case "ndjson":
       blackHole(try JSONStreamDecoder().decodeLines(Twitter.Status.self, from: lines))
     case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))

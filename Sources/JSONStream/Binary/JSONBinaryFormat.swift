@@ -72,6 +72,128 @@ func _appendLEB128(_ value: UInt64, to out: inout [UInt8]) {
   out.append(UInt8(truncatingIfNeeded: rest))
 }
 
+/// Stores `value` as LEB128 at `p`, which must have room for ten bytes, and returns its size.
+/// Up to 56 bits are spread into eight 7-bit groups at once (the reverse of
+/// `_compactLEB128`) and stored as one word; the high bits, if any, follow a byte at a time.
+@inlinable @inline(__always)
+func _storeLEB128(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+  if value < 0x80 {
+    p[0] = UInt8(truncatingIfNeeded: value)
+    return 1
+  }
+  var x = value & 0x00FF_FFFF_FFFF_FFFF
+  x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x00FF_FFFF_F000_0000) &<< 4
+  x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x0FFF_C000_0FFF_C000) &<< 2
+  x = (x & 0x007F_007F_007F_007F) | (x & 0x3F80_3F80_3F80_3F80) &<< 1
+  // Bytes needed: one per started group of seven significant bits.
+  let bytes = (64 &- value.leadingZeroBitCount &+ 6) / 7
+  if bytes <= 8 {
+    // The high bit on every byte but the last.
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let more = high & ((1 &<< (UInt64(bytes &- 1) &* 8)) &- 1)
+    UnsafeMutableRawPointer(p).storeBytes(of: (x | more).littleEndian, as: UInt64.self)
+    return bytes
+  }
+  UnsafeMutableRawPointer(p).storeBytes(
+    of: (x | 0x8080_8080_8080_8080).littleEndian, as: UInt64.self)
+  var rest = value &>> 56
+  var index = 8
+  while rest >= 0x80 {
+    p[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+    rest &>>= 7
+    index &+= 1
+  }
+  p[index] = UInt8(truncatingIfNeeded: rest)
+  return index &+ 1
+}
+
+/// Up to 18 ASCII digits of number text, read without a loop over them: the text's bytes
+/// `start..<end` (at least one) of `text`, which must be at least eight bytes long. Each
+/// group of eight digits, from the last, is one word loaded from the text itself (bytes
+/// before the group replaced by "0"s in the register) and converted with three multiplies
+/// (Lemire's SWAR conversion). Nil if a byte is not a digit.
+///
+/// (Copying the digits into a buffer of "0"s and loading words of it was simpler, but each
+/// load then waited for the bytes' stores: a third of the time of writing canada.)
+@inlinable @inline(__always)
+func _parseDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64? {
+  let count = end &- start
+  guard let last = _eightDigits(text, end: end, count: Swift.min(count, 8)) else { return nil }
+  if count <= 8 { return last }
+  guard let middle = _eightDigits(text, end: end &- 8, count: Swift.min(count &- 8, 8)) else {
+    return nil
+  }
+  if count <= 16 { return middle &* 100_000_000 &+ last }
+  guard let first = _eightDigits(text, end: end &- 16, count: count &- 16) else { return nil }
+  return (first &* 100_000_000 &+ middle) &* 100_000_000 &+ last
+}
+
+/// The value of the `count` (1…8) digits that end at byte `end` of `text` (eight bytes or
+/// more), or nil if one is not a digit.
+@inlinable @inline(__always)
+func _eightDigits(_ text: UnsafePointer<UInt8>, end: Int, count: Int) -> UInt64? {
+  let zeros: UInt64 = 0x3030_3030_3030_3030
+  // The eight bytes that end at `end`, or the first eight shifted up to end there.
+  let word: UInt64
+  if end >= 8 {
+    word = UnsafeRawPointer(text + (end &- 8)).loadUnaligned(as: UInt64.self).littleEndian
+  } else {
+    word =
+      UnsafeRawPointer(text).loadUnaligned(as: UInt64.self).littleEndian
+      &<< UInt64((8 &- end) &* 8)
+  }
+  // The digits are the last `count` bytes (the high ones); "0"s below them.
+  let below: UInt64 = (1 &<< UInt64((8 &- count) &* 8)) &- 1
+  let chunk = word & ~below | zeros & below
+  // Every byte in "0"..."9": none below 0x30, and none above 0x39 (adding 0x46 carries into
+  // the high bit from 0x3A up).
+  let above = chunk &+ 0x4646_4646_4646_4646
+  var digits = chunk &- zeros
+  guard (above | digits) & 0x8080_8080_8080_8080 == 0 else { return nil }
+  digits = digits &* 10 &+ digits &>> 8
+  return
+    ((digits & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
+    &+ (digits &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
+}
+
+/// 10 to the power `exponent` (0…18). A switch of constants (the compiler makes it a table
+/// of its own): a global array costs a lazy-initialization check per use.
+@inlinable @inline(__always)
+func _powerOfTen(_ exponent: Int) -> UInt64 {
+  switch exponent {
+  case 0: return 1
+  case 1: return 10
+  case 2: return 100
+  case 3: return 1_000
+  case 4: return 10_000
+  case 5: return 100_000
+  case 6: return 1_000_000
+  case 7: return 10_000_000
+  case 8: return 100_000_000
+  case 9: return 1_000_000_000
+  case 10: return 10_000_000_000
+  case 11: return 100_000_000_000
+  case 12: return 1_000_000_000_000
+  case 13: return 10_000_000_000_000
+  case 14: return 100_000_000_000_000
+  case 15: return 1_000_000_000_000_000
+  case 16: return 10_000_000_000_000_000
+  case 17: return 100_000_000_000_000_000
+  default: return 1_000_000_000_000_000_000
+  }
+}
+
+/// The 7-bit groups of up to eight LEB128 bytes (`bytes`, little-endian, the bytes after the
+/// number's last zeroed), joined into one number: pairs, then quads, then the two halves.
+@inlinable @inline(__always)
+func _compactLEB128(_ bytes: UInt64) -> UInt64 {
+  var x = bytes & 0x7F7F_7F7F_7F7F_7F7F
+  x = (x & 0x007F_007F_007F_007F) | (x & 0x7F00_7F00_7F00_7F00) &>> 1
+  x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x3FFF_0000_3FFF_0000) &>> 2
+  x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x0FFF_FFFF_0000_0000) &>> 4
+  return x
+}
+
 /// Zigzag: small magnitudes of either sign become small unsigned numbers.
 @inlinable @inline(__always)
 func _zigzag(_ value: Int64) -> UInt64 {
@@ -83,14 +205,18 @@ func _unzigzag(_ value: UInt64) -> Int64 {
   Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
 }
 
-/// The binary form of JSON number text, when one reproduces the text exactly: an integer in
-/// canonical form (no leading zeros, no `-0`), or a decimal without exponent whose digits fit
-/// in 18. nil: the text is kept as text.
-@usableFromInline
-enum _BinaryNumber {
+/// A number in one of the binary format's binary forms. Made from JSON number text
+/// (`init(text:)`) when one reproduces the text exactly: an integer in canonical form (no
+/// leading zeros, no `-0`), or a decimal without exponent whose digits fit in 18 (nil: the text
+/// is kept as text). A `double` is a binary64 (or binary32) read from the format, whose text is
+/// the shortest that reads back as it.
+///
+/// Public only so that ``JSONEventHandler/_binaryNumber(_:)`` can pass it: not API.
+public enum _BinaryNumber: Sendable {
   case int(Int64)
   case uint(UInt64)
   case decimal(mantissa: Int64, scale: UInt8)
+  case double(Double)
 
   @usableFromInline
   init?(text: UnsafeBufferPointer<UInt8>) {
@@ -151,7 +277,100 @@ enum _BinaryNumber {
     self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
   }
 
-  /// Calls `body` with the number's JSON text (the text it was made from), made on the stack.
+  /// `init(text:)` of a number's text, faster for the usual numbers: an integer of 8 to 18
+  /// characters, or a decimal of 8 to 20 (18 digits, a point and a sign) is read with
+  /// `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
+  /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
+  /// `init(text:)`'s whatever the flags say.
+  @inlinable
+  init?(_ number: JSONNumber) {
+    let text = number.utf8
+    let count = text.count
+    guard let base = text.baseAddress, count >= 8 else {
+      // Too short for the word loads: a short integer (most of them) digit by digit, with
+      // no overflow to check; the rest the plain way.
+      if number._flags == 0, let base = text.baseAddress, count > 0 {
+        let negative = base[0] == UInt8(ascii: "-")
+        let sign = negative ? 1 : 0
+        var magnitude: Int64 = 0
+        var index = sign
+        while index < count {
+          let digit = base[index] &- UInt8(ascii: "0")
+          if digit >= 10 { break }
+          magnitude = magnitude &* 10 &+ Int64(digit)
+          index &+= 1
+        }
+        // All digits, at least one, no leading zero ("0" alone; "-0" is kept as text).
+        if index == count && count > sign
+          && (base[sign] != UInt8(ascii: "0") || (count == 1))
+        {
+          self = .int(negative ? -magnitude : magnitude)
+          return
+        }
+      }
+      self.init(text: text)
+      return
+    }
+    let negative = base[0] == UInt8(ascii: "-")
+    let sign = negative ? 1 : 0
+    if number._flags == 0 && count <= 18 {
+      // "0" alone (too short to be here), or no leading zero; "-0" is kept as text.
+      if base[sign] != UInt8(ascii: "0"), let magnitude = _parseDigits(base, sign, count) {
+        self = .int(negative ? -Int64(magnitude) : Int64(magnitude))
+        return
+      }
+    } else if number._flags == JSONNumber._hasFractionOrExponent && count <= 20 {
+      // The point: in the first eight bytes for integer parts of up to six digits (found in
+      // the word by its zero byte after an XOR), else further on, a byte at a time.
+      let dots =
+        UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian
+        ^ 0x2E2E_2E2E_2E2E_2E2E
+      let zeroBytes = (dots &- 0x0101_0101_0101_0101) & ~dots & 0x8080_8080_8080_8080
+      var point = zeroBytes != 0 ? zeroBytes.trailingZeroBitCount &>> 3 : 8
+      while point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
+      let integerDigits = point &- sign
+      let fractionDigits = count &- point &- 1
+      if integerDigits > 0 && fractionDigits > 0 && integerDigits &+ fractionDigits <= 18
+        && (base[sign] != UInt8(ascii: "0") || integerDigits == 1),
+        let integer = _parseDigits(base, sign, point),
+        let fraction = _parseDigits(base, point &+ 1, count)
+      {
+        // At most 18 digits: it fits.
+        let mantissa = Int64(integer &* _powerOfTen(fractionDigits) &+ fraction)
+        if !negative {
+          self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+        if mantissa != 0 {
+          self = .decimal(mantissa: -mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+      }
+    }
+    self.init(text: text)
+  }
+
+  /// Calls `body` with the number as a `JSONNumber` of its text (made on the stack, or for a
+  /// double as a `String`): what a producer of events delivers for it.
+  @inlinable
+  public func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+    switch self {
+    case .double(let value):
+      var description = _nonFiniteAwareText(value)
+      return try description.withUTF8 { bytes in
+        try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
+      }
+    case .decimal:
+      return try withText {
+        try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))
+      }
+    case .int, .uint:
+      return try withText { try body(JSONNumber(_utf8: $0, flags: 0)) }
+    }
+  }
+
+  /// Calls `body` with the JSON text of an integer or decimal (the text it was made from), made
+  /// on the stack.
   @inlinable
   func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
@@ -170,6 +389,8 @@ enum _BinaryNumber {
         rest = mantissa.magnitude
         negative = mantissa < 0
         pointAfter = Int(scale)
+      case .double:
+        preconditionFailure("a double's text is its description")
       }
       // Digits from the last; the point after `pointAfter` of them, with zeros up to one
       // digit before it.

@@ -26,7 +26,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// A token the last chunk ended inside, as much of it as has arrived.
   @usableFromInline var carry: [UInt8] = []
   @usableFromInline var headerDone = false
-  @usableFromInline var stack: [Bool] = []
+  /// How many containers are open, and whether the innermost is an object.
+  @usableFromInline var depth = 0
+  @usableFromInline var inObject = false
+  /// Whether each open container is an object: bit `i` for the one at depth `i + 1`, and
+  /// `deepLevels` beyond 64 (an array's append and removeLast were 7% of reading canada).
+  @usableFromInline var levels: UInt64 = 0
+  @usableFromInline var deepLevels: [Bool] = []
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
@@ -56,6 +62,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
     var p = base
     let end = base + bytes.count
+    // One uniqueness check per chunk: no copy of the reader can be made during this call.
+    _ = _tables()
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {
@@ -68,7 +76,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
           p += take
           continue
         }
-        try carry.withUnsafeBufferPointer { try process($0.baseAddress!, need!) }
+        _ = try carry.withUnsafeBufferPointer { try processCarried($0.baseAddress!, need!) }
         _offset += need!
         carry.removeAll(keepingCapacity: true)
         break
@@ -76,13 +84,14 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
     while p < end {
       if phase == .stopped { return .stopped }
-      guard let need = try tokenLength(p, end - p), need <= end - p else {
+      // Each token is decoded once: `process` finds its length as it reads it, and returns
+      // nil, having done nothing, for a token that runs past the chunk.
+      guard let length = try process(p, end - p) else {
         carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
         return .needsMoreInput
       }
-      try process(p, need)
-      p += need
-      _offset += need
+      p += length
+      _offset += length
     }
     return phase == .stopped ? .stopped : .needsMoreInput
   }
@@ -110,10 +119,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if !carry.isEmpty {
       throw error(.unexpectedEndOfInput, "the input ends inside a token", at: offset + carry.count)
     }
-    if !stack.isEmpty {
+    if depth > 0 {
       throw error(
-        .unexpectedEndOfInput, "the input ends inside \(stack.count) open container(s)",
-        at: offset)
+        .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: offset)
     }
     // A stream of several values may hold none (as an empty NDJSON file does).
     if valueCount == 0 && !options.allowMultipleValues {
@@ -128,7 +136,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   // sixth of the time of reading into a tree); a mutating one gets its address.
 
   /// The length of the token at `p`, or nil when `available` bytes do not tell yet; throws for
-  /// a token that cannot be valid (an unknown tag, a length over the limits).
+  /// a token that cannot be valid (an unknown tag, a length over the limits). For completing a
+  /// token a chunk ended inside; `process` finds lengths itself, and throws the same errors.
   @inlinable mutating func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
     if !headerDone { return 6 }
     let tag = p[0]
@@ -149,22 +158,41 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       let limit =
         tag == _BinaryTag.numberText
         ? options.limits.maxNumberLength : options.limits.maxStringLength
-      guard length <= UInt64(limit) else {
-        throw error(
-          .limitExceeded(tag == _BinaryTag.numberText ? .numberLength : .stringLength),
-          "a length of \(length) bytes, over the limit of \(limit)", at: offset + 1)
-      }
+      guard length <= UInt64(limit) else { throw lengthError(tag, length, limit) }
       return 1 + size + Int(length)
     default:
-      throw error(
-        .invalidBinary,
-        "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)",
-        at: offset)
+      throw _binaryError(.unknownTag(tag), at: offset)
     }
   }
 
   /// A LEB128 number at `p` and its size in bytes; nil when it runs past `available`.
-  @inlinable mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+  @inlinable @inline(__always)
+  mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UInt64, length: Int
+  )? {
+    if available > 0 && p[0] < 0x80 { return (UInt64(p[0]), 1) }
+    if available >= 10 {
+      // Eight bytes at once: the first byte without the high bit ends the number.
+      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      let stops = ~word & 0x8080_8080_8080_8080
+      if stops != 0 {
+        let length = stops.trailingZeroBitCount &>> 3 &+ 1
+        let bits = length == 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+        return (_compactLEB128(bits), length)
+      }
+      // Nine or ten bytes: the ninth holds bits 56–62, the tenth only bit 63.
+      let ninth = p[8]
+      if ninth < 0x80 { return (_compactLEB128(word) | UInt64(ninth) << 56, 9) }
+      if p[9] <= 1 {
+        return (_compactLEB128(word) | UInt64(ninth & 0x7F) << 56 | UInt64(p[9]) << 63, 10)
+      }
+    }
+    return try leb128ByteByByte(p, available)
+  }
+
+  /// `leb128`, a byte at a time: near the end of a chunk, and for the errors.
+  @inlinable
+  mutating func leb128ByteByByte(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
     UInt64, length: Int
   )? {
     var value: UInt64 = 0
@@ -173,9 +201,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     while true {
       guard index < available else { return nil }
       let byte = p[index]
-      if shift == 63 && byte > 1 || index == 10 {
-        throw error(.invalidBinary, "a number longer than 64 bits", at: offset + 1)
-      }
+      if shift == 63 && byte > 1 || index == 10 { throw _binaryError(.longNumber, at: offset + 1) }
       value |= UInt64(byte & 0x7F) << shift
       index += 1
       if byte & 0x80 == 0 { return (value, index) }
@@ -183,13 +209,25 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
   }
 
-  /// Delivers the complete token of `length` bytes at `p`.
-  @inlinable mutating func process(_ p: UnsafePointer<UInt8>, _ length: Int) throws {
+  /// `process` for a token completed from `carry`: a call of its own, so that `process` is
+  /// inlined only into the loop over a chunk's tokens (a call per token was ~10% of reading).
+  @inlinable @inline(never)
+  mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    try process(p, available)
+  }
+
+  /// Delivers the token at `p` and returns its length; or returns nil, having done nothing,
+  /// when it runs past the `available` bytes. Throws what `tokenLength` throws for a token that
+  /// cannot be valid, whether it is complete or not.
+  @inlinable @inline(__always)
+  mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
     if !headerDone {
+      guard available >= 6 else { return nil }
       try readHeader(p)
-      return
+      return 6
     }
     let tag = p[0]
+    var length = 1
     switch tag {
     case _BinaryTag.null:
       try beginValue()
@@ -200,107 +238,125 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try handler.bool(tag == _BinaryTag.true)
       try endValue()
     case _BinaryTag.int:
-      let value = _unzigzag(try leb128(p + 1, length - 1)!.0)
-      try number(.int(value))
+      guard let (bits, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      try number(.int(_unzigzag(bits)))
     case _BinaryTag.uint:
-      let value = try leb128(p + 1, length - 1)!.0
+      guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
       guard value > UInt64(Int64.max) else {
-        throw error(.invalidBinary, "an unsigned integer that fits a signed one", at: offset)
+        throw _binaryError(.unsignedFitsSigned, at: offset)
       }
       try number(.uint(value))
     case _BinaryTag.decimal:
+      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2) else {
+        return nil
+      }
+      length = 2 &+ size
       let scale = p[1]
-      let mantissa = _unzigzag(try leb128(p + 2, length - 2)!.0)
+      let mantissa = _unzigzag(bits)
       guard scale > 0, mantissa != Int64.min else {
-        throw error(.invalidBinary, "a decimal with a scale of 0 or no magnitude", at: offset)
+        throw _binaryError(.badDecimal, at: offset)
       }
       try number(.decimal(mantissa: mantissa, scale: scale))
     case _BinaryTag.float32:
+      guard available >= 5 else { return nil }
+      length = 5
       try double(
         Double(
           Float(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt32.self).littleEndian)))
-    case _BinaryTag.float64:
+    case _BinaryTag.float64, _BinaryTag.date:
+      // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
+      guard available >= 9 else { return nil }
+      length = 9
       try double(
         Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     case _BinaryTag.numberText:
-      let bytes = payload(p, length)
+      guard let bytes = try payload(p, available, limit: options.limits.maxNumberLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       guard let flags = _classifyNumberText(bytes),
         flags & JSONNumber._nonFinite == 0 || options.allowNonFiniteNumbers
       else {
-        throw error(.invalidNumber, "number text that is not a JSON number", at: offset)
+        throw _binaryError(.badNumberText, at: offset)
       }
       try beginValue()
       try handler.number(JSONNumber(_utf8: bytes, flags: flags))
       try endValue()
     case _BinaryTag.string, _BinaryTag.sharedString:
-      let bytes = try utf8(payload(p, length))
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
       if tag == _BinaryTag.sharedString {
-        try Self.enter(bytes, in: &_tables().pointee.strings, at: offset, "string")
+        try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
       }
       try beginValue()
       try handler.string(JSONString(_wellFormed: bytes))
       try endValue()
     case _BinaryTag.stringRef:
-      let tables = _tables()
-      let index = try reference(p, length, in: tables.pointee.strings, "string")
+      guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      let tables = _uniqueTables
+      try reference(index, in: tables.pointee.strings, isKey: false)
       try beginValue()
-      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(index)))
+      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
       try endValue()
     case _BinaryTag.key, _BinaryTag.sharedKey:
-      let bytes = try utf8(payload(p, length))
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
       try beginKey()
       if tag == _BinaryTag.sharedKey {
-        try Self.enter(bytes, in: &_tables().pointee.keys, at: offset, "key")
+        try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
       }
       try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
-      let tables = _tables()
-      let index = try reference(p, length, in: tables.pointee.keys, "key")
+      guard let (index, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      let tables = _uniqueTables
+      try reference(index, in: tables.pointee.keys, isKey: true)
       try beginKey()
-      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(index)))
+      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
-      guard stack.count < options.limits.maxDepth else {
-        throw error(
-          .limitExceeded(.depth), "nesting deeper than \(options.limits.maxDepth)", at: offset)
+      guard depth < options.limits.maxDepth else {
+        throw _binaryError(.depth(options.limits.maxDepth), at: offset)
       }
       let isObject = tag == _BinaryTag.startObject
-      stack.append(isObject)
+      open(isObject)
       if isObject { try handler.startObject() } else { try handler.startArray() }
     case _BinaryTag.endArray:
-      guard stack.last == false else {
-        throw error(.invalidBinary, "an array end where no array is open", at: offset)
-      }
-      stack.removeLast()
+      guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+      close()
       try handler.endArray()
       try endValue()
     case _BinaryTag.endObject:
-      guard stack.last == true, !awaitingValue else {
-        throw error(
-          .invalidBinary,
-          awaitingValue
-            ? "an object end after a key, before its value"
-            : "an object end where no object is open",
-          at: offset)
+      guard depth > 0 && inObject && !awaitingValue else {
+        throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
       }
-      stack.removeLast()
+      close()
       try handler.endObject()
       try endValue()
     case _BinaryTag.data:
-      let bytes = payload(p, length)
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
       try beginValue()
       text.removeAll(keepingCapacity: true)
       _appendBase64(bytes, to: &text)
       try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
       try endValue()
-    case _BinaryTag.date:
-      // Read as JSON: its seconds since 2001, as a number (exactly: the binary64's text).
-      try double(
-        Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
     default:
-      throw error(.invalidBinary, "unknown tag 0x\(String(tag, radix: 16))", at: offset)
+      throw _binaryError(.unknownTag(tag), at: offset)
     }
     if handler.isDone { phase = .stopped }
+    return length
   }
 
   @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>) throws {
@@ -316,67 +372,65 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     headerDone = true
   }
 
-  /// A token's payload: the bytes after its tag and LEB128 length.
-  @inlinable mutating func payload(_ p: UnsafePointer<UInt8>, _ length: Int) -> UnsafeBufferPointer<
-    UInt8
-  > {
-    var size = 1
-    while p[size] & 0x80 != 0 { size += 1 }
-    return UnsafeBufferPointer(start: p + 1 + size, count: length - 1 - size)
+  /// The payload of a token of a tag, LEB128 length and bytes at `p`; nil when the token runs
+  /// past `available`. A length over `limit` is an error (at the length, as in `tokenLength`)
+  /// as soon as it is read.
+  @inlinable @inline(__always)
+  mutating func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    guard let (length, size) = try leb128(p + 1, available &- 1) else { return nil }
+    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit) }
+    guard Int(length) <= available &- 1 &- size else { return nil }
+    return UnsafeBufferPointer(start: p + 1 + size, count: Int(length))
   }
 
-  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UnsafeBufferPointer<
-    UInt8
-  > {
+  @inlinable
+  func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
+    _binaryError(
+      .length(length, limit: limit, isNumber: tag == _BinaryTag.numberText), at: offset + 1)
+  }
+
+  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     guard _isWellFormedUTF8(bytes) else {
-      throw error(.invalidUTF8, "a string that is not UTF-8", at: offset)
+      throw _binaryError(.notUTF8, at: offset)
     }
-    return bytes
   }
 
-  /// A table entry's index, which must name an earlier entry.
-  @inlinable mutating func reference(
-    _ p: UnsafePointer<UInt8>, _ length: Int, in table: _BinaryTable, _ what: String
-  ) throws -> Int {
-    let index = try leb128(p + 1, length - 1)!.0
+  /// Checks that a table reference names an earlier entry.
+  @inlinable @inline(__always)
+  mutating func reference(_ index: UInt64, in table: _BinaryTable, isKey: Bool) throws {
     guard index < UInt64(table.count) else {
-      throw error(.invalidBinary, "a reference to \(what) \(index) of \(table.count)", at: offset)
+      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
     }
-    return Int(index)
   }
 
   /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
   /// inout would work on a copy of `self`, and copy the table's storage on every entry.
   @inlinable static func enter(
     _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, at offset: Int,
-    _ what: String
+    isKey: Bool
   ) throws {
     guard table.hasRoom(for: bytes.count) else {
-      throw JSONParseError(
-        kind: .invalidBinary, offset: offset, line: 0, column: 0,
-        message: "a shared \(what) after its table is full")
+      throw _binaryError(.tableFull(isKey: isKey), at: offset)
     }
     table.append(bytes)
   }
 
-  @inlinable mutating func number(_ number: _BinaryNumber) throws {
-    let flags: UInt8
-    if case .decimal = number { flags = JSONNumber._hasFractionOrExponent } else { flags = 0 }
+  /// Delivers a number read in binary form: as it is to a handler that keeps it so (the tree
+  /// builder), else as the text it stands for.
+  @inlinable @inline(__always)
+  mutating func number(_ number: _BinaryNumber) throws {
     try beginValue()
-    try number.withText { try handler.number(JSONNumber(_utf8: $0, flags: flags)) }
+    try handler._binaryNumber(number)
     try endValue()
   }
 
   @inlinable mutating func double(_ value: Double) throws {
     guard value.isFinite || options.allowNonFiniteNumbers else {
-      throw error(.invalidNumber, "\(value) is not a JSON number", at: offset)
+      throw _binaryError(.nonFinite(value), at: offset)
     }
-    var description = _nonFiniteAwareText(value)
-    try description.withUTF8 { bytes in
-      try beginValue()
-      try handler.number(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
-      try endValue()
-    }
+    try number(.double(value))
   }
 
   // MARK: Structure
@@ -388,29 +442,59 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return tables.state
   }
 
-  @inlinable mutating func beginValue() throws {
-    if stack.isEmpty {
+  /// The tables, in `feed` after its `_tables()` made them this reader's own: a uniqueness
+  /// check (a runtime call) per key and string reference spared.
+  @inlinable @inline(__always)
+  var _uniqueTables: UnsafeMutablePointer<_BinaryTables> { tables.state }
+
+  @inlinable @inline(__always)
+  mutating func beginValue() throws {
+    if depth == 0 {
       guard valueCount == 0 || options.allowMultipleValues else {
-        throw error(.trailingText, "a second top-level value", at: offset)
+        throw _binaryError(.secondValue, at: offset)
       }
-    } else if stack[stack.count - 1] {
-      guard awaitingValue else {
-        throw error(.invalidBinary, "a value where an object key is expected", at: offset)
-      }
+    } else if inObject {
+      guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
       awaitingValue = false
     }
   }
 
-  @inlinable mutating func beginKey() throws {
-    guard stack.last == true, !awaitingValue else {
-      throw error(
-        .invalidBinary, "a key outside an object or where a value is expected", at: offset)
+  @inlinable @inline(__always)
+  mutating func beginKey() throws {
+    guard depth > 0 && inObject && !awaitingValue else {
+      throw _binaryError(.misplacedKey, at: offset)
     }
     awaitingValue = true
   }
 
-  @inlinable mutating func endValue() throws {
-    if stack.isEmpty { valueCount += 1 }
+  @inlinable @inline(__always)
+  mutating func open(_ isObject: Bool) {
+    if depth < 64 {
+      let bit: UInt64 = 1 &<< UInt64(depth)
+      levels = isObject ? levels | bit : levels & ~bit
+    } else {
+      deepLevels.append(isObject)
+    }
+    depth &+= 1
+    inObject = isObject
+  }
+
+  @inlinable @inline(__always)
+  mutating func close() {
+    depth &-= 1
+    if depth >= 64 { deepLevels.removeLast() }
+    if depth == 0 {
+      inObject = false
+    } else if depth <= 64 {
+      inObject = levels &>> UInt64(depth &- 1) & 1 == 1
+    } else {
+      inObject = deepLevels[depth &- 65]
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func endValue() throws {
+    if depth == 0 { valueCount &+= 1 }
   }
 
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
@@ -438,4 +522,68 @@ func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
     out.append(UInt8(ascii: "="))
   }
+}
+
+/// What can be wrong with binary input, made into a `JSONParseError` out of line: building
+/// the messages inline made every token's code larger and slower.
+@usableFromInline
+enum _BinaryFailure {
+  case longNumber
+  case unsignedFitsSigned
+  case badDecimal
+  case badNumberText
+  case nonFinite(Double)
+  case depth(Int)
+  case misplacedArrayEnd
+  case misplacedObjectEnd(afterKey: Bool)
+  case misplacedKey
+  case valueForKey
+  case secondValue
+  case unknownTag(UInt8)
+  case length(UInt64, limit: Int, isNumber: Bool)
+  case notUTF8
+  case reference(UInt64, of: Int, isKey: Bool)
+  case tableFull(isKey: Bool)
+}
+
+@usableFromInline @inline(never)
+func _binaryError(_ failure: _BinaryFailure, at offset: Int) -> JSONParseError {
+  let kind: JSONParseError.Kind
+  let message: String
+  switch failure {
+  case .longNumber: (kind, message) = (.invalidBinary, "a number longer than 64 bits")
+  case .unsignedFitsSigned:
+    (kind, message) = (.invalidBinary, "an unsigned integer that fits a signed one")
+  case .badDecimal:
+    (kind, message) = (.invalidBinary, "a decimal with a scale of 0 or no magnitude")
+  case .badNumberText: (kind, message) = (.invalidNumber, "number text that is not a JSON number")
+  case .nonFinite(let value): (kind, message) = (.invalidNumber, "\(value) is not a JSON number")
+  case .depth(let limit): (kind, message) = (.limitExceeded(.depth), "nesting deeper than \(limit)")
+  case .misplacedArrayEnd: (kind, message) = (.invalidBinary, "an array end where no array is open")
+  case .misplacedObjectEnd(let afterKey):
+    kind = .invalidBinary
+    message =
+      afterKey
+      ? "an object end after a key, before its value" : "an object end where no object is open"
+  case .misplacedKey:
+    (kind, message) = (.invalidBinary, "a key outside an object or where a value is expected")
+  case .valueForKey: (kind, message) = (.invalidBinary, "a value where an object key is expected")
+  case .secondValue: (kind, message) = (.trailingText, "a second top-level value")
+  case .unknownTag(let tag):
+    kind = .invalidBinary
+    message = "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)"
+  case .length(let length, let limit, let isNumber):
+    kind = .limitExceeded(isNumber ? .numberLength : .stringLength)
+    message = "a length of \(length) bytes, over the limit of \(limit)"
+  case .notUTF8: (kind, message) = (.invalidUTF8, "a string that is not UTF-8")
+  case .reference(let index, let count, let isKey):
+    (kind, message) = (
+      .invalidBinary, "a reference to \(isKey ? "key" : "string") \(index) of \(count)"
+    )
+  case .tableFull(let isKey):
+    (kind, message) = (
+      .invalidBinary, "a shared \(isKey ? "key" : "string") after its table is full"
+    )
+  }
+  return JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
 }

@@ -20,133 +20,149 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Output is handed to the sink in chunks of about this many bytes.
   public let chunkSize: Int
 
-  @usableFromInline var out: [UInt8] = []
-  @usableFromInline var wroteHeader = false
-  /// Open containers, innermost last: true for an object.
-  @usableFromInline var stack: [Bool] = []
-  /// In an object, a key has been written and its value is due.
-  @usableFromInline var awaitingValue = false
-  @usableFromInline var valueCount = 0
-  @usableFromInline var tables = _StateBox(_BinaryTables())
+  /// The output, open containers and tables, in plain memory (see `_BinaryWriterState`);
+  /// shared between copies of the writer until one of them writes.
+  @usableFromInline var _box: _StateBox<_BinaryWriterState>
 
   @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
     self.sink = sink
     self.allowsMultipleValues = allowsMultipleValues
     self.chunkSize = Swift.max(1, chunkSize)
-    out.reserveCapacity(self.chunkSize + 64)
+    _box = _StateBox(_BinaryWriterState(outputCapacity: self.chunkSize + 64))
   }
 
   /// Checks that the document is complete and hands the rest of the output to the sink.
   @inlinable public mutating func finish() throws {
+    let state = _state()
     // A stream of several values may hold none: it is the header alone.
-    if stack.isEmpty && valueCount == 0 && allowsMultipleValues && !wroteHeader {
-      writeHeader()
+    if state.pointee.stack.count == 0 && state.pointee.valueCount == 0 && allowsMultipleValues
+      && !state.pointee.wroteHeader
+    {
+      state.pointee.writeHeader()
     }
-    guard stack.isEmpty && (valueCount > 0 || allowsMultipleValues) else {
+    let open = state.pointee.stack.count
+    guard open == 0 && (state.pointee.valueCount > 0 || allowsMultipleValues) else {
       throw JSONWriterError(
         kind: .incompleteDocument,
-        message: stack.isEmpty ? "no value was written" : "\(stack.count) container(s) still open")
+        message: open == 0 ? "no value was written" : "\(open) container(s) still open")
     }
     try flush()
   }
 
   /// Hands the buffered output to the sink.
   @inlinable public mutating func flush() throws {
-    guard !out.isEmpty else { return }
-    try out.withUnsafeBytes { try sink.write($0) }
-    out.removeAll(keepingCapacity: true)
+    let state = _state()
+    guard state.pointee.out.count > 0 else { return }
+    try sink.write(
+      UnsafeRawBufferPointer(start: state.pointee.out.base, count: state.pointee.out.count))
+    state.pointee.out.count = 0
   }
 
   // MARK: Events
 
   @inlinable public mutating func startObject() throws {
-    try beginValue()
-    out.append(_BinaryTag.startObject)
-    stack.append(true)
+    let state = _state()
+    try beginValue(state)
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(_BinaryTag.startObject)
+    state.pointee.stack.append(_BinaryWriterState.objectStart)
   }
 
   @inlinable public mutating func startArray() throws {
-    try beginValue()
-    out.append(_BinaryTag.startArray)
-    stack.append(false)
+    let state = _state()
+    try beginValue(state)
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(_BinaryTag.startArray)
+    state.pointee.stack.append(_BinaryWriterState.array)
   }
 
   @inlinable public mutating func endObject() throws {
-    guard stack.last == true, !awaitingValue else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, state.pointee.stack[depth &- 1] != _BinaryWriterState.array,
+      !state.pointee.awaitingValue
+    else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "'}' where no object can end")
     }
-    stack.removeLast()
-    out.append(_BinaryTag.endObject)
-    try endValue()
+    state.pointee.stack.count = depth &- 1
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(_BinaryTag.endObject)
+    try endValue(state)
   }
 
   @inlinable public mutating func endArray() throws {
-    guard stack.last == false else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, state.pointee.stack[depth &- 1] == _BinaryWriterState.array else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
     }
-    stack.removeLast()
-    out.append(_BinaryTag.endArray)
-    try endValue()
+    state.pointee.stack.count = depth &- 1
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(_BinaryTag.endArray)
+    try endValue(state)
   }
 
   @inlinable public mutating func key(_ key: JSONString) throws {
-    guard stack.last == true, !awaitingValue else {
+    let state = _state()
+    let depth = state.pointee.stack.count
+    guard depth > 0, state.pointee.stack[depth &- 1] != _BinaryWriterState.array,
+      !state.pointee.awaitingValue
+    else {
       throw JSONWriterError(kind: .misplacedKey, message: "a key where none can go")
     }
     guard key._isWellFormed || _isWellFormedUTF8(key.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the key is not well-formed UTF-8")
     }
-    awaitingValue = true
-    Self.writeShared(
-      key.utf8, in: &_tables().pointee.keys, to: &out, plain: _BinaryTag.key,
-      shared: _BinaryTag.sharedKey, reference: _BinaryTag.keyRef)
+    state.pointee.awaitingValue = true
+    state.pointee.writeKey(key.utf8)
   }
 
   @inlinable public mutating func string(_ value: JSONString) throws {
     guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
     }
-    try beginValue()
+    let state = _state()
+    try beginValue(state)
     if value.utf8.count <= JSONBinaryFormat.maxSharedStringLength {
-      Self.writeShared(
-        value.utf8, in: &_tables().pointee.strings, to: &out, plain: _BinaryTag.string,
-        shared: _BinaryTag.sharedString, reference: _BinaryTag.stringRef)
+      state.pointee.writeString(value.utf8)
     } else {
-      Self.writeBytes(_BinaryTag.string, value.utf8, to: &out)
+      state.pointee.writeBytes(_BinaryTag.string, value.utf8)
     }
-    try endValue()
+    try endValue(state)
   }
 
   @inlinable public mutating func number(_ value: JSONNumber) throws {
-    try beginValue()
-    switch _BinaryNumber(text: value.utf8) {
-    case .int(let int):
-      out.append(_BinaryTag.int)
-      _appendLEB128(_zigzag(int), to: &out)
-    case .uint(let uint):
-      out.append(_BinaryTag.uint)
-      _appendLEB128(uint, to: &out)
-    case .decimal(let mantissa, let scale):
-      out.append(_BinaryTag.decimal)
-      out.append(scale)
-      _appendLEB128(_zigzag(mantissa), to: &out)
-    case nil:
-      Self.writeBytes(_BinaryTag.numberText, value.utf8, to: &out)
+    let state = _state()
+    try beginValue(state)
+    if let number = _BinaryNumber(value) {
+      state.pointee.writeNumber(number)
+    } else {
+      state.pointee.writeBytes(_BinaryTag.numberText, value.utf8)
     }
-    try endValue()
+    try endValue(state)
+  }
+
+  /// A number a binary reader kept in binary form (a tree read from binary, replayed): written
+  /// in that form, without making its text.
+  @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if case .double(let double) = value {
+      // NaN and the infinities go as text, as their events would.
+      guard double.isFinite else { return try value.withJSONNumber { try number($0) } }
+      return try number(double)
+    }
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeNumber(value)
+    try endValue(state)
   }
 
   @inlinable public mutating func bool(_ value: Bool) throws {
-    try beginValue()
-    out.append(value ? _BinaryTag.true : _BinaryTag.false)
-    try endValue()
+    try writeByte(value ? _BinaryTag.true : _BinaryTag.false)
   }
 
   @inlinable public mutating func null() throws {
-    try beginValue()
-    out.append(_BinaryTag.null)
-    try endValue()
+    try writeByte(_BinaryTag.null)
   }
 
   // MARK: Conveniences for writing by hand
@@ -165,19 +181,19 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// An integer value.
   @inlinable public mutating func number(_ value: Int64) throws {
-    try beginValue()
-    out.append(_BinaryTag.int)
-    _appendLEB128(_zigzag(value), to: &out)
-    try endValue()
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeNumber(.int(value))
+    try endValue(state)
   }
 
   /// An integer value.
   @inlinable public mutating func number(_ value: UInt64) throws {
     guard value > UInt64(Int64.max) else { return try number(Int64(value)) }
-    try beginValue()
-    out.append(_BinaryTag.uint)
-    _appendLEB128(value, to: &out)
-    try endValue()
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeNumber(.uint(value))
+    try endValue(state)
   }
 
   /// A binary floating-point value: binary32 when that holds it exactly, else binary64. NaN
@@ -186,15 +202,14 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     guard value.isFinite else {
       throw JSONWriterError(kind: .nonFiniteNumber, message: "\(value) is not a JSON number")
     }
-    try beginValue()
+    let state = _state()
+    try beginValue(state)
     if let float = Float(exactly: value) {
-      out.append(_BinaryTag.float32)
-      withUnsafeBytes(of: float.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+      state.pointee.writeFixed(_BinaryTag.float32, UInt64(float.bitPattern), bytes: 4)
     } else {
-      out.append(_BinaryTag.float64)
-      withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+      state.pointee.writeFixed(_BinaryTag.float64, value.bitPattern, bytes: 8)
     }
-    try endValue()
+    try endValue(state)
   }
 
   /// A date, as seconds since 2001-01-01T00:00:00Z (Foundation's reference date: the number
@@ -203,85 +218,209 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     guard seconds.isFinite else {
       throw JSONWriterError(kind: .nonFiniteNumber, message: "a date of \(seconds) seconds")
     }
-    try beginValue()
-    out.append(_BinaryTag.date)
-    withUnsafeBytes(of: seconds.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-    try endValue()
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeFixed(_BinaryTag.date, seconds.bitPattern, bytes: 8)
+    try endValue(state)
   }
 
   /// Bytes (an extended type: read as JSON, a base64 string).
   @inlinable public mutating func data(_ bytes: UnsafeRawBufferPointer) throws {
-    try beginValue()
-    Self.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self), to: &out)
-    try endValue()
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self))
+    try endValue(state)
   }
 
   /// The start of a set (an extended type: read as JSON, an array); ``endArray()`` ends it.
   @inlinable public mutating func startSet() throws {
-    try beginValue()
-    out.append(_BinaryTag.startSet)
-    stack.append(false)
+    let state = _state()
+    try beginValue(state)
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(_BinaryTag.startSet)
+    state.pointee.stack.append(_BinaryWriterState.array)
   }
 
   // MARK: Structure
 
-  /// The tables, copied first if another copy of the writer shares them.
+  /// The state, copied first if another copy of the writer shares it.
   @inlinable @inline(__always)
-  mutating func _tables() -> UnsafeMutablePointer<_BinaryTables> {
-    if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
-    return tables.state
+  mutating func _state() -> UnsafeMutablePointer<_BinaryWriterState> {
+    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    return _box.state
   }
 
-  @inlinable mutating func writeHeader() {
-    out += JSONBinaryFormat.magic
-    out.append(JSONBinaryFormat.majorVersion)
-    out.append(JSONBinaryFormat.minorVersion)
-    wroteHeader = true
+  /// A value of one byte.
+  @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {
+    let state = _state()
+    try beginValue(state)
+    state.pointee.out.reserve(1)
+    state.pointee.out.appendReserved(tag)
+    try endValue(state)
   }
 
-  @inlinable mutating func beginValue() throws {
-    if !wroteHeader { writeHeader() }
-    if stack.isEmpty {
-      guard valueCount == 0 || allowsMultipleValues else {
+  @inlinable @inline(__always) mutating func beginValue(
+    _ state: UnsafeMutablePointer<_BinaryWriterState>
+  ) throws {
+    if !state.pointee.wroteHeader { state.pointee.writeHeader() }
+    let depth = state.pointee.stack.count
+    if depth == 0 {
+      guard state.pointee.valueCount == 0 || allowsMultipleValues else {
         throw JSONWriterError(
           kind: .multipleTopLevelValues,
           message: "a second top-level value (allowsMultipleValues is off)")
       }
-    } else if stack[stack.count - 1] {
-      guard awaitingValue else {
+    } else if state.pointee.stack[depth &- 1] != _BinaryWriterState.array {
+      guard state.pointee.awaitingValue else {
         throw JSONWriterError(
           kind: .valueWhereKeyExpected, message: "a value where an object key is expected")
       }
-      awaitingValue = false
+      state.pointee.awaitingValue = false
     }
   }
 
-  @inlinable mutating func endValue() throws {
-    if stack.isEmpty { valueCount += 1 }
-    if out.count >= chunkSize { try flush() }
+  @inlinable @inline(__always) mutating func endValue(
+    _ state: UnsafeMutablePointer<_BinaryWriterState>
+  ) throws {
+    if state.pointee.stack.count == 0 { state.pointee.valueCount &+= 1 }
+    if state.pointee.out.count >= chunkSize { try flush() }
+  }
+}
+
+/// What a binary writer keeps between events, in plain memory behind a `_StateBox`: the
+/// output not yet handed to the sink, the open containers and the tables. Writing a token is
+/// reserving room for it and storing its bytes, without the uniqueness check and capacity
+/// check a Swift array makes per byte appended.
+@usableFromInline
+struct _BinaryWriterState: _ManualState {
+  @usableFromInline var out: _Buffer<UInt8>
+  /// Open containers, innermost last: `array`, or for an object 1 + the key-table index of
+  /// its last key (`objectStart` before the first, or after a key written without the table).
+  @usableFromInline var stack = _Buffer<Int32>(capacity: 16)
+  /// In an object, a key has been written and its value is due.
+  @usableFromInline var awaitingValue = false
+  @usableFromInline var valueCount = 0
+  @usableFromInline var wroteHeader = false
+  @usableFromInline var keys = _BinaryTable()
+  @usableFromInline var strings = _BinaryTable()
+  /// For each key-table entry, at 1 + its index (and at 0 for the start of an object): the
+  /// key that followed it last time, or -1. Objects of one shape repeat their keys in order,
+  /// so the key predicted is compared first, and found without hashing most of the time.
+  @usableFromInline var nextKey: _Buffer<Int32> = {
+    var next = _Buffer<Int32>(capacity: 64)
+    next.append(-1)
+    return next
+  }()
+
+  @usableFromInline static var array: Int32 { -1 }
+  @usableFromInline static var objectStart: Int32 { 0 }
+
+  @usableFromInline
+  init(outputCapacity: Int) {
+    out = _Buffer(capacity: outputCapacity)
   }
 
-  @inlinable static func writeBytes(
-    _ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]
-  ) {
-    out.append(tag)
-    _appendLEB128(UInt64(bytes.count), to: &out)
-    out.append(contentsOf: bytes)
+  @usableFromInline
+  func copy() -> _BinaryWriterState {
+    var copy = self
+    copy.out = out.copy()
+    copy.stack = stack.copy()
+    copy.keys = keys.copy()
+    copy.strings = strings.copy()
+    copy.nextKey = nextKey.copy()
+    return copy
   }
 
-  /// A key or string: a reference when the table has it, else its bytes, entered in the
-  /// table while there is room.
-  @inlinable static func writeShared(
-    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, to out: inout [UInt8],
-    plain: UInt8, shared: UInt8, reference: UInt8
-  ) {
-    if let index = table.index(of: bytes) {
-      out.append(reference)
-      _appendLEB128(UInt64(index), to: &out)
-    } else if table.add(bytes) {
-      writeBytes(shared, bytes, to: &out)
+  @usableFromInline
+  func deallocate() {
+    out.deallocate()
+    stack.deallocate()
+    keys.deallocate()
+    strings.deallocate()
+    nextKey.deallocate()
+  }
+
+  @inlinable mutating func writeHeader() {
+    out.reserve(6)
+    for byte in JSONBinaryFormat.magic { out.appendReserved(byte) }
+    out.appendReserved(JSONBinaryFormat.majorVersion)
+    out.appendReserved(JSONBinaryFormat.minorVersion)
+    wroteHeader = true
+  }
+
+  /// A tag and a LEB128 number.
+  @inlinable @inline(__always)
+  mutating func writeTagged(_ tag: UInt8, _ value: UInt64) {
+    out.reserve(11)
+    out.appendReserved(tag)
+    out.count &+= _storeLEB128(value, at: out.end)
+  }
+
+  /// A tag, then `bytes` little-endian bytes of `bits`.
+  @inlinable mutating func writeFixed(_ tag: UInt8, _ bits: UInt64, bytes: Int) {
+    out.reserve(9)
+    out.appendReserved(tag)
+    UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
+    out.count &+= bytes
+  }
+
+  /// A tag, a LEB128 length and the bytes.
+  @inlinable mutating func writeBytes(_ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) {
+    writeTagged(tag, UInt64(bytes.count))
+    out.appendBytes(bytes)
+  }
+
+  /// An integer, a decimal or a double, in its tag.
+  @inlinable @inline(__always) mutating func writeNumber(_ number: _BinaryNumber) {
+    switch number {
+    case .int(let int): writeTagged(_BinaryTag.int, _zigzag(int))
+    case .uint(let uint): writeTagged(_BinaryTag.uint, uint)
+    case .decimal(let mantissa, let scale):
+      out.reserve(12)
+      out.appendReserved(_BinaryTag.decimal)
+      out.appendReserved(scale)
+      out.count &+= _storeLEB128(_zigzag(mantissa), at: out.end)
+    case .double(let double): writeFixed(_BinaryTag.float64, double.bitPattern, bytes: 8)
+    }
+  }
+
+  /// A key: a reference when the table has it, else its bytes, entered in the table while
+  /// there is room. The key that followed the object's previous key last time is tried first.
+  @inlinable mutating func writeKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let frame = stack.count &- 1
+    let previous = Int(stack[frame])
+    let predicted = Int(nextKey[previous])
+    let index: Int
+    if predicted >= 0 && _shortBytesEqual(keys.entry(predicted), bytes) {
+      index = predicted
+    } else if let found = keys.index(of: bytes) {
+      index = found
+      nextKey[previous] = Int32(truncatingIfNeeded: found)
+    } else if keys.add(bytes) {
+      index = keys.count &- 1
+      nextKey.append(-1)
+      nextKey[previous] = Int32(truncatingIfNeeded: index)
+      writeBytes(_BinaryTag.sharedKey, bytes)
+      stack[frame] = Int32(truncatingIfNeeded: index &+ 1)
+      return
     } else {
-      writeBytes(plain, bytes, to: &out)
+      writeBytes(_BinaryTag.key, bytes)
+      stack[frame] = _BinaryWriterState.objectStart
+      return
+    }
+    writeTagged(_BinaryTag.keyRef, UInt64(index))
+    stack[frame] = Int32(truncatingIfNeeded: index &+ 1)
+  }
+
+  /// A short string: a reference when the table has it, else its bytes, entered in the table
+  /// while there is room.
+  @inlinable mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if let index = strings.index(of: bytes) {
+      writeTagged(_BinaryTag.stringRef, UInt64(index))
+    } else if strings.add(bytes) {
+      writeBytes(_BinaryTag.sharedString, bytes)
+    } else {
+      writeBytes(_BinaryTag.string, bytes)
     }
   }
 }
@@ -294,6 +433,31 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
 
   /// The output so far (all of it after ``finish()``).
   public var bytes: [UInt8] { sink.bytes }
+}
+
+/// Whether two byte strings are equal: inline word compares for up to 16 bytes (keys mostly
+/// are), `_bytesEqual` for longer ones.
+@inlinable @inline(__always)
+func _shortBytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  let count = a.count
+  guard count == b.count else { return false }
+  guard count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+  let ra = UnsafeRawPointer(pa)
+  let rb = UnsafeRawPointer(pb)
+  if count >= 8 {
+    if count > 16 { return _bytesEqual(a, b) }
+    // The first and the last eight bytes (which may overlap).
+    return ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
+      && ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+  }
+  if count >= 4 {
+    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+      && ra.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        == rb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+  }
+  // One to three bytes: the first, the middle and the last cover them.
+  return pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1] && pa[count &- 1] == pb[count &- 1]
 }
 
 /// The byte strings of a key or string table, in order of entry, in plain memory (see
@@ -323,7 +487,7 @@ struct _BinaryTable {
   }
 
   /// Entry `index` (which must exist); valid until the next entry is added.
-  @inlinable func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+  @inlinable @inline(__always) func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(
       start: storage.base + starts[index], count: starts[index &+ 1] &- starts[index])
   }
@@ -387,7 +551,7 @@ struct _BinaryTable {
   }
 }
 
-/// A reader's or writer's two tables, in plain memory behind a `_StateBox`.
+/// A reader's two tables, in plain memory behind a `_StateBox`.
 @usableFromInline
 struct _BinaryTables: _ManualState {
   @usableFromInline var keys = _BinaryTable()

@@ -37,6 +37,11 @@ public protocol JSONEventHandler {
   mutating func number(_ value: JSONNumber) throws
   /// `true` or `false`.
   mutating func bool(_ value: Bool) throws
+  /// A number that ``JSONBinaryReader`` read in a binary form (an integer, a decimal, a
+  /// double), before making its text: a handler that can keep it as it is (the tree builder)
+  /// implements this, the default makes the text and calls ``number(_:)``. Not API: the type
+  /// is the library's own.
+  mutating func _binaryNumber(_ value: _BinaryNumber) throws
   /// `null`.
   mutating func null() throws
   /// Asked right after ``startObject()`` and ``startArray()``: `true` has the parser skip that
@@ -62,6 +67,9 @@ extension JSONEventHandler {
   @inlinable public mutating func string(_ value: JSONString) throws {}
   @inlinable public mutating func number(_ value: JSONNumber) throws {}
   @inlinable public mutating func bool(_ value: Bool) throws {}
+  @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    try value.withJSONNumber { try number($0) }
+  }
   @inlinable public mutating func null() throws {}
   @inlinable public var isDone: Bool { false }
   @inlinable public var skipsContainerContents: Bool { false }

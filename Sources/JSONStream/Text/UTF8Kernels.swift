@@ -65,11 +65,21 @@ func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
 }
 
 /// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
-/// checked whole.
+/// checked whole. An all-ASCII string (most keys and values) is first seen as such in one
+/// pass of word loads, the last one overlapping, without the byte loop for its tail.
 @usableFromInline
 func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard var p = bytes.baseAddress else { return true }
   let end = p + bytes.count
+  if bytes.count >= 8 {
+    var bits: UInt64 = UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self)
+    var q = p
+    while end - q > 8 {
+      bits |= UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)
+      q += 8
+    }
+    if bits & 0x8080_8080_8080_8080 == 0 { return true }
+  }
   while p < end {
     if end - p >= 8
       && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0

@@ -16,6 +16,12 @@
 //   object      6 | count << 8                        address of its members (0 when empty)
 //   open array  7 | count << 8                        address of a header: [elements, last]
 //   open object 8 | count << 8                        address of a header: [members, last]
+//   binary num. 9 | form << 8 | scale << 16           its bits (see `_JSONNode.binaryNumber`)
+//
+// A binary number is one the binary reader read as an integer, a decimal or a double: kept as
+// it is, so that reading a document makes no number text (formatting a double costs more than
+// the rest of reading it); its text is made when it is read or written as JSON, and is the
+// text the reader would have made (see `_BinaryNumber.withJSONNumber`).
 //
 // The last two exist only in snapshots of incomplete documents (see JSONParser+Snapshot): a
 // container still open holds `count` complete elements (or members) and then one more,
@@ -54,6 +60,8 @@ final class _JSONStorage: Sendable {
             _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
             flags: _JSONNode.numberFlags(node.head))))
     case _JSONNode.string: return .string(_JSONNode.string(node))
+    case _JSONNode.binaryNumber:
+      return .number(_JSONNode.withNumber(node) { JSONValue.Number(exactly: $0) })
     default:
       let (block, _, last, isObject) = _JSONNode.children(node)
       let count = _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
@@ -201,6 +209,7 @@ enum _JSONNode {
   @usableFromInline static var object: UInt64 { 6 }
   @usableFromInline static var openArray: UInt64 { 7 }
   @usableFromInline static var openObject: UInt64 { 8 }
+  @usableFromInline static var binaryNumber: UInt64 { 9 }
 
   /// Objects larger than this get a key index; smaller ones are searched in order, which is
   /// faster than hashing at these sizes.
@@ -266,6 +275,49 @@ enum _JSONNode {
           head: open | UInt64(truncatingIfNeeded: count &- 1) << 8,
           payload: UInt64(UInt(bitPattern: pointer))))
     }
+  }
+
+  /// The node of a number in binary form: the form (0 int, 1 uint, 2 decimal, 3 double) and
+  /// a decimal's scale in the head, the value's bits in the payload.
+  @inlinable @inline(__always)
+  static func node(_ number: _BinaryNumber) -> _Node {
+    switch number {
+    case .int(let value):
+      return _Node(head: binaryNumber, payload: UInt64(bitPattern: value))
+    case .uint(let value):
+      return _Node(head: binaryNumber | 1 << 8, payload: value)
+    case .decimal(let mantissa, let scale):
+      return _Node(
+        head: binaryNumber | 2 << 8 | UInt64(scale) << 16, payload: UInt64(bitPattern: mantissa))
+    case .double(let value):
+      return _Node(head: binaryNumber | 3 << 8, payload: value.bitPattern)
+    }
+  }
+
+  /// The number of a binary number node.
+  @inlinable @inline(__always)
+  static func binaryNumber(_ node: _Node) -> _BinaryNumber {
+    switch UInt8(truncatingIfNeeded: node.head >> 8) {
+    case 0: return .int(Int64(bitPattern: node.payload))
+    case 1: return .uint(node.payload)
+    case 2:
+      return .decimal(
+        mantissa: Int64(bitPattern: node.payload), scale: UInt8(truncatingIfNeeded: node.head >> 16)
+      )
+    default: return .double(Double(bitPattern: node.payload))
+    }
+  }
+
+  /// Calls `body` with the number of a number node of either kind: the text as written, or
+  /// the text a binary number stands for.
+  @inlinable
+  static func withNumber<R>(_ node: _Node, _ body: (JSONNumber) throws -> R) rethrows -> R {
+    let head = node.head
+    if kind(head) == number {
+      return try body(
+        JSONNumber(_utf8: bytes(node.payload, count: numberLength(head)), flags: numberFlags(head)))
+    }
+    return try binaryNumber(node).withJSONNumber(body)
   }
 
   /// The UTF-8 of a string node.

@@ -159,6 +159,15 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
+  /// A number from the binary reader: kept in its binary form (see `_JSONStorage`). Inlined
+  /// into the reader (its only caller), where the form is known and the switch on it goes.
+  @inlinable @inline(__always)
+  public mutating func _binaryNumber(_ value: _BinaryNumber) {
+    let state = _state()
+    state.pointee.stack.append(_JSONNode.node(value))
+    _completed(state)
+  }
+
   @inlinable
   public mutating func bool(_ value: Bool) {
     let state = _state()
@@ -283,13 +292,10 @@ struct _BuilderState: _ManualState {
     let root = stack.removeLast()
     let storage = _JSONStorage(chunks: arena.chunks)
     arena = _Arena(previous: arena.allocated)
-    if _JSONNode.kind(root.head) == _JSONNode.number {
+    let kind = _JSONNode.kind(root.head)
+    if kind == _JSONNode.number || kind == _JSONNode.binaryNumber {
       // Written back as written, as numbers inside arrays and objects are.
-      return .number(
-        JSONValue.Number(
-          keepingText: JSONNumber(
-            _utf8: _JSONNode.bytes(root.payload, count: _JSONNode.numberLength(root.head)),
-            flags: _JSONNode.numberFlags(root.head))))
+      return .number(_JSONNode.withNumber(root) { JSONValue.Number(keepingText: $0) })
     }
     return storage.value(of: root)
   }

@@ -20,7 +20,7 @@ public struct _JSONCursor {
     switch _JSONNode.kind(node.pointee.head) {
     case _JSONNode.null: return .null
     case _JSONNode.false, _JSONNode.true: return .bool
-    case _JSONNode.number: return .number
+    case _JSONNode.number, _JSONNode.binaryNumber: return .number
     case _JSONNode.string: return .string
     case _JSONNode.array, _JSONNode.openArray: return .array
     default: return .object
@@ -46,14 +46,22 @@ public struct _JSONCursor {
     return _JSONNode.utf8(node.pointee)
   }
 
-  /// A number, with its text as written; nil for other kinds.
+  /// Calls `body` with a number, its text as written (or, for a number the binary reader kept
+  /// in binary, the text it stands for); nil for other kinds.
   @inlinable
-  public var number: JSONNumber? {
+  public func withNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R? {
+    let kind = _JSONNode.kind(node.pointee.head)
+    guard kind == _JSONNode.number || kind == _JSONNode.binaryNumber else { return nil }
+    return try _JSONNode.withNumber(node.pointee, body)
+  }
+
+  /// A number as `Int64` when it is an integer that fits (as `JSONNumber.int64`); nil for
+  /// other numbers and kinds. A binary integer is read without making its text.
+  @inlinable
+  public var int64: Int64? {
     let head = node.pointee.head
-    guard _JSONNode.kind(head) == _JSONNode.number else { return nil }
-    return JSONNumber(
-      _utf8: _JSONNode.bytes(node.pointee.payload, count: _JSONNode.numberLength(head)),
-      flags: _JSONNode.numberFlags(head))
+    if head == _JSONNode.binaryNumber { return Int64(bitPattern: node.pointee.payload) }
+    return withNumber { $0.int64 } ?? nil
   }
 
   /// The elements of an array or members of an object; 0 for other kinds.

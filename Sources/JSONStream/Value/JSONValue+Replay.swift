@@ -83,6 +83,8 @@ extension _JSONStorage {
           JSONNumber(
             _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
             flags: _JSONNode.numberFlags(node.head)))
+      case _JSONNode.binaryNumber:
+        try handler._binaryNumber(_JSONNode.binaryNumber(node))
       case _JSONNode.string:
         try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:

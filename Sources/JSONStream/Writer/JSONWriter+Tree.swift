@@ -44,6 +44,11 @@ extension JSONWriter {
           throw _nonFinite(String(decoding: text, as: UTF8.self))
         }
         state.pointee.out.append(text)
+      case _JSONNode.binaryNumber:
+        try _JSONNode.withNumber(node) { number in
+          if number.isNonFinite && !allowNonFinite { throw _nonFinite(number.text) }
+          state.pointee.out.append(number.utf8)
+        }
       case _JSONNode.string:
         _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:

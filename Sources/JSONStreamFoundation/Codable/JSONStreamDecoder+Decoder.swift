@@ -108,7 +108,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       return _same(url, as: T.self)
     }
     if T.self == Decimal.self {
-      guard let number = cursor.number, let decimal = Decimal(string: number.text) else {
+      guard let text = cursor.withNumber({ $0.text }), let decimal = Decimal(string: text) else {
         throw typeMismatch(Decimal.self, cursor, nil)
       }
       return _same(decimal, as: T.self)
@@ -147,12 +147,12 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// An `Int64`, or (`asInt`) an `Int`: the common integers without the generic path, whose
   /// metadata lookups showed in profiles.
   func int64(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int64 {
-    if let number = value.number, let int = number.int64 { return int }
+    if let int = value.int64 { return int }
     return try integer(Int64.self, value, key())
   }
 
   func int(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int {
-    if let number = value.number, let int = number.int64, let exact = Int(exactly: int) {
+    if let int = value.int64, let exact = Int(exactly: int) {
       return exact
     }
     return try integer(Int.self, value, key())
@@ -163,32 +163,43 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   )
     throws -> T
   {
-    guard let number = value.number else { throw typeMismatch(type, value, key()) }
-    if let int = number.int64 {
-      if let exact = T(exactly: int) { return exact }
-    } else if let exact = number.uint64.flatMap({ T(exactly: $0) }) {
-      return exact
+    // The value when it fits; else the number's text, for the error.
+    var text = ""
+    let fits: T?? = value.withNumber { number in
+      if let int = number.int64 {
+        if let exact = T(exactly: int) { return exact }
+      } else if let exact = number.uint64.flatMap({ T(exactly: $0) }) {
+        return exact
+      }
+      text = number.text
+      return nil
     }
-    throw DecodingError.dataCorrupted(
-      DecodingError.Context(
-        codingPath: path(appending: key),
-        debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(type)."))
+    guard let fits else { throw typeMismatch(type, value, key()) }
+    guard let exact = fits else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: path(appending: key),
+          debugDescription: "Parsed JSON number <\(text)> does not fit in \(type)."))
+    }
+    return exact
   }
 
   /// A floating-point value: the nearest one (non-finite ones only as the strategy's strings).
   func floatingPoint<T: BinaryFloatingPoint>(
     _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
   ) throws -> T {
-    if let number = value.number {
-      let double = number.double
-      let result = T(double)
+    // The nearest value, and the text of a finite number beyond the type's range.
+    if let (result, outOfRange) = value.withNumber({ number -> (T, String?) in
+      let result = T(number.double)
       // A number beyond the type's range is an error, as in Foundation, not ±infinity (which
       // only the non-finite literals, when the parse options allow them, stand for).
-      if !result.isFinite && !number.isNonFinite {
+      return (result, !result.isFinite && !number.isNonFinite ? number.text : nil)
+    }) {
+      if let outOfRange {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: path(appending: key),
-            debugDescription: "Parsed JSON number <\(number.text)> does not fit in \(type)."))
+            debugDescription: "Parsed JSON number <\(outOfRange)> does not fit in \(type)."))
       }
       return result
     }

@@ -205,6 +205,97 @@ struct BinaryFormatTests {
     #expect(select.handler.takeItems().map(\.value) == ["x", "y", "x"])
   }
 
+  /// The tree of a binary document, read in chunks of `chunk` bytes.
+  func tree(_ binary: [UInt8], chunk: Int = 1 << 20) throws -> JSONValue? {
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+    for start in stride(from: 0, to: binary.count, by: chunk) {
+      try reader.feed(binary[start..<min(start + chunk, binary.count)])
+    }
+    try reader.finish()
+    return reader.handler.value
+  }
+
+  @Test("a tree read from binary keeps numbers in binary form, and reads and writes as the text")
+  func binaryNumbersInTrees() throws {
+    let fromText = try JSONValue(parsing: Self.sample)
+    let bytes = try binary(Self.sample)
+    for chunk in [1, 3, 1 << 20] {
+      let fromBinary = try #require(try tree(bytes, chunk: chunk))
+      // Written in one pass, replayed into a writer, and compared: as the tree from the text.
+      #expect(try fromBinary.jsonString() == (try fromText.jsonString()), "chunks of \(chunk)")
+      var writer = JSONWriter()
+      try fromBinary.replay(into: &writer)
+      try writer.finish()
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == (try fromText.jsonString()))
+      #expect(fromBinary == fromText)
+      #expect(fromBinary.hashValue == fromText.hashValue)
+      // Replayed into the binary writer: the numbers go in their binary form, the same bytes.
+      var again = JSONBinaryWriter()
+      try fromBinary.replay(into: &again)
+      try again.finish()
+      #expect(again.bytes == bytes)
+    }
+    let value = try #require(try tree(bytes))
+    #expect(value["ints"]?[9]?.int64Value == Int64.max)
+    #expect(value["ints"]?[10]?.int64Value == Int64.min)
+    #expect(value["ints"]?[11]?.numberValue?.uint64 == UInt64.max)
+    #expect(value["decimals"]?[2]?.description == fromText["decimals"]?[2]?.description)
+    #expect(value["decimals"]?[2]?.doubleValue == 1.5)
+    #expect(value["decimals"]?[0] == JSONValue.number(.init(0.5)))
+    // A top-level number, and doubles (binary32 and binary64) and dates.
+    #expect(try tree(binary("-12.340"))?.description == "-12.340")
+    var writer = JSONBinaryWriter()
+    try writer.startArray()
+    try writer.number(0.5)
+    try writer.number(0.1)
+    try writer.number(1e300)
+    try writer.date(secondsSince2001: 1_700_000_000.125)
+    try writer.endArray()
+    try writer.finish()
+    let doubles = try #require(try tree(writer.bytes))
+    #expect(try doubles.jsonString() == "[0.5,0.1,1e+300,1700000000.125]")
+    #expect(doubles == (try JSONValue(parsing: "[0.5,0.1,1e+300,1700000000.125]")))
+    #expect(doubles[1]?.doubleValue == 0.1)
+  }
+
+  @Test("deep nesting of both kinds, past the 64 levels kept in a word, reads and checks ends")
+  func deepNesting() throws {
+    // Arrays and objects in an irregular pattern, 150 deep, with values at each level.
+    var json = ""
+    var closers: [String] = []
+    for level in 0..<150 {
+      if level % 3 == 1 || level % 7 == 0 {
+        json += #"{"k\#(level)":1,"v":"#
+        closers.append("}")
+      } else {
+        json += "[\(level),"
+        closers.append("]")
+      }
+    }
+    json += "null" + closers.reversed().joined()
+    let bytes = try binary(json)
+    var options = JSONParseOptions()
+    options.limits.maxDepth = 1000
+    for chunk in [1, 5, 1 << 20] {
+      var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+      for start in stride(from: 0, to: bytes.count, by: chunk) {
+        try reader.feed(bytes[start..<min(start + chunk, bytes.count)])
+      }
+      try reader.finish()
+      #expect(reader.handler.value == (try JSONValue(parsing: json)), "chunks of \(chunk)")
+    }
+    // The wrong end at each depth past 64 is refused at its byte.
+    let ends = bytes.indices.filter {
+      bytes[$0] == _BinaryTag.endArray || bytes[$0] == _BinaryTag.endObject
+    }
+    for index in ends.prefix(90) {
+      var wrong = bytes
+      wrong[index] =
+        bytes[index] == _BinaryTag.endArray ? _BinaryTag.endObject : _BinaryTag.endArray
+      #expect(error(wrong, options: options)?.offset == index)
+    }
+  }
+
   @Test("a copied reader or writer goes on independently (value semantics)")
   func copies() throws {
     let bytes = try binary(#"[{"k":"v"},{"k":"v"},{"k":"w"},{"k":"v"}]"#)

@@ -121,6 +121,15 @@ struct KernelTests {
         bytes.withUnsafeBufferPointer(_isWellFormedUTF8)
           == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
     }
+    // ASCII of 8 to 40 bytes with one byte at any position replaced: the all-ASCII first pass
+    // (whole words, the last overlapping) must see it wherever it is.
+    for _ in 0..<20_000 {
+      var bytes = (0..<(8 + Int(random.next() % 33))).map { _ in UInt8(random.next() % 0x80) }
+      bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+      #expect(
+        bytes.withUnsafeBufferPointer(_isWellFormedUTF8)
+          == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
   }
 
   @Test("the well-formed escape writes what the checking escape writes")
