@@ -26,13 +26,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// A token the last chunk ended inside, as much of it as has arrived.
   @usableFromInline var carry: [UInt8] = []
   @usableFromInline var headerDone = false
-  /// How many containers are open, and whether the innermost is an object.
-  @usableFromInline var depth = 0
-  @usableFromInline var inObject = false
-  /// Whether each open container is an object: bit `i` for the one at depth `i + 1`, and
-  /// `deepLevels` beyond 64 (an array's append and removeLast were 7% of reading canada).
-  @usableFromInline var levels: UInt64 = 0
-  @usableFromInline var deepLevels: [Bool] = []
+  /// The open containers, as the JSON parser keeps them (an array's append and removeLast
+  /// were 7% of reading canada).
+  @usableFromInline var containers = _ContainerStack()
+  /// How many containers are open.
+  @inlinable var depth: Int { containers.depth }
+  /// Whether the innermost open container is an object.
+  @inlinable var inObject: Bool { containers.innermostIsObject }
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
@@ -469,27 +469,12 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   @inlinable @inline(__always)
   mutating func open(_ isObject: Bool) {
-    if depth < 64 {
-      let bit: UInt64 = 1 &<< UInt64(depth)
-      levels = isObject ? levels | bit : levels & ~bit
-    } else {
-      deepLevels.append(isObject)
-    }
-    depth &+= 1
-    inObject = isObject
+    containers.push(isObject: isObject)
   }
 
   @inlinable @inline(__always)
   mutating func close() {
-    depth &-= 1
-    if depth >= 64 { deepLevels.removeLast() }
-    if depth == 0 {
-      inObject = false
-    } else if depth <= 64 {
-      inObject = levels &>> UInt64(depth &- 1) & 1 == 1
-    } else {
-      inObject = deepLevels[depth &- 65]
-    }
+    _ = containers.pop()
   }
 
   @inlinable @inline(__always)
