@@ -53,15 +53,9 @@ final class _JSONStorage: Sendable {
     case _JSONNode.null: return .null
     case _JSONNode.false: return .bool(false)
     case _JSONNode.true: return .bool(true)
-    case _JSONNode.number:
-      return .number(
-        JSONValue.Number(
-          exactly: JSONNumber(
-            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
-            flags: _JSONNode.numberFlags(node.head))))
-    case _JSONNode.string: return .string(_JSONNode.string(node))
-    case _JSONNode.binaryNumber:
+    case _JSONNode.number, _JSONNode.binaryNumber:
       return .number(_JSONNode.withNumber(node) { JSONValue.Number(exactly: $0) })
+    case _JSONNode.string: return .string(_JSONNode.string(node))
     default:
       let (block, _, last, isObject) = _JSONNode.children(node)
       let count = _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
