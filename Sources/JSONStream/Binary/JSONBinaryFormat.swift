@@ -142,12 +142,18 @@ func _eightDigits(_ text: UnsafePointer<UInt8>, end: Int, count: Int) -> UInt64?
       UnsafeRawPointer(text).loadUnaligned(as: UInt64.self).littleEndian
       &<< UInt64((8 &- end) &* 8)
   }
-  // The digits are the last `count` bytes (the high ones); "0"s below them. Then the
-  // parser's own kernels: the same digit test and three-multiply conversion.
+  // The digits are the last `count` bytes (the high ones); "0"s below them.
   let below: UInt64 = (1 &<< UInt64((8 &- count) &* 8)) &- 1
   let chunk = word & ~below | zeros & below
-  guard _isEightDigits(chunk) else { return nil }
-  return _eightDigitsValue(chunk)
+  // Every byte in "0"..."9": none below 0x30, and none above 0x39 (adding 0x46 carries into
+  // the high bit from 0x3A up).
+  let above = chunk &+ 0x4646_4646_4646_4646
+  var digits = chunk &- zeros
+  guard (above | digits) & 0x8080_8080_8080_8080 == 0 else { return nil }
+  digits = digits &* 10 &+ digits &>> 8
+  return
+    ((digits & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
+    &+ (digits &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
 }
 
 /// 10 to the power `exponent` (0…18). A switch of constants (the compiler makes it a table
