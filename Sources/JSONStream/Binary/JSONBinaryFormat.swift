@@ -142,7 +142,9 @@ func _eightDigits(_ text: UnsafePointer<UInt8>, end: Int, count: Int) -> UInt64?
       UnsafeRawPointer(text).loadUnaligned(as: UInt64.self).littleEndian
       &<< UInt64((8 &- end) &* 8)
   }
-  // The digits are the last `count` bytes (the high ones); "0"s below them.
+  // The digits are the last `count` bytes (the high ones); "0"s below them. The test and the
+  // conversion are those of `_isEightDigits` and `_eightDigitsValue`, sharing the subtraction
+  // of "0"s: calling the two measured 0.75–0.87× against 0.83–0.91× for writing canada.
   let below: UInt64 = (1 &<< UInt64((8 &- count) &* 8)) &- 1
   let chunk = word & ~below | zeros & below
   // Every byte in "0"..."9": none below 0x30, and none above 0x39 (adding 0x46 carries into
