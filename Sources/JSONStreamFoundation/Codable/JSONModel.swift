@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `Codable` type that tunes how ``JSONStreamDecoder`` and ``JSONStreamEncoder`` map it,
 /// without writing `init(from:)` or `encode(to:)` by hand (JLObjectMapping's per-class
@@ -87,47 +88,103 @@ final class _ModelMapping {
 /// What a coder treats apart, by type: a ``JSONModel`` (its mapping), an array (written and
 /// read without the standard library's unspecialized code) or a dictionary with `String` keys
 /// (its keys are written and read as they are, with no key strategy, as Foundation does).
-struct _TypeInfo {
-  var mapping: _ModelMapping?
+/// A class: found by a table lookup per value, and passed on as one reference.
+final class _TypeInfo {
+  let mapping: _ModelMapping?
+  let conformances: _Conformances
+
+  init(_ type: Any.Type) {
+    conformances = _Conformances.of(type)
+    mapping = conformances.model.map(_ModelMapping.init)
+  }
+
   /// A `[String: Value]` the decoder reads itself (see `_StringKeyedDecodable`).
-  var stringKeyedDecodable: (any _StringKeyedDecodable.Type)?
+  var stringKeyedDecodable: (any _StringKeyedDecodable.Type)? {
+    conformances.stringKeyedDecodable
+  }
   /// A `[String: Value]` the encoder writes itself (see `_StringKeyedEncodable`).
-  var stringKeyedEncodable: (any _StringKeyedEncodable.Type)?
+  var stringKeyedEncodable: (any _StringKeyedEncodable.Type)? {
+    conformances.stringKeyedEncodable
+  }
   /// An `Array` the decoder reads itself (see `_DecodableArray`).
-  var decodableArray: (any _DecodableArray.Type)?
+  var decodableArray: (any _DecodableArray.Type)? { conformances.decodableArray }
   /// An `Array` the encoder writes itself (see `_EncodableArray`).
-  var encodableArray: (any _EncodableArray.Type)?
+  var encodableArray: (any _EncodableArray.Type)? { conformances.encodableArray }
   /// A `Set`, native in the binary format (see `_EncodableSet`).
-  var encodableSet: (any _EncodableSet.Type)?
+  var encodableSet: (any _EncodableSet.Type)? { conformances.encodableSet }
 }
 
-/// The ``_TypeInfo`` of each type met in one coding call: a dictionary lookup per value instead
-/// of conformance checks and the maps' construction.
+/// What a type conforms to, of the protocols a coder treats apart. Found once per process
+/// and type: a conformance check costs thousands of instructions each time, even for a
+/// type the runtime has seen (measured: 2% of decoding twitter.json when done per call).
+///
+/// Unchecked: it holds only metatypes, which are immutable; the compiler does not count
+/// existential metatypes as `Sendable`.
+struct _Conformances: @unchecked Sendable {
+  var model: (any JSONModel.Type)?
+  var stringKeyedDecodable: (any _StringKeyedDecodable.Type)?
+  var stringKeyedEncodable: (any _StringKeyedEncodable.Type)?
+  var decodableArray: (any _DecodableArray.Type)?
+  var encodableArray: (any _EncodableArray.Type)?
+  var encodableSet: (any _EncodableSet.Type)?
+
+  init(of type: Any.Type) {
+    model = type as? any JSONModel.Type
+    stringKeyedDecodable = type as? any _StringKeyedDecodable.Type
+    stringKeyedEncodable = type as? any _StringKeyedEncodable.Type
+    decodableArray = type as? any _DecodableArray.Type
+    encodableArray = type as? any _EncodableArray.Type
+    encodableSet = type as? any _EncodableSet.Type
+  }
+
+  /// Every coder's conformances so far, by type.
+  private static let known = Mutex<[ObjectIdentifier: _Conformances]>([:])
+
+  static func of(_ type: Any.Type) -> _Conformances {
+    let id = ObjectIdentifier(type)
+    if let found = known.withLock({ $0[id] }) { return found }
+    // Checked outside the lock: two threads may both check a new type, with the same answer.
+    let found = _Conformances(of: type)
+    known.withLock { $0[id] = found }
+    return found
+  }
+}
+
+/// The ``_TypeInfo`` of each type met in one coding call: a table lookup per value instead of
+/// conformance checks and the maps' construction.
 struct _TypeInfos {
+  /// The table: indexed by a hash of the type's identity, one type per slot, a newcomer
+  /// replacing the one there (found again in `byType`).
+  private var slots = [Slot](repeating: Slot(), count: _TypeInfos.slotCount)
   private var byType: [ObjectIdentifier: _TypeInfo] = [:]
 
-  /// The type asked for last, and its info: arrays of one type come one after another.
-  private var lastType: ObjectIdentifier?
-  private var lastInfo = _TypeInfo()
+  private struct Slot {
+    var type: ObjectIdentifier? = nil
+    var info: _TypeInfo? = nil
+  }
+
+  private static var slotCount: Int { 64 }
 
   mutating func info(for type: Any.Type) -> _TypeInfo {
     let id = ObjectIdentifier(type)
-    if id == lastType { return lastInfo }
+    let slot = _slot(of: id, bits: 6)
+    if slots[slot].type == id { return slots[slot].info.unsafelyUnwrapped }
     let info: _TypeInfo
     if let known = byType[id] {
       info = known
     } else {
-      info = _TypeInfo(
-        mapping: (type as? any JSONModel.Type).map(_ModelMapping.init),
-        stringKeyedDecodable: type as? any _StringKeyedDecodable.Type,
-        stringKeyedEncodable: type as? any _StringKeyedEncodable.Type,
-        decodableArray: type as? any _DecodableArray.Type,
-        encodableArray: type as? any _EncodableArray.Type,
-        encodableSet: type as? any _EncodableSet.Type)
+      info = _TypeInfo(type)
       byType[id] = info
     }
-    lastType = id
-    lastInfo = info
+    slots[slot] = Slot(type: id, info: info)
     return info
   }
+}
+
+/// The slot of `type` in a table of 2^`bits` slots: the high bits of its address times a
+/// large odd number (Fibonacci hashing), cheaper than `Hasher` and spread well enough for
+/// metadata addresses.
+@inline(__always)
+func _slot(of type: ObjectIdentifier, bits: Int) -> Int {
+  Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15) >> (64 &- bits))
 }

@@ -64,18 +64,49 @@ final class _KeyedExtras {
   }
 }
 
+/// What a keyed container reads and changes, in memory of its own: a reused container (see
+/// `_Decoder.container(keyedBy:)`) is pointed at its next object here, and the hint changes
+/// with every key, which as a class's stored property would be checked for exclusive access
+/// each time.
+struct _KeyedFrame {
+  var object: _JSONCursor
+  /// The length of its coding path.
+  var depth: Int
+  var extras: _KeyedExtras?
+  /// The member position after the last one found, tried first for the next key
+  /// (synthesized decoding asks in declaration order, which is often the document's).
+  var hint = 0
+}
+
+/// Owns a `_KeyedFrame`, in the same allocation: shared by the copies of a container, freed
+/// with the last of them.
+final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
+  static func make(_ frame: _KeyedFrame) -> _KeyedFrameStorage {
+    unsafeDowncast(create(minimumCapacity: 0) { _ in frame }, to: _KeyedFrameStorage.self)
+  }
+
+  /// The frame: valid while the storage is.
+  var frame: UnsafeMutablePointer<_KeyedFrame> { withUnsafeMutablePointerToHeader { $0 } }
+}
+
 /// An object's members by coding key.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: _Decoder
-  let object: _JSONCursor
-  /// The length of its coding path.
-  let depth: Int
-  let extras: _KeyedExtras?
+  let storage: _KeyedFrameStorage
+
+  init(decoder: _Decoder, storage: _KeyedFrameStorage) {
+    self.decoder = decoder
+    self.storage = storage
+  }
 
   init(decoder: _Decoder, object: _JSONCursor, base: _PathBase) {
-    self.decoder = decoder
-    self.object = object
-    depth = base.depth
+    self.init(
+      decoder: decoder,
+      storage: .make(Self.frame(decoder: decoder, object: object, base: base)))
+  }
+
+  /// The frame of a container of `object` with coding path `base`.
+  static func frame(decoder: _Decoder, object: _JSONCursor, base: _PathBase) -> _KeyedFrame {
     var ownPath: [any CodingKey]? = nil
     var mapping: _ModelMapping? = nil
     var usage: _KeyUsage? = nil
@@ -86,8 +117,6 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     case .own(let path):
       ownPath = path
     }
-    while decoder.state.pointee.hints.count <= depth { decoder.state.pointee.hints.append(0) }
-    decoder.state.pointee.hints[depth] = 0
     var converted: [String: Int]? = nil
     if case .useDefaultKeys = decoder.options.keyDecodingStrategy {
     } else {
@@ -98,12 +127,16 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       }
       converted = positions
     }
+    var extras: _KeyedExtras? = nil
     if ownPath != nil || mapping != nil || usage != nil || converted != nil {
       extras = _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
-    } else {
-      extras = nil
     }
+    return _KeyedFrame(object: object, depth: base.depth, extras: extras)
   }
+
+  var object: _JSONCursor { storage.frame.pointee.object }
+  var depth: Int { storage.frame.pointee.depth }
+  var extras: _KeyedExtras? { storage.frame.pointee.extras }
 
   var base: _PathBase {
     if let ownPath = extras?.ownPath { return .own(ownPath) }
@@ -133,10 +166,9 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return converted[name]
       }
     }
-    let state = decoder.state
-    let depth = self.depth
-    let found = name.withUTF8 { object.position(ofKey: $0, hint: state.pointee.hints[depth]) }
-    if let found { state.pointee.hints[depth] = found &+ 1 }
+    let frame = storage.frame
+    let found = name.withUTF8 { frame.pointee.object.position(ofKey: $0, hint: frame.pointee.hint) }
+    if let found { frame.pointee.hint = found &+ 1 }
     return found
   }
 

@@ -28,10 +28,9 @@ struct _DecoderState {
   var mapping: _ModelMapping? = nil
   /// The keys its keyed container asked for, when they are checked.
   var usage: _KeyUsage? = nil
-  /// Per depth: the member position after the last one a keyed container found there, tried
-  /// first for the next key (synthesized decoding asks in declaration order, which is often
-  /// the document's).
-  var hints: [Int] = []
+  /// Keyed containers kept for reuse, when the decoder reuses them (see
+  /// `container(keyedBy:)`).
+  var containers: _ContainerCache? = nil
   var types = _TypeInfos()
   /// Converted member keys (a key strategy), each converted once per call.
   var convertedKeys: [String: String] = [:]
@@ -338,8 +337,24 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
     if checksKeys && state.pointee.usage == nil { state.pointee.usage = _KeyUsage() }
-    return KeyedDecodingContainer(
-      _KeyedContainer<Key>(decoder: self, object: cursor, base: .shared(path.count)))
+    let frame = _KeyedContainer<Key>.frame(
+      decoder: self, object: cursor, base: .shared(state.pointee.path.count))
+    guard state.pointee.containers != nil else {
+      return KeyedDecodingContainer(
+        _KeyedContainer<Key>(decoder: self, storage: .make(frame)))
+    }
+    return state.pointee.containers.unsafelyUnwrapped.container(
+      keyedBy: Key.self, frame: frame, decoder: self)
+  }
+
+  /// Makes `container(keyedBy:)` reuse containers until `endReuse()`, which must be called
+  /// (a kept container refers to the decoder).
+  func beginReuse() {
+    state.pointee.containers = _ContainerCache()
+  }
+
+  func endReuse() {
+    state.pointee.containers = nil
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

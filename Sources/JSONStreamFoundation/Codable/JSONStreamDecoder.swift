@@ -155,7 +155,11 @@ public struct JSONStreamDecoder: Sendable {
     try value._withCursor { root in
       let decoder = _Decoder(options: self, root: root)
       swap(&decoder.state.pointee.types, &types)
-      defer { swap(&decoder.state.pointee.types, &types) }
+      decoder.beginReuse()
+      defer {
+        decoder.endReuse()
+        swap(&decoder.state.pointee.types, &types)
+      }
       return try decoder.decode(type, from: root, key: nil)
     }
   }

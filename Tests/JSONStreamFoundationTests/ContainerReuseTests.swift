@@ -1,0 +1,159 @@
+import Foundation
+import JSONStreamFoundation
+import Testing
+
+/// The decoder reuses a keyed container once nothing holds it (see `_ContainerCache`). These
+/// models hold containers past the usual `init(from:)` pattern: each must keep reading its
+/// own object.
+@Suite("Keyed containers reused only when free")
+struct ContainerReuseTests {
+  /// A tree: each node's container is busy while its children, with the same keys, decode.
+  final class Node: Codable, Equatable {
+    let name: String
+    let children: [Node]
+    let weight: Int
+
+    static func == (a: Node, b: Node) -> Bool {
+      a.name == b.name && a.children == b.children && a.weight == b.weight
+    }
+  }
+
+  @Test("a recursive type decodes as Foundation decodes it")
+  func recursive() throws {
+    let json = Data(
+      #"""
+      {"name":"root","weight":1,"children":[
+        {"name":"a","weight":2,"children":[{"name":"a1","weight":3,"children":[]}]},
+        {"name":"b","weight":4,"children":[]},
+        {"name":"c","weight":5,"children":[{"name":"c1","weight":6,"children":[
+          {"name":"c11","weight":7,"children":[]}]}]}]}
+      """#.utf8)
+    let ours = try JSONStreamDecoder().decode(Node.self, from: json)
+    #expect(ours == (try JSONDecoder().decode(Node.self, from: json)))
+    #expect(ours.children[2].children[0].children[0].name == "c11")
+  }
+
+  /// Keeps its container and reads it later, after other values with the same keys decoded.
+  struct Deferred: Decodable {
+    enum Keys: String, CodingKey { case name, size }
+    let container: KeyedDecodingContainer<Keys>
+
+    init(from decoder: any Decoder) throws {
+      container = try decoder.container(keyedBy: Keys.self)
+    }
+
+    func read() throws -> String {
+      "\(try container.decode(String.self, forKey: .name))/\(try container.decode(Int.self, forKey: .size))"
+    }
+  }
+
+  /// Reads its members' kept containers only after all of them decoded.
+  struct Deferrals: Decodable {
+    let readings: [String]
+
+    init(from decoder: any Decoder) throws {
+      var elements = try decoder.unkeyedContainer()
+      var deferred: [Deferred] = []
+      while !elements.isAtEnd { deferred.append(try elements.decode(Deferred.self)) }
+      readings = try deferred.map { try $0.read() }
+    }
+  }
+
+  @Test("a container kept by its value reads its own object, not the next one's")
+  func keptContainers() throws {
+    let json = Data(#"[{"name":"x","size":1},{"size":2,"name":"y"},{"name":"z","size":3}]"#.utf8)
+    #expect(
+      try JSONStreamDecoder().decode(Deferrals.self, from: json).readings == ["x/1", "y/2", "z/3"])
+    #expect(try JSONDecoder().decode(Deferrals.self, from: json).readings == ["x/1", "y/2", "z/3"])
+  }
+
+  /// Asks for a keyed container twice, and decodes a value of its own type between.
+  struct Twice: Decodable, Equatable {
+    enum Keys: String, CodingKey { case first, inner, last }
+    let first: Int
+    let inner: [Twice]
+    let last: Int
+
+    init(from decoder: any Decoder) throws {
+      let one = try decoder.container(keyedBy: Keys.self)
+      first = try one.decode(Int.self, forKey: .first)
+      inner = try one.decodeIfPresent([Twice].self, forKey: .inner) ?? []
+      let two = try decoder.container(keyedBy: Keys.self)
+      last = try two.decode(Int.self, forKey: .last)
+      // The first container still reads this object.
+      guard try one.decode(Int.self, forKey: .last) == last else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: one.codingPath, debugDescription: "moved"))
+      }
+    }
+  }
+
+  @Test("two containers of one value, with values of the same type between")
+  func twice() throws {
+    let json = Data(
+      #"{"first":1,"inner":[{"first":2,"last":3},{"first":4,"inner":[{"first":5,"last":6}],"last":7}],"last":8}"#
+        .utf8)
+    let ours = try JSONStreamDecoder().decode(Twice.self, from: json)
+    #expect(ours == (try JSONDecoder().decode(Twice.self, from: json)))
+    #expect(ours.inner[1].inner[0].last == 6)
+  }
+
+  /// Many key types, more than the cache has slots, interleaved.
+  @Test("more key types than slots, interleaved, each read from its own object")
+  func manyKeyTypes() throws {
+    let json = Data(
+      ("[" + (0..<200).map { #"{"a\#($0 % 40)":\#($0)}"# }.joined(separator: ",") + "]").utf8)
+    let values = try JSONStreamDecoder().decode([OneOfForty].self, from: json)
+    #expect(values.map(\.value) == Array(0..<200))
+  }
+}
+
+/// A value whose coding keys are one of 40 types, picked by the member's name (`a0`…`a39`).
+struct OneOfForty: Decodable {
+  let value: Int
+
+  init(from decoder: any Decoder) throws {
+    let name = try decoder.container(keyedBy: AnyKey.self).allKeys.first!.stringValue
+    let index = Int(name.dropFirst())!
+    value = try Self.readers[index](decoder)
+  }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// A key type of its own per index, through a generic type over a marker.
+  struct Key<Marker>: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  static func reader<Marker>(_ marker: Marker.Type, _ index: Int)
+    -> @Sendable (any Decoder)
+    throws -> Int
+  {
+    { decoder in
+      try decoder.container(keyedBy: Key<Marker>.self).decode(
+        Int.self, forKey: Key<Marker>(stringValue: "a\(index)"))
+    }
+  }
+
+  static let readers: [@Sendable (any Decoder) throws -> Int] = (0..<40).map { index in
+    // Forty distinct marker types: tuples of different arity and element types.
+    let markers: [Any.Type] = [
+      Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self,
+      UInt32.self, UInt64.self, Float.self, Double.self, String.self, Bool.self, Character.self,
+      Substring.self, [Int].self, [String].self, [Bool].self, [Double].self, Set<Int>.self,
+      Set<String>.self, [Int: Int].self, [String: Int].self, Int?.self, String?.self, Bool?.self,
+      Double?.self, (Int, Int).self, (Int, String).self, (String, Int).self, (Bool, Bool).self,
+      [[Int]].self, [[String]].self, [Int?].self, [String?].self, Range<Int>.self,
+      ClosedRange<Int>.self, Data.self, Date.self,
+    ]
+    return reader(markers[index], index)
+  }
+}
