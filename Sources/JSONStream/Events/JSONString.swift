@@ -62,7 +62,7 @@ public struct JSONString {
   /// A copy as a Swift `String`.
   @inlinable
   public var string: String {
-    String(decoding: utf8, as: UTF8.self)
+    _isWellFormed ? _stringOfWellFormedUTF8(utf8) : String(decoding: utf8, as: UTF8.self)
   }
 
   /// A copy of the UTF-8 bytes.

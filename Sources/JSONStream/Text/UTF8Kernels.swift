@@ -64,6 +64,14 @@ func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
   return p
 }
 
+/// A `String` of `bytes`, which the caller knows to be well-formed UTF-8 (the parser checked
+/// them, or `_isWellFormedUTF8` did): copied without `String(decoding:as:)`'s second
+/// validation, a third of making a long non-ASCII string.
+@usableFromInline
+func _stringOfWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  String(copying: UTF8Span(unchecked: bytes.span))
+}
+
 /// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
 /// checked whole. An all-ASCII string (most keys and values) is first seen as such in one
 /// pass of word loads, the last one overlapping, without the byte loop for its tail.

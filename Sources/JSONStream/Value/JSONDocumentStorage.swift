@@ -322,7 +322,8 @@ enum _JSONNode {
 
   @usableFromInline
   static func string(_ node: _Node) -> String {
-    String(decoding: utf8(node), as: UTF8.self)
+    // A document's strings are well-formed: the builder repairs any that are not.
+    _stringOfWellFormedUTF8(utf8(node))
   }
 
   @inlinable @inline(__always)

@@ -46,6 +46,12 @@ public struct _JSONCursor {
     return _JSONNode.utf8(node.pointee)
   }
 
+  /// A string's value; nil for other kinds.
+  public var string: String? {
+    guard _JSONNode.kind(node.pointee.head) == _JSONNode.string else { return nil }
+    return _JSONNode.string(node.pointee)
+  }
+
   /// Calls `body` with a number, its text as written (or, for a number the binary reader kept
   /// in binary, the text it stands for); nil for other kinds.
   @inlinable
@@ -94,6 +100,11 @@ public struct _JSONCursor {
   @inlinable
   public func key(_ position: Int) -> UnsafeBufferPointer<UInt8> {
     _JSONNode.utf8(child(2 &* position).pointee)
+  }
+
+  /// The key of member `position` of an object (`0..<count`), as a `String`.
+  public func keyString(_ position: Int) -> String {
+    _JSONNode.string(child(2 &* position).pointee)
   }
 
   /// The value of member `position` of an object (`0..<count`).

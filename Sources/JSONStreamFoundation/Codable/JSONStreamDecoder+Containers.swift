@@ -122,7 +122,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     } else {
       var positions: [String: Int] = [:]
       for position in 0..<object.count {
-        let name = decoder.keyName(forMember: String(decoding: object.key(position), as: UTF8.self))
+        let name = decoder.keyName(forMember: object.keyString(position))
         if positions[name] == nil { positions[name] = position }
       }
       converted = positions
@@ -150,7 +150,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var allKeys: [Key] {
     usage?.tookAll = true
     return (0..<object.count).compactMap {
-      Key(stringValue: decoder.keyName(forMember: String(decoding: object.key($0), as: UTF8.self)))
+      Key(stringValue: decoder.keyName(forMember: object.keyString($0)))
     }
   }
 

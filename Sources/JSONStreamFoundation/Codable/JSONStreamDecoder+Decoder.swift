@@ -133,8 +133,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   // MARK: Scalars
 
   func string(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
-    guard let utf8 = value.utf8 else { throw typeMismatch(String.self, value, key()) }
-    return String(decoding: utf8, as: UTF8.self)
+    guard let string = value.string else { throw typeMismatch(String.self, value, key()) }
+    return string
   }
 
   func bool(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
@@ -315,7 +315,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     var unknown: [String] = []
     if !usage.tookAll {
       for position in 0..<cursor.count {
-        let key = String(decoding: cursor.key(position), as: UTF8.self)
+        let key = cursor.keyString(position)
         if !usage.asked.contains(keyName(forMember: key)) { unknown.append(key) }
       }
     }
@@ -408,7 +408,7 @@ extension Dictionary: _StringKeyedDecodable where Key == String, Value: Decodabl
     var result: [String: Value] = [:]
     result.reserveCapacity(object.count)
     for position in 0..<object.count {
-      let key = String(decoding: object.key(position), as: UTF8.self)
+      let key = object.keyString(position)
       result[key] = try decoder.decode(Value.self, from: object.value(position), key: _JSONKey(key))
     }
     return result
