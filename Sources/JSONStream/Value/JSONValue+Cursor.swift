@@ -111,6 +111,20 @@ public struct _JSONCursor {
   @inlinable
   public func value(_ position: Int) -> _JSONCursor { _JSONCursor(child(2 &* position &+ 1)) }
 
+  /// The position and value of the member with `key` in an object, looking at `hint` first:
+  /// decoders ask for keys mostly in document order. The member at the hint of a complete
+  /// object is checked here, inlined into the decoder; a search goes to `position(ofKey:)`.
+  @inlinable @inline(__always)
+  public func member(_ key: UnsafeBufferPointer<UInt8>, hint: Int) -> (Int, _JSONCursor)? {
+    let head = node.pointee.head
+    if _JSONNode.kind(head) == _JSONNode.object && hint < _JSONNode.count(head) {
+      let keyNode = _JSONNode.nodes(node.pointee.payload).unsafelyUnwrapped + 2 &* hint
+      if _JSONNode.stringEquals(keyNode.pointee, key) { return (hint, _JSONCursor(keyNode + 1)) }
+    }
+    guard let position = position(ofKey: key, hint: hint) else { return nil }
+    return (position, value(position))
+  }
+
   /// The position of the member with `key` in an object, looking from `hint` on first:
   /// decoders ask for keys mostly in document order, some of them absent.
   @inlinable

@@ -154,37 +154,42 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  /// The position of the member `key` names: under the model's JSON name for it, else under
-  /// the key (as the key strategy converts member keys).
-  func position(_ key: Key) -> Int? {
+  /// The value of the member `key` names, or nil when absent: under the model's JSON name
+  /// for it, else under the key (as the key strategy converts member keys).
+  @inline(__always)
+  func member(_ key: Key) -> _JSONCursor? {
     var name = key.stringValue
     if let extras {
       extras.usage?.asked.insert(name)
       if let mapping = extras.mapping, let jsonName = mapping.keys[name] {
         name = jsonName
       } else if let converted = extras.converted {
-        return converted[name]
+        return converted[name].map(object.value)
       }
     }
     let frame = storage.frame
-    let found = name.withUTF8 { frame.pointee.object.position(ofKey: $0, hint: frame.pointee.hint) }
-    if let found { frame.pointee.hint = found &+ 1 }
-    return found
+    guard
+      let (position, value) = name.withUTF8({
+        frame.pointee.object.member($0, hint: frame.pointee.hint)
+      })
+    else { return nil }
+    frame.pointee.hint = position &+ 1
+    return value
   }
 
   func value(_ key: Key) throws -> _JSONCursor {
-    guard let position = position(key) else {
+    guard let value = member(key) else {
       throw DecodingError.keyNotFound(
         key,
         DecodingError.Context(
           codingPath: codingPath,
           debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
-    return object.value(position)
+    return value
   }
 
   func contains(_ key: Key) -> Bool {
-    if position(key) != nil { return true }
+    if member(key) != nil { return true }
     usage?.absent.append(key.stringValue)
     return false
   }
@@ -197,11 +202,10 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// The member's value, or nil when absent (recorded as absent) or null.
   @inline(__always)
   func present(_ key: Key) -> _JSONCursor? {
-    guard let position = position(key) else {
+    guard let value = member(key) else {
       usage?.absent.append(key.stringValue)
       return nil
     }
-    let value = object.value(position)
     return value.isNull ? nil : value
   }
 
