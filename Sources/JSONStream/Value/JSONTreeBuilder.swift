@@ -251,7 +251,7 @@ struct _BuilderState: _ManualState {
   mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
     if source.isEmpty { return 0 }
     let target = arena.allocate(bytes: source.count)
-    target.copyMemory(from: source.baseAddress.unsafelyUnwrapped, byteCount: source.count)
+    _copyBytes(target, source.baseAddress.unsafelyUnwrapped, count: source.count)
     return UInt64(UInt(bitPattern: target))
   }
 
