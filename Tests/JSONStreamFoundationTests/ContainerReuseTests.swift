@@ -67,6 +67,21 @@ struct ContainerReuseTests {
     #expect(try JSONDecoder().decode(Deferrals.self, from: json).readings == ["x/1", "y/2", "z/3"])
   }
 
+  /// Keeps its root container: read after the decode call returned, and after other
+  /// documents were decoded, it still reads its own document.
+  @Test("a container kept past the decode call reads its document")
+  func keptPastTheCall() throws {
+    let decoder = JSONStreamDecoder()
+    let kept = try decoder.decode(Deferred.self, from: Data(#"{"name":"root","size":7}"#.utf8))
+    let list = try decoder.decode([Deferred].self, from: Data(#"[{"name":"a","size":1}]"#.utf8))
+    for index in 0..<100 {
+      _ = try decoder.decode(
+        [String: Int].self, from: Data(#"{"n\#(index)":\#(index),"name":0,"size":1}"#.utf8))
+    }
+    #expect(try kept.read() == "root/7")
+    #expect(try list[0].read() == "a/1")
+  }
+
   /// Asks for a keyed container twice, and decodes a value of its own type between.
   struct Twice: Decodable, Equatable {
     enum Keys: String, CodingKey { case first, inner, last }

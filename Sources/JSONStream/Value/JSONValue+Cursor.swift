@@ -1,7 +1,7 @@
 // Read access to a parsed document's nodes without making a Swift value per node, for the
 // Codable decoder of JSONStreamFoundation (`@_spi(Codable) import JSONStream`). Not part of
 // the public API: the cursor is a pointer into the document's memory, valid only while the
-// `JSONValue` it came from is alive, inside `_withCursor`.
+// `JSONValue` it came from is alive (see `_JSONCursorRoot`).
 
 /// A node of a parsed document: a value, read in place.
 @_spi(Codable)
@@ -142,26 +142,54 @@ public struct _JSONCursor {
   }
 }
 
-extension JSONValue {
-  /// Calls `body` with a cursor on this value, valid during the call.
-  @_spi(Codable)
-  public func _withCursor<R>(_ body: (_JSONCursor) throws -> R) rethrows -> R {
-    switch self {
-    case .object(let object):
-      return try object._withNode { node in
-        try withUnsafePointer(to: node) { try body(_JSONCursor($0)) }
-      }
-    case .array(let array):
-      return try array._withNode { node in
-        try withUnsafePointer(to: node) { try body(_JSONCursor($0)) }
-      }
-    default:
-      // A scalar has no node of its own: it gets one as the element of an array.
-      let wrapper = JSONArray([self])
-      return try wrapper._withNode { node in
-        try withUnsafePointer(to: node) { try body(_JSONCursor($0).element(0)) }
-      }
+/// A cursor on a value, valid as long as this object: it keeps the value's document alive
+/// and holds its root node (and an open container's header) in memory of its own, where a
+/// container's node is otherwise made on the stack. A decoder keeps one, so that a container
+/// an `init(from:)` kept can be read after the decode call returned.
+@_spi(Codable)
+public final class _JSONCursorRoot {
+  /// The value, or for a scalar an array holding it (a scalar has no node of its own).
+  let value: JSONValue
+  /// The root node, then an open container's header (first and last node).
+  let memory: UnsafeMutablePointer<UInt64>
+  public let cursor: _JSONCursor
+
+  public init(_ value: JSONValue) {
+    let memory = UnsafeMutablePointer<UInt64>.allocate(capacity: 4)
+    memory.initialize(repeating: 0, count: 4)
+    let held: JSONValue
+    switch value {
+    case .object, .array: held = value
+    default: held = .array(JSONArray([value]))
     }
+    let keep = { (node: _Node) in
+      var node = node
+      if _JSONNode.kind(node.head) > _JSONNode.object {
+        // An open container: its header is on the stack during `_withNode` only.
+        let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
+        memory[2] = header[0]
+        memory[3] = header[1]
+        node.payload = UInt64(UInt(bitPattern: memory + 2))
+      }
+      memory[0] = node.head
+      memory[1] = node.payload
+    }
+    switch held {
+    case .object(let object): object._withNode(keep)
+    case .array(let array): array._withNode(keep)
+    default: break
+    }
+    self.value = held
+    self.memory = memory
+    let root = _JSONCursor(UnsafeRawPointer(memory).assumingMemoryBound(to: _Node.self))
+    switch value {
+    case .object, .array: cursor = root
+    default: cursor = root.element(0)
+    }
+  }
+
+  deinit {
+    memory.deallocate()
   }
 }
 

@@ -37,7 +37,7 @@ extension _Decoder {
 
   /// A decoder of its own for `value` (a super decoder).
   func detached(_ value: _JSONCursor, path: [any CodingKey]) -> _Decoder {
-    let decoder = _Decoder(options: options, root: value, path: path)
+    let decoder = _Decoder(options: options, root: document, cursor: value, path: path)
     decoder.state.pointee.types = state.pointee.types
     return decoder
   }

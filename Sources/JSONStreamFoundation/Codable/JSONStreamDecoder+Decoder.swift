@@ -42,9 +42,18 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   let options: JSONStreamDecoder
   let checksKeys: Bool
   let state: UnsafeMutablePointer<_DecoderState>
+  /// The document the cursors point into, kept alive as long as the decoder: a container an
+  /// `init(from:)` kept may be read after the decode call returned.
+  let document: _JSONCursorRoot
 
-  init(options: JSONStreamDecoder, root: _JSONCursor, path: [any CodingKey] = []) {
+  /// A decoder of `root`'s value, or with `cursor`, of that value inside it.
+  init(
+    options: JSONStreamDecoder, root: _JSONCursorRoot, cursor: _JSONCursor? = nil,
+    path: [any CodingKey] = []
+  ) {
     self.options = options
+    self.document = root
+    let root = cursor ?? root.cursor
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     state = .allocate(capacity: 1)
     state.initialize(to: _DecoderState(cursor: root, path: path))
@@ -433,12 +442,15 @@ extension Array: _DecodableArray where Element: Decodable {
   static func decodeElements(from decoder: _Decoder) throws -> Self {
     let array = decoder.cursor
     guard array.kind == .array else { throw decoder.typeMismatch([Any].self, array, nil) }
-    var result = Self()
-    result.reserveCapacity(array.count)
-    for index in 0..<array.count {
-      result.append(
-        try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
+    // Each element decoded straight into its place: an `append` copied each element, a
+    // retain per reference in it, through the element type's value witness.
+    let count = array.count
+    return try Self(unsafeUninitializedCapacity: count) { elements, initialized in
+      for index in 0..<count {
+        (elements.baseAddress.unsafelyUnwrapped + index).initialize(
+          to: try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
+        initialized = index &+ 1
+      }
     }
-    return result
   }
 }

@@ -152,16 +152,15 @@ public struct JSONStreamDecoder: Sendable {
   func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, types: inout _TypeInfos)
     throws -> T
   {
-    try value._withCursor { root in
-      let decoder = _Decoder(options: self, root: root)
+    let root = _JSONCursorRoot(value)
+    let decoder = _Decoder(options: self, root: root)
+    swap(&decoder.state.pointee.types, &types)
+    decoder.beginReuse()
+    defer {
+      decoder.endReuse()
       swap(&decoder.state.pointee.types, &types)
-      decoder.beginReuse()
-      defer {
-        decoder.endReuse()
-        swap(&decoder.state.pointee.types, &types)
-      }
-      return try decoder.decode(type, from: root, key: nil)
     }
+    return try decoder.decode(type, from: root.cursor, key: nil)
   }
 }
 
