@@ -207,7 +207,7 @@ enum _JSONNode {
 
   /// Objects larger than this get a key index; smaller ones are searched in order, which is
   /// faster than hashing at these sizes.
-  @usableFromInline static var indexThreshold: Int { 32 }
+  @usableFromInline static var indexThreshold: Int { 64 }
 
   @inlinable @inline(__always)
   static func kind(_ head: UInt64) -> UInt64 { head & 0xFF }
