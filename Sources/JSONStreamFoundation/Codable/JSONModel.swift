@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A `Codable` type that tunes how ``JSONStreamDecoder`` and ``JSONStreamEncoder`` map it,
 /// without writing `init(from:)` or `encode(to:)` by hand (JLObjectMapping's per-class
@@ -138,15 +137,35 @@ struct _Conformances: @unchecked Sendable {
   }
 
   /// Every coder's conformances so far, by type.
-  private static let known = Mutex<[ObjectIdentifier: _Conformances]>([:])
+  private static let known = _ConformanceTable()
 
   static func of(_ type: Any.Type) -> _Conformances {
     let id = ObjectIdentifier(type)
-    if let found = known.withLock({ $0[id] }) { return found }
+    if let found = known.lookUp(id) { return found }
     // Checked outside the lock: two threads may both check a new type, with the same answer.
     let found = _Conformances(of: type)
-    known.withLock { $0[id] = found }
+    known.insert(found, for: id)
     return found
+  }
+}
+
+/// The process's `_Conformances` by type, behind an `NSLock`: a pthread mutex, which the
+/// thread sanitizer follows (it does not see the futex under `Synchronization.Mutex`, and
+/// reported each first use of a type from two tasks as a race).
+private final class _ConformanceTable: @unchecked Sendable {
+  private let lock = NSLock()
+  private var table: [ObjectIdentifier: _Conformances] = [:]
+
+  func lookUp(_ id: ObjectIdentifier) -> _Conformances? {
+    lock.lock()
+    defer { lock.unlock() }
+    return table[id]
+  }
+
+  func insert(_ conformances: _Conformances, for id: ObjectIdentifier) {
+    lock.lock()
+    defer { lock.unlock() }
+    table[id] = conformances
   }
 }
 

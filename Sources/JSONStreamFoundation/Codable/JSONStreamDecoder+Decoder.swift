@@ -445,6 +445,9 @@ extension Array: _DecodableArray where Element: Decodable {
     // Each element decoded straight into its place: an `append` copied each element, a
     // retain per reference in it, through the element type's value witness.
     let count = array.count
+    // Not for an empty array: the standard library's initializer then writes the count into
+    // the shared empty-array storage, a race between threads (ThreadSanitizer reports it).
+    if count == 0 { return [] }
     return try Self(unsafeUninitializedCapacity: count) { elements, initialized in
       for index in 0..<count {
         (elements.baseAddress.unsafelyUnwrapped + index).initialize(
