@@ -46,10 +46,9 @@ final class _ContainerCache {
       if slot.pointee.keys == keys {
         if isKnownUniquelyReferenced(&slot.pointee.box) {
           slot.pointee.storage.unsafelyUnwrapped.frame.pointee = frame
-          // The box read as the container it is made of. Not `unsafeBitCast`, whose size
-          // check looks up the metadata of the container type each time.
-          return UnsafeRawPointer(slot).advanced(by: MemoryLayout<Slot>.offset(of: \Slot.box)!)
-            .assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
+          // The box read back as the container it is made of (only such boxes are kept).
+          return unsafeBitCast(
+            slot.pointee.box.unsafelyUnwrapped, to: KeyedDecodingContainer<Key>.self)
         }
         free = slot
         break
