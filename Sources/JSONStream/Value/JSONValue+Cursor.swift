@@ -96,12 +96,6 @@ public struct _JSONCursor {
   @inlinable
   public func element(_ index: Int) -> _JSONCursor { _JSONCursor(child(index)) }
 
-  /// The key of member `position` of an object (`0..<count`).
-  @inlinable
-  public func key(_ position: Int) -> UnsafeBufferPointer<UInt8> {
-    _JSONNode.utf8(child(2 &* position).pointee)
-  }
-
   /// The key of member `position` of an object (`0..<count`), as a `String`.
   public func keyString(_ position: Int) -> String {
     _JSONNode.string(child(2 &* position).pointee)
@@ -150,46 +144,45 @@ public struct _JSONCursor {
 public final class _JSONCursorRoot {
   /// The value, or for a scalar an array holding it (a scalar has no node of its own).
   let value: JSONValue
-  /// The root node, then an open container's header (first and last node).
-  let memory: UnsafeMutablePointer<UInt64>
+  /// The root node, then an open container's header (its first and last node, as the two
+  /// words of a node).
+  let nodes: UnsafeMutablePointer<_Node>
   public let cursor: _JSONCursor
 
   public init(_ value: JSONValue) {
-    let memory = UnsafeMutablePointer<UInt64>.allocate(capacity: 4)
-    memory.initialize(repeating: 0, count: 4)
-    let held: JSONValue
-    switch value {
-    case .object, .array: held = value
-    default: held = .array(JSONArray([value]))
-    }
+    let nodes = UnsafeMutablePointer<_Node>.allocate(capacity: 2)
+    nodes.initialize(repeating: _Node(head: 0, payload: 0), count: 2)
     let keep = { (node: _Node) in
       var node = node
       if _JSONNode.kind(node.head) > _JSONNode.object {
         // An open container: its header is on the stack during `_withNode` only.
         let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
-        memory[2] = header[0]
-        memory[3] = header[1]
-        node.payload = UInt64(UInt(bitPattern: memory + 2))
+        nodes[1] = _Node(head: header[0], payload: header[1])
+        node.payload = UInt64(UInt(bitPattern: nodes + 1))
       }
-      memory[0] = node.head
-      memory[1] = node.payload
+      nodes[0] = node
     }
-    switch held {
-    case .object(let object): object._withNode(keep)
-    case .array(let array): array._withNode(keep)
-    default: break
-    }
-    self.value = held
-    self.memory = memory
-    let root = _JSONCursor(UnsafeRawPointer(memory).assumingMemoryBound(to: _Node.self))
+    let root = _JSONCursor(nodes)
     switch value {
-    case .object, .array: cursor = root
-    default: cursor = root.element(0)
+    case .object(let object):
+      object._withNode(keep)
+      self.value = value
+      cursor = root
+    case .array(let array):
+      array._withNode(keep)
+      self.value = value
+      cursor = root
+    default:
+      let holder = JSONArray([value])
+      holder._withNode(keep)
+      self.value = .array(holder)
+      cursor = root.element(0)
     }
+    self.nodes = nodes
   }
 
   deinit {
-    memory.deallocate()
+    nodes.deallocate()
   }
 }
 

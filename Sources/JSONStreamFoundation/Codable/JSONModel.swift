@@ -96,21 +96,6 @@ final class _TypeInfo {
     conformances = _Conformances.of(type)
     mapping = conformances.model.map(_ModelMapping.init)
   }
-
-  /// A `[String: Value]` the decoder reads itself (see `_StringKeyedDecodable`).
-  var stringKeyedDecodable: (any _StringKeyedDecodable.Type)? {
-    conformances.stringKeyedDecodable
-  }
-  /// A `[String: Value]` the encoder writes itself (see `_StringKeyedEncodable`).
-  var stringKeyedEncodable: (any _StringKeyedEncodable.Type)? {
-    conformances.stringKeyedEncodable
-  }
-  /// An `Array` the decoder reads itself (see `_DecodableArray`).
-  var decodableArray: (any _DecodableArray.Type)? { conformances.decodableArray }
-  /// An `Array` the encoder writes itself (see `_EncodableArray`).
-  var encodableArray: (any _EncodableArray.Type)? { conformances.encodableArray }
-  /// A `Set`, native in the binary format (see `_EncodableSet`).
-  var encodableSet: (any _EncodableSet.Type)? { conformances.encodableSet }
 }
 
 /// What a type conforms to, of the protocols a coder treats apart. Found once per process
@@ -121,10 +106,15 @@ final class _TypeInfo {
 /// existential metatypes as `Sendable`.
 struct _Conformances: @unchecked Sendable {
   var model: (any JSONModel.Type)?
+  /// A `[String: Value]` the decoder reads itself (see `_StringKeyedDecodable`).
   var stringKeyedDecodable: (any _StringKeyedDecodable.Type)?
+  /// A `[String: Value]` the encoder writes itself (see `_StringKeyedEncodable`).
   var stringKeyedEncodable: (any _StringKeyedEncodable.Type)?
+  /// An `Array` the decoder reads itself (see `_DecodableArray`).
   var decodableArray: (any _DecodableArray.Type)?
+  /// An `Array` the encoder writes itself (see `_EncodableArray`).
   var encodableArray: (any _EncodableArray.Type)?
+  /// A `Set`, native in the binary format (see `_EncodableSet`).
   var encodableSet: (any _EncodableSet.Type)?
 
   init(of type: Any.Type) {

@@ -46,17 +46,16 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// `init(from:)` kept may be read after the decode call returned.
   let document: _JSONCursorRoot
 
-  /// A decoder of `root`'s value, or with `cursor`, of that value inside it.
+  /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
-    options: JSONStreamDecoder, root: _JSONCursorRoot, cursor: _JSONCursor? = nil,
+    options: JSONStreamDecoder, root document: _JSONCursorRoot, cursor: _JSONCursor? = nil,
     path: [any CodingKey] = []
   ) {
     self.options = options
-    self.document = root
-    let root = cursor ?? root.cursor
+    self.document = document
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     state = .allocate(capacity: 1)
-    state.initialize(to: _DecoderState(cursor: root, path: path))
+    state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: path))
   }
 
   deinit {
@@ -122,10 +121,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       return _same(decimal, as: T.self)
     }
     let info = state.pointee.types.info(for: T.self)
-    if let array = info.decodableArray {
+    if let array = info.conformances.decodableArray {
       return try array._decodeElements(from: self, as: T.self)
     }
-    if let dictionary = info.stringKeyedDecodable {
+    if let dictionary = info.conformances.stringKeyedDecodable {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
     state.pointee.mapping = info.mapping

@@ -154,18 +154,18 @@ final class _EncodeState {
         fields.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
-      } else if let set = info.encodableSet, fields.pointee.writer.isBinary {
+      } else if let set = info.conformances.encodableSet, fields.pointee.writer.isBinary {
         // A set is native in the binary format.
         try withUnsafePointer(to: value) {
           try set._encodeSetElements(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
-      } else if let array = info.encodableArray {
+      } else if let array = info.conformances.encodableArray {
         // Through the cached metatype and a pointer: `value as! any _EncodableArray` would
         // look the conformance up for every array (11% of encoding canada.json).
         try withUnsafePointer(to: value) {
           try array._encodeElements(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
-      } else if let dictionary = info.stringKeyedEncodable {
+      } else if let dictionary = info.conformances.stringKeyedEncodable {
         try withUnsafePointer(to: value) {
           try dictionary._encodeMembers(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
