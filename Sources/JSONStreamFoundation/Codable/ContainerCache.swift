@@ -34,7 +34,7 @@ final class _ContainerCache {
   /// A container for `frame`: the kept one for `Key` when nothing else holds it, else a new
   /// one, kept in its place.
   func container<Key: CodingKey>(
-    keyedBy type: Key.Type, frame: _KeyedFrame, decoder: _Decoder
+    keyedBy type: Key.Type, frame: _KeyedFrame
   ) -> KeyedDecodingContainer<Key> {
     let keys = ObjectIdentifier(Key.self)
     // Up to `probes` slots from the type's own, so that types whose slots collide do not
@@ -56,7 +56,7 @@ final class _ContainerCache {
       if slot.pointee.keys == nil, free == nil { free = slot }
     }
     let storage = _KeyedFrameStorage.make(frame)
-    let container = KeyedDecodingContainer(_KeyedContainer<Key>(decoder: decoder, storage: storage))
+    let container = KeyedDecodingContainer(_KeyedContainer<Key>(storage: storage))
     // Kept only where the container is the one class reference it is in the standard library.
     let slot = free ?? slots + home
     if MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {

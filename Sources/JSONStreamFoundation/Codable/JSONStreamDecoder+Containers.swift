@@ -69,6 +69,10 @@ final class _KeyedExtras {
 /// with every key, which as a class's stored property would be checked for exclusive access
 /// each time.
 struct _KeyedFrame {
+  /// The decoder, kept alive by the frame (a container may outlive the call that made it).
+  let decoder: _Decoder
+  /// The same decoder, for calls that need not retain it (see `_KeyedContainer.withDecoder`).
+  let unretainedDecoder: Unmanaged<_Decoder>
   var object: _JSONCursor
   /// The length of its coding path.
   var depth: Int
@@ -76,6 +80,14 @@ struct _KeyedFrame {
   /// The member position after the last one found, tried first for the next key
   /// (synthesized decoding asks in declaration order, which is often the document's).
   var hint = 0
+
+  init(decoder: _Decoder, object: _JSONCursor, depth: Int, extras: _KeyedExtras?) {
+    self.decoder = decoder
+    unretainedDecoder = .passUnretained(decoder)
+    self.object = object
+    self.depth = depth
+    self.extras = extras
+  }
 }
 
 /// Owns a `_KeyedFrame`, in the same allocation: shared by the copies of a container, freed
@@ -91,18 +103,43 @@ final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
 
 /// An object's members by coding key.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let decoder: _Decoder
+  /// The container's one reference: `KeyedDecodingContainer`'s box copies the container for
+  /// every key it is asked for, a retain and a release per reference in it.
   let storage: _KeyedFrameStorage
 
-  init(decoder: _Decoder, storage: _KeyedFrameStorage) {
-    self.decoder = decoder
+  init(storage: _KeyedFrameStorage) {
     self.storage = storage
   }
 
+  @inline(__always)
+  var frame: UnsafeMutablePointer<_KeyedFrame> { storage.frame }
+
+  var decoder: _Decoder { frame.pointee.decoder }
+
+  /// Runs `body` with the decoder, not retained: the frame holds it as long as the storage,
+  /// which this container holds. (Read from the frame as a strong reference, it was retained
+  /// and released around each call, as much again as the box's copies.)
+  @inline(__always)
+  func withDecoder<R>(_ body: (_Decoder) throws -> R) rethrows -> R {
+    try frame.pointee.unretainedDecoder._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Reads the value of the member `key` names with `read`, on the container's coding path.
+  @inline(__always)
+  func scalar<R>(_ key: Key, _ read: (_Decoder, _JSONCursor) throws -> R) throws -> R {
+    let value = try value(key)
+    return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
+  }
+
+  /// `scalar`, or nil when the member is absent or null.
+  @inline(__always)
+  func scalarIfPresent<R>(_ key: Key, _ read: (_Decoder, _JSONCursor) throws -> R) throws -> R? {
+    guard let value = present(key) else { return nil }
+    return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
+  }
+
   init(decoder: _Decoder, object: _JSONCursor, base: _PathBase) {
-    self.init(
-      decoder: decoder,
-      storage: .make(Self.frame(decoder: decoder, object: object, base: base)))
+    self.init(storage: .make(Self.frame(decoder: decoder, object: object, base: base)))
   }
 
   /// The frame of a container of `object` with coding path `base`.
@@ -131,12 +168,12 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if ownPath != nil || mapping != nil || usage != nil || converted != nil {
       extras = _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
     }
-    return _KeyedFrame(object: object, depth: base.depth, extras: extras)
+    return _KeyedFrame(decoder: decoder, object: object, depth: base.depth, extras: extras)
   }
 
-  var object: _JSONCursor { storage.frame.pointee.object }
-  var depth: Int { storage.frame.pointee.depth }
-  var extras: _KeyedExtras? { storage.frame.pointee.extras }
+  var object: _JSONCursor { frame.pointee.object }
+  var depth: Int { frame.pointee.depth }
+  var extras: _KeyedExtras? { frame.pointee.extras }
 
   var base: _PathBase {
     if let ownPath = extras?.ownPath { return .own(ownPath) }
@@ -167,7 +204,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return converted[name].map(object.value)
       }
     }
-    let frame = storage.frame
+    let frame = self.frame
     guard
       let (position, value) = name.withUTF8({
         frame.pointee.object.member($0, hint: frame.pointee.hint)
@@ -210,28 +247,22 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.bool(value, key) }
+    try scalarIfPresent(key) { try $0.bool($1, key) }
   }
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.string(value, key) }
+    try scalarIfPresent(key) { try $0.string($1, key) }
   }
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+    try scalarIfPresent(key) { try $0.floatingPoint(type, $1, key) }
   }
   func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+    try scalarIfPresent(key) { try $0.floatingPoint(type, $1, key) }
   }
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.int(value, key) }
+    try scalarIfPresent(key) { try $0.int($1, key) }
   }
   func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.int64(value, key) }
+    try scalarIfPresent(key) { try $0.int64($1, key) }
   }
   func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
     try integerIfPresent(type, key)
@@ -259,8 +290,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
-    guard let value = present(key) else { return nil }
-    return try decoder.with(base) { try decoder.integer(type, value, key) }
+    try scalarIfPresent(key) { try $0.integer(type, $1, key) }
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -269,31 +299,25 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.bool(value, key) }
+    try scalar(key) { try $0.bool($1, key) }
   }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.string(value, key) }
+    try scalar(key) { try $0.string($1, key) }
   }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+    try scalar(key) { try $0.floatingPoint(type, $1, key) }
   }
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.floatingPoint(type, value, key) }
+    try scalar(key) { try $0.floatingPoint(type, $1, key) }
   }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.int(value, key) }
+    try scalar(key) { try $0.int($1, key) }
   }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.int64(value, key) }
+    try scalar(key) { try $0.int64($1, key) }
   }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
@@ -302,8 +326,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
 
   func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-    let value = try value(key)
-    return try decoder.with(base) { try decoder.integer(type, value, key) }
+    try scalar(key) { try $0.integer(type, $1, key) }
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -311,14 +334,16 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode<T: Decodable>(_ type: T.Type, at value: _JSONCursor, _ key: Key) throws -> T {
-    try decoder.with(base) {
-      if T.self == Date.self, let mapping,
-        let formatter = mapping.dateFormatter(forKey: key.stringValue)
-      {
-        // The model's own format for this property.
-        return _same(try decoder.date(value, key, formatter), as: T.self)
+    try withDecoder { decoder in
+      try decoder.with(base) {
+        if T.self == Date.self, let mapping,
+          let formatter = mapping.dateFormatter(forKey: key.stringValue)
+        {
+          // The model's own format for this property.
+          return _same(try decoder.date(value, key, formatter), as: T.self)
+        }
+        return try decoder.decode(type, from: value, key: key)
       }
-      return try decoder.decode(type, from: value, key: key)
     }
   }
 

@@ -349,10 +349,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       decoder: self, object: cursor, base: .shared(state.pointee.path.count))
     guard state.pointee.containers != nil else {
       return KeyedDecodingContainer(
-        _KeyedContainer<Key>(decoder: self, storage: .make(frame)))
+        _KeyedContainer<Key>(storage: .make(frame)))
     }
     return state.pointee.containers.unsafelyUnwrapped.container(
-      keyedBy: Key.self, frame: frame, decoder: self)
+      keyedBy: Key.self, frame: frame)
   }
 
   /// Makes `container(keyedBy:)` reuse containers until `endReuse()`, which must be called
