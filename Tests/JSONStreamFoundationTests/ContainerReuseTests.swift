@@ -1,6 +1,8 @@
 import Foundation
-import JSONStreamFoundation
+@_spi(Codable) import JSONStream
 import Testing
+
+@testable import JSONStreamFoundation
 
 /// The decoder reuses a keyed container once nothing holds it (see `_ContainerCache`). These
 /// models hold containers past the usual `init(from:)` pattern: each must keep reading its
@@ -111,6 +113,102 @@ struct ContainerReuseTests {
     let ours = try JSONStreamDecoder().decode(Twice.self, from: json)
     #expect(ours == (try JSONDecoder().decode(Twice.self, from: json)))
     #expect(ours.inner[1].inner[0].last == 6)
+  }
+
+  /// A chain as deep as the parser allows by default: each link's container is busy while
+  /// the next decodes, so each link takes a new container and the busy ones are kept aside.
+  final class Link: Decodable {
+    let depth: Int
+    let next: Link?
+  }
+
+  @Test("a deep recursive chain: every busy container kept aside, each link its own object")
+  func deepChain() throws {
+    let depth = 400
+    var json = ""
+    for index in 0..<depth { json += #"{"depth":\#(index),"next":"# }
+    json += "null" + String(repeating: "}", count: depth)
+    var link: Link? = try JSONStreamDecoder().decode(Link.self, from: Data(json.utf8))
+    var expected = 0
+    while let current = link {
+      #expect(current.depth == expected)
+      expected += 1
+      link = current.next
+    }
+    #expect(expected == depth)
+  }
+
+  @Test("many containers kept by their values, past the sweeps of the busy ones")
+  func manyKept() throws {
+    let count = 5_000
+    let json =
+      "[" + (0..<count).map { #"{"name":"n\#($0)","size":\#($0)}"# }.joined(separator: ",")
+      + "]"
+    let readings = try JSONStreamDecoder().decode(Deferrals.self, from: Data(json.utf8)).readings
+    #expect(readings == (0..<count).map { "n\($0)/\($0)" })
+  }
+
+  /// A container kept past its call is held, with its document, until nothing holds it; then
+  /// a later call frees it. Other tests run at the same time and keep a few: the bound is far
+  /// below what keeping every one would reach.
+  @Test("containers kept past their calls are freed once dropped")
+  func keptThenDropped() throws {
+    let decoder = JSONStreamDecoder()
+    let kept = try decoder.decode(Deferred.self, from: Data(#"{"name":"kept","size":1}"#.utf8))
+    for index in 0..<2_000 {
+      let dropped = try decoder.decode(
+        Deferred.self, from: Data(#"{"name":"d\#(index)","size":\#(index)}"#.utf8))
+      if try dropped.read() != "d\(index)/\(index)" { Issue.record("d\(index) misread") }
+    }
+    #expect(_EscapedContainers.shared.count < 500)
+    #expect(try kept.read() == "kept/1")
+  }
+
+  /// Keeps a super decoder and reads it after the call: its containers are made then.
+  struct KeptSuper: Decodable {
+    enum Keys: String, CodingKey { case inner }
+    let inner: any Decoder
+
+    init(from decoder: any Decoder) throws {
+      inner = try decoder.container(keyedBy: Keys.self).superDecoder(forKey: .inner)
+    }
+
+    func read() throws -> String {
+      let container = try inner.container(keyedBy: ContainerReuseTests.Deferred.Keys.self)
+      let nested = try container.nestedContainer(
+        keyedBy: ContainerReuseTests.Deferred.Keys.self, forKey: .name)
+      return try nested.decode(String.self, forKey: .name) + "/"
+        + String(try container.decode(Int.self, forKey: .size))
+    }
+  }
+
+  @Test("containers made after the call, from a kept super decoder, read their objects")
+  func madeAfterTheCall() throws {
+    let kept = try JSONStreamDecoder().decode(
+      KeptSuper.self, from: Data(#"{"inner":{"name":{"name":"deep"},"size":5}}"#.utf8))
+    for _ in 0..<3 { #expect(try kept.read() == "deep/5") }
+  }
+
+  /// Decodes with a cache that keeps no container: each one owns its frame (the fallback
+  /// where `KeyedDecodingContainer` is not one reference).
+  func decodeOwning<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+    let root = _JSONCursorRoot(try JSONValue(parsing: json))
+    let cache = _ContainerCache()
+    cache.ownsNone = true
+    let decoder = _Decoder(options: JSONStreamDecoder(), root: root, containers: cache)
+    defer { decoder.finish() }
+    return try decoder.decode(type, from: root.cursor, key: nil)
+  }
+
+  @Test("containers that own their frames decode as the cached ones do")
+  func owning() throws {
+    let json = #"{"first":1,"inner":[{"first":2,"last":3},{"first":4,"last":7}],"last":8}"#
+    let owned = try decodeOwning(Twice.self, json)
+    #expect(owned == (try JSONStreamDecoder().decode(Twice.self, from: Data(json.utf8))))
+    let kept = try decodeOwning([Deferred].self, #"[{"name":"a","size":1},{"name":"b","size":2}]"#)
+    #expect(try kept.map { try $0.read() } == ["a/1", "b/2"])
+    let deep = try decodeOwning(KeptSuper.self, #"{"inner":{"name":{"name":"x"},"size":1}}"#)
+    #expect(try deep.read() == "x/1")
   }
 
   /// Many key types, more than the cache has slots, interleaved.

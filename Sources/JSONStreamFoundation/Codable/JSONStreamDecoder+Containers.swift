@@ -37,7 +37,8 @@ extension _Decoder {
 
   /// A decoder of its own for `value` (a super decoder).
   func detached(_ value: _JSONCursor, path: [any CodingKey]) -> _Decoder {
-    let decoder = _Decoder(options: options, root: document, cursor: value, path: path)
+    let decoder = _Decoder(
+      options: options, root: document, cursor: value, path: path, containers: containers)
     decoder.state.pointee.types = state.pointee.types
     return decoder
   }
@@ -90,8 +91,7 @@ struct _KeyedFrame {
   }
 }
 
-/// Owns a `_KeyedFrame`, in the same allocation: shared by the copies of a container, freed
-/// with the last of them.
+/// Owns a `_KeyedFrame`, in the same allocation.
 final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
   static func make(_ frame: _KeyedFrame) -> _KeyedFrameStorage {
     unsafeDowncast(create(minimumCapacity: 0) { _ in frame }, to: _KeyedFrameStorage.self)
@@ -102,23 +102,26 @@ final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
 }
 
 /// An object's members by coding key.
+///
+/// `KeyedDecodingContainer`'s box copies the container for every key it is asked for: a
+/// retain and a release per reference in it, a tenth of decoding twitter.json's time, and a
+/// call to the container's copy and destroy witnesses when it is not plain data. So the
+/// container is a pointer to its frame, and the decoder's `_ContainerCache` owns the frame's
+/// storage as long as anything holds the container.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// The container's one reference: `KeyedDecodingContainer`'s box copies the container for
-  /// every key it is asked for, a retain and a release per reference in it.
-  let storage: _KeyedFrameStorage
+  /// The frame: valid while its storage is.
+  let frame: UnsafeMutablePointer<_KeyedFrame>
 
-  init(storage: _KeyedFrameStorage) {
-    self.storage = storage
+  /// A container of `storage`'s frame, which the caller keeps alive as long as the container.
+  init(frameOf storage: _KeyedFrameStorage) {
+    frame = storage.frame
   }
-
-  @inline(__always)
-  var frame: UnsafeMutablePointer<_KeyedFrame> { storage.frame }
 
   var decoder: _Decoder { frame.pointee.decoder }
 
-  /// Runs `body` with the decoder, not retained: the frame holds it as long as the storage,
-  /// which this container holds. (Read from the frame as a strong reference, it was retained
-  /// and released around each call, as much again as the box's copies.)
+  /// Runs `body` with the decoder, not retained: the frame holds it as long as the frame
+  /// lives. (Read from the frame as a strong reference, it was retained and released around
+  /// each call, as often as the box copies the container.)
   @inline(__always)
   func withDecoder<R>(_ body: (_Decoder) throws -> R) rethrows -> R {
     try frame.pointee.unretainedDecoder._withUnsafeGuaranteedRef(body)
@@ -136,10 +139,6 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func scalarIfPresent<R>(_ key: Key, _ read: (_Decoder, _JSONCursor) throws -> R) throws -> R? {
     guard let value = present(key) else { return nil }
     return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
-  }
-
-  init(decoder: _Decoder, object: _JSONCursor, base: _PathBase) {
-    self.init(storage: .make(Self.frame(decoder: decoder, object: object, base: base)))
   }
 
   /// The frame of a container of `object` with coding path `base`.
@@ -204,7 +203,6 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return converted[name].map(object.value)
       }
     }
-    let frame = self.frame
     guard
       let (position, value) = name.withUTF8({
         frame.pointee.object.member($0, hint: frame.pointee.hint)
@@ -355,8 +353,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard value.kind == .object else {
       throw decoder.with(.own(path)) { decoder.typeMismatch([String: Any].self, value, nil) }
     }
-    return KeyedDecodingContainer(
-      _KeyedContainer<NestedKey>(decoder: decoder, object: value, base: .own(path)))
+    return decoder.keyedContainer(NestedKey.self, object: value, base: .own(path))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -376,6 +373,84 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var name = key.stringValue
     let value = name.withUTF8 { object.position(ofKey: $0, hint: 0) }.map(object.value)
     return decoder.detached(value ?? .null, path: codingPath + [key])
+  }
+}
+
+/// A keyed container that owns its frame's storage: made only where the cache cannot keep
+/// containers (see `_ContainerCache.uncached`). It forwards to the container; the
+/// `decodeIfPresent`s are the protocol's.
+struct _OwningKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let container: _KeyedContainer<Key>
+  let owner: _KeyedFrameStorage
+
+  init(_ container: _KeyedContainer<Key>, owner: _KeyedFrameStorage) {
+    self.container = container
+    self.owner = owner
+  }
+
+  var codingPath: [any CodingKey] { container.codingPath }
+  var allKeys: [Key] { container.allKeys }
+  func contains(_ key: Key) -> Bool { container.contains(key) }
+  func decodeNil(forKey key: Key) throws -> Bool { try container.decodeNil(forKey: key) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    try container.decode(type, forKey: key)
+  }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    try container.decode(type, forKey: key)
+  }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try container.decode(type, forKey: key)
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+    throws -> KeyedDecodingContainer<NestedKey>
+  {
+    try container.nestedContainer(keyedBy: type, forKey: key)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try container.nestedUnkeyedContainer(forKey: key)
+  }
+
+  func superDecoder() throws -> any Decoder { try container.superDecoder() }
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    try container.superDecoder(forKey: key)
   }
 }
 
@@ -484,8 +559,7 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
       throw decoder.with(.own(path)) { decoder.typeMismatch([String: Any].self, value, nil) }
     }
     currentIndex += 1
-    return KeyedDecodingContainer(
-      _KeyedContainer<NestedKey>(decoder: decoder, object: value, base: .own(path)))
+    return decoder.keyedContainer(NestedKey.self, object: value, base: .own(path))
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

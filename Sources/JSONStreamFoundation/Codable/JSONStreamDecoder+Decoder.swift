@@ -28,9 +28,6 @@ struct _DecoderState {
   var mapping: _ModelMapping? = nil
   /// The keys its keyed container asked for, when they are checked.
   var usage: _KeyUsage? = nil
-  /// Keyed containers kept for reuse, when the decoder reuses them (see
-  /// `container(keyedBy:)`).
-  var containers: _ContainerCache? = nil
   var types = _TypeInfos()
   /// Converted member keys (a key strategy), each converted once per call.
   var convertedKeys: [String: String] = [:]
@@ -45,14 +42,17 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: _JSONCursorRoot
+  /// The keyed containers of this decode call, its super decoders' too.
+  let containers: _ContainerCache
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
     options: JSONStreamDecoder, root document: _JSONCursorRoot, cursor: _JSONCursor? = nil,
-    path: [any CodingKey] = []
+    path: [any CodingKey] = [], containers: _ContainerCache = _ContainerCache()
   ) {
     self.options = options
     self.document = document
+    self.containers = containers
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     state = .allocate(capacity: 1)
     state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: path))
@@ -345,24 +345,21 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
     if checksKeys && state.pointee.usage == nil { state.pointee.usage = _KeyUsage() }
-    let frame = _KeyedContainer<Key>.frame(
-      decoder: self, object: cursor, base: .shared(state.pointee.path.count))
-    guard state.pointee.containers != nil else {
-      return KeyedDecodingContainer(
-        _KeyedContainer<Key>(storage: .make(frame)))
-    }
-    return state.pointee.containers.unsafelyUnwrapped.container(
-      keyedBy: Key.self, frame: frame)
+    return keyedContainer(Key.self, object: cursor, base: .shared(state.pointee.path.count))
   }
 
-  /// Makes `container(keyedBy:)` reuse containers until `endReuse()`, which must be called
-  /// (a kept container refers to the decoder).
-  func beginReuse() {
-    state.pointee.containers = _ContainerCache()
+  /// A keyed container of `object` with coding path `base`, from the cache.
+  func keyedContainer<Key: CodingKey>(_ type: Key.Type, object: _JSONCursor, base: _PathBase)
+    -> KeyedDecodingContainer<Key>
+  {
+    containers.container(
+      keyedBy: Key.self,
+      frame: _KeyedContainer<Key>.frame(decoder: self, object: object, base: base))
   }
 
-  func endReuse() {
-    state.pointee.containers = nil
+  /// The decode call is over: the containers still held are kept apart (see `_ContainerCache`).
+  func finish() {
+    containers.finish()
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

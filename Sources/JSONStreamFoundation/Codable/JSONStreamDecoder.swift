@@ -155,9 +155,8 @@ public struct JSONStreamDecoder: Sendable {
     let root = _JSONCursorRoot(value)
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.pointee.types, &types)
-    decoder.beginReuse()
     defer {
-      decoder.endReuse()
+      decoder.finish()
       swap(&decoder.state.pointee.types, &types)
     }
     return try decoder.decode(type, from: root.cursor, key: nil)
