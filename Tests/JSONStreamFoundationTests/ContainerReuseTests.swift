@@ -197,7 +197,7 @@ struct ContainerReuseTests {
     cache.ownsNone = true
     let decoder = _Decoder(options: JSONStreamDecoder(), root: root, containers: cache)
     defer { decoder.finish() }
-    return try decoder.decode(type, from: root.cursor, key: nil)
+    return try decoder.decode(type, from: root.cursor)
   }
 
   @Test("containers that own their frames decode as the cached ones do")

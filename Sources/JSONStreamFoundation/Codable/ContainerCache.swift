@@ -21,6 +21,16 @@ final class _ContainerCache {
     /// The `KeyedDecodingContainer`, as the one class reference it is made of.
     var box: AnyObject
     var storage: _KeyedFrameStorage
+
+    /// The box, as the container it is made of (only such boxes are kept), pointed at
+    /// `frame`.
+    @inline(__always)
+    func reused<Key: CodingKey>(for frame: consuming _KeyedFrame, as type: Key.Type)
+      -> KeyedDecodingContainer<Key>
+    {
+      storage.frame.pointee = frame
+      return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+    }
   }
 
   struct Slot {
@@ -57,7 +67,7 @@ final class _ContainerCache {
   /// A container for `frame`: the kept one for `Key` when nothing else holds it, else a new
   /// one, kept in its place.
   func container<Key: CodingKey>(
-    keyedBy type: Key.Type, frame: _KeyedFrame
+    keyedBy type: Key.Type, frame: consuming _KeyedFrame
   ) -> KeyedDecodingContainer<Key> {
     if isFinished || ownsNone
       || MemoryLayout<KeyedDecodingContainer<Key>>.size != MemoryLayout<AnyObject>.size
@@ -73,10 +83,7 @@ final class _ContainerCache {
       let slot = slots + ((home &+ probe) & (Self.slotCount &- 1))
       if slot.pointee.keys == keys {
         if Self.isFree(&slot.pointee.entry!) {
-          let entry = slot.pointee.entry.unsafelyUnwrapped
-          entry.storage.frame.pointee = frame
-          // The box read back as the container it is made of (only such boxes are kept).
-          return unsafeBitCast(entry.box, to: KeyedDecodingContainer<Key>.self)
+          return slot.pointee.entry!.reused(for: frame, as: Key.self)
         }
         free = slot
         break
@@ -95,7 +102,7 @@ final class _ContainerCache {
   /// A container for `frame` that this cache does not keep: after the call, one that
   /// `_EscapedContainers` keeps from the start; else (see `ownsNone`) one that owns its
   /// storage.
-  func uncached<Key: CodingKey>(_ type: Key.Type, frame: _KeyedFrame)
+  func uncached<Key: CodingKey>(_ type: Key.Type, frame: consuming _KeyedFrame)
     -> KeyedDecodingContainer<Key>
   {
     let storage = _KeyedFrameStorage.make(frame)

@@ -77,9 +77,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   // MARK: Values
 
-  /// Decodes a `T` from `value`: the child under `key` of the current value, or the current
-  /// value itself when `key` is nil.
-  func decode<T: Decodable>(_ type: T.Type, from value: _JSONCursor, key: (any CodingKey)?)
+  /// Decodes a `T` from `value`, the child under `key` of the current value. Generic over the
+  /// key's type, which becomes an `any CodingKey` only on the coding path or in an error: an
+  /// optional existential parameter was copied and destroyed through its metadata for every
+  /// value.
+  func decode<T: Decodable, K: CodingKey>(_ type: T.Type, from value: _JSONCursor, key: K)
     throws -> T
   {
     // The scalars first: a metadata compare each, no call through init(from:).
@@ -91,15 +93,19 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if T.self == Bool.self { return _same(try bool(value, key), as: T.self) }
     if T.self == Int64.self { return _same(try int64(value, key), as: T.self) }
     if T.self == Float.self { return _same(try floatingPoint(Float.self, value, key), as: T.self) }
+    state.pointee.path.append(key)
+    defer { state.pointee.path.removeLast() }
+    return try decode(type, from: value)
+  }
+
+  /// Decodes a `T` from `value` on the current coding path (the top-level value, or a single
+  /// value container's), with `T`'s own mapping and key checks.
+  func decode<T: Decodable>(_ type: T.Type, from value: _JSONCursor) throws -> T {
     let saved = (state.pointee.cursor, state.pointee.mapping, state.pointee.usage)
     state.pointee.cursor = value
     state.pointee.mapping = nil
     state.pointee.usage = nil
-    if let key { state.pointee.path.append(key) }
-    defer {
-      (state.pointee.cursor, state.pointee.mapping, state.pointee.usage) = saved
-      if key != nil { state.pointee.path.removeLast() }
-    }
+    defer { (state.pointee.cursor, state.pointee.mapping, state.pointee.usage) = saved }
     return try decodeCurrent(type)
   }
 
@@ -386,7 +392,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, cursor, nil) }
   func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type, cursor, nil) }
   func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type, cursor, nil) }
-  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, from: cursor, key: nil) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, from: cursor) }
 }
 
 /// `value` as the type it is: only where `T == U` (the caller compared their metadata). A

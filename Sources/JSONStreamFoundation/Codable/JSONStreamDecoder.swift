@@ -159,7 +159,7 @@ public struct JSONStreamDecoder: Sendable {
       decoder.finish()
       swap(&decoder.state.pointee.types, &types)
     }
-    return try decoder.decode(type, from: root.cursor, key: nil)
+    return try decoder.decode(type, from: root.cursor)
   }
 }
 
