@@ -391,7 +391,7 @@ struct _BinaryWriterState: _ManualState {
     let previous = Int(stack[frame])
     let predicted = Int(nextKey[previous])
     let index: Int
-    if predicted >= 0 && _shortBytesEqual(keys.entry(predicted), bytes) {
+    if predicted >= 0 && _bytesEqual(keys.entry(predicted), bytes) {
       index = predicted
     } else if let found = keys.index(of: bytes) {
       index = found
@@ -433,31 +433,6 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
 
   /// The output so far (all of it after ``finish()``).
   public var bytes: [UInt8] { sink.bytes }
-}
-
-/// Whether two byte strings are equal: inline word compares for up to 16 bytes (keys mostly
-/// are), `_bytesEqual` for longer ones.
-@inlinable @inline(__always)
-func _shortBytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-  let count = a.count
-  guard count == b.count else { return false }
-  guard count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-  let ra = UnsafeRawPointer(pa)
-  let rb = UnsafeRawPointer(pb)
-  if count >= 8 {
-    if count > 16 { return _bytesEqual(a, b) }
-    // The first and the last eight bytes (which may overlap).
-    return ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
-      && ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-  }
-  if count >= 4 {
-    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
-      && ra.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        == rb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-  }
-  // One to three bytes: the first, the middle and the last cover them.
-  return pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1] && pa[count &- 1] == pb[count &- 1]
 }
 
 /// The byte strings of a key or string table, in order of entry, in plain memory (see

@@ -97,26 +97,4 @@ struct BinaryKernelTests {
       }
     }
   }
-
-  @Test("the inline compare of short byte strings agrees with _bytesEqual")
-  func shortCompare() {
-    var generator = SystemRandomNumberGenerator()
-    for _ in 0..<20_000 {
-      let a = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
-        UInt8.random(in: 0...3, using: &generator)
-      }
-      var b = a
-      switch Int.random(in: 0...2, using: &generator) {
-      case 0: break
-      case 1 where !b.isEmpty:
-        b[Int.random(in: 0..<b.count, using: &generator)] &+= 1
-      default: b.append(0)
-      }
-      a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in
-          #expect(_shortBytesEqual(a, b) == _bytesEqual(a, b), "\(Array(a)) \(Array(b))")
-        }
-      }
-    }
-  }
 }

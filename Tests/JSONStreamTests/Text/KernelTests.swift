@@ -74,6 +74,36 @@ struct KernelTests {
     }
   }
 
+  @Test("_bytesEqual finds a difference at every position of every length, at every alignment")
+  func bytesEqual() {
+    var storage = [UInt8](repeating: 0, count: 96)
+    for count in 0...40 {
+      for offset in 0..<8 {
+        let base = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        storage.withUnsafeMutableBufferPointer { memory in
+          let a = UnsafeMutableBufferPointer(rebasing: memory[offset..<(offset + count)])
+          let b = UnsafeMutableBufferPointer(rebasing: memory[48..<(48 + count)])
+          _ = a.initialize(from: base)
+          _ = b.initialize(from: base)
+          #expect(_bytesEqual(UnsafeBufferPointer(a), UnsafeBufferPointer(b)), "\(count) \(offset)")
+          for position in 0..<count {
+            b[position] ^= 0x40
+            #expect(
+              !_bytesEqual(UnsafeBufferPointer(a), UnsafeBufferPointer(b)),
+              "\(count) \(offset) \(position)")
+            b[position] ^= 0x40
+          }
+          // A different length is never equal, even with equal bytes as far as both go.
+          if count > 0 {
+            #expect(
+              !_bytesEqual(
+                UnsafeBufferPointer(rebasing: a[0..<(count - 1)]), UnsafeBufferPointer(b)))
+          }
+        }
+      }
+    }
+  }
+
   @Test("_copyBytes copies exactly count bytes at every length, and nothing around them")
   func copyBytes() {
     for count in 0..<40 {
