@@ -163,18 +163,21 @@ private final class _ConformanceTable: @unchecked Sendable {
 /// conformance checks and the maps' construction.
 struct _TypeInfos {
   /// The table: indexed by a hash of the type's identity, one type per slot, a newcomer
-  /// replacing the one there (found again in `byType`).
+  /// replacing the one there (found again in `byType`, which holds every info).
   private var slots = [Slot](repeating: Slot(), count: _TypeInfos.slotCount)
   private var byType: [ObjectIdentifier: _TypeInfo] = [:]
 
   private struct Slot {
     var type: ObjectIdentifier? = nil
-    var info: _TypeInfo? = nil
+    /// Not retained: `byType` holds it.
+    var info: Unmanaged<_TypeInfo>? = nil
   }
 
   private static var slotCount: Int { 64 }
 
-  mutating func info(for type: Any.Type) -> _TypeInfo {
+  /// The info of `type`, not retained (a retain and release per value showed in profiles):
+  /// valid as long as this table.
+  mutating func info(for type: Any.Type) -> Unmanaged<_TypeInfo> {
     let id = ObjectIdentifier(type)
     let slot = _slot(of: id, bits: 6)
     if slots[slot].type == id { return slots[slot].info.unsafelyUnwrapped }
@@ -185,8 +188,8 @@ struct _TypeInfos {
       info = _TypeInfo(type)
       byType[id] = info
     }
-    slots[slot] = Slot(type: id, info: info)
-    return info
+    slots[slot] = Slot(type: id, info: .passUnretained(info))
+    return .passUnretained(info)
   }
 }
 

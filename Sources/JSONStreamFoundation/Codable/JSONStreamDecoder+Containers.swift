@@ -154,8 +154,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       ownPath = path
     }
     var converted: [String: Int]? = nil
-    if case .useDefaultKeys = decoder.options.keyDecodingStrategy {
-    } else {
+    if decoder.convertsKeys {
       var positions: [String: Int] = [:]
       for position in 0..<object.count {
         let name = decoder.keyName(forMember: object.keyString(position))

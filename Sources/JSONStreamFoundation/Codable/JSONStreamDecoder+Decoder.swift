@@ -38,6 +38,9 @@ struct _DecoderState {
 final class _Decoder: Decoder, SingleValueDecodingContainer {
   let options: JSONStreamDecoder
   let checksKeys: Bool
+  /// Member keys are converted (a key strategy other than `useDefaultKeys`): read once here,
+  /// not from the options (a copy of them) for every keyed container.
+  let convertsKeys: Bool
   let state: UnsafeMutablePointer<_DecoderState>
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
@@ -54,6 +57,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     self.document = document
     self.containers = containers
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
+    if case .useDefaultKeys = options.keyDecodingStrategy {
+      convertsKeys = false
+    } else {
+      convertsKeys = true
+    }
     state = .allocate(capacity: 1)
     state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: path))
   }
@@ -126,17 +134,18 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       }
       return _same(decimal, as: T.self)
     }
-    let info = state.pointee.types.info(for: T.self)
-    if let array = info.conformances.decodableArray {
+    let (conformances, mapping) = state.pointee.types.info(for: T.self)
+      ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
+    if let array = conformances.decodableArray {
       return try array._decodeElements(from: self, as: T.self)
     }
-    if let dictionary = info.conformances.stringKeyedDecodable {
+    if let dictionary = conformances.stringKeyedDecodable {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
-    state.pointee.mapping = info.mapping
+    state.pointee.mapping = mapping
     var result = try T(from: self)
     if state.pointee.usage != nil { try checkKeys(T.self) }
-    if info.mapping != nil {
+    if mapping != nil {
       var model = result as! any JSONModel
       try model.didDecode()
       result = model as! T

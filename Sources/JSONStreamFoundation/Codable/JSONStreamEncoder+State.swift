@@ -146,26 +146,27 @@ final class _EncodeState {
     } else if T.self == Decimal.self {
       try encodeDecimal(value as! Decimal, depth: depth, pathLength: pathLength)
     } else {
-      let info = fields.pointee.types.info(for: T.self)
-      if let mapping = info.mapping {
+      let (conformances, mapping) = fields.pointee.types.info(for: T.self)
+        ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
+      if let mapping {
         var model = value as! any JSONModel
         try model.willEncode()
         fields.pointee.pendingMapping = mapping
         fields.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
-      } else if let set = info.conformances.encodableSet, fields.pointee.writer.isBinary {
+      } else if let set = conformances.encodableSet, fields.pointee.writer.isBinary {
         // A set is native in the binary format.
         try withUnsafePointer(to: value) {
           try set._encodeSetElements(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
-      } else if let array = info.conformances.encodableArray {
+      } else if let array = conformances.encodableArray {
         // Through the cached metatype and a pointer: `value as! any _EncodableArray` would
         // look the conformance up for every array (11% of encoding canada.json).
         try withUnsafePointer(to: value) {
           try array._encodeElements(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
-      } else if let dictionary = info.conformances.stringKeyedEncodable {
+      } else if let dictionary = conformances.stringKeyedEncodable {
         try withUnsafePointer(to: value) {
           try dictionary._encodeMembers(of: UnsafeRawPointer($0), self, depth, pathLength)
         }
