@@ -69,11 +69,7 @@ final class _ContainerCache {
   func container<Key: CodingKey>(
     keyedBy type: Key.Type, frame: consuming _KeyedFrame
   ) -> KeyedDecodingContainer<Key> {
-    if isFinished || ownsNone
-      || MemoryLayout<KeyedDecodingContainer<Key>>.size != MemoryLayout<AnyObject>.size
-    {
-      return uncached(Key.self, frame: frame)
-    }
+    if isFinished || !keepsBoxes(of: Key.self) { return uncached(Key.self, frame: frame) }
     let keys = ObjectIdentifier(Key.self)
     // Up to `probes` slots from the type's own, so that types whose slots collide do not
     // push each other out.
@@ -107,7 +103,7 @@ final class _ContainerCache {
   {
     let storage = _KeyedFrameStorage.make(frame)
     let container = _KeyedContainer<Key>(frameOf: storage)
-    if ownsNone || MemoryLayout<KeyedDecodingContainer<Key>>.size != MemoryLayout<AnyObject>.size {
+    if !keepsBoxes(of: Key.self) {
       return KeyedDecodingContainer(_OwningKeyedContainer(container, owner: storage))
     }
     let box = KeyedDecodingContainer(container)
@@ -115,6 +111,13 @@ final class _ContainerCache {
       Entry(box: unsafeBitCast(box, to: AnyObject.self), storage: storage)
     ])
     return box
+  }
+
+  /// Whether containers for `Key` are kept by their boxes: where `KeyedDecodingContainer` is
+  /// the one class reference this cache relies on, unless a test turned that off.
+  @inline(__always)
+  func keepsBoxes<Key: CodingKey>(of type: Key.Type) -> Bool {
+    !ownsNone && MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
   }
 
   /// Whether nothing but `entry` holds its box (the entry must not be a copy of one still

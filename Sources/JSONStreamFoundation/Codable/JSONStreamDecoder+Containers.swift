@@ -104,7 +104,7 @@ final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
 /// An object's members by coding key.
 ///
 /// `KeyedDecodingContainer`'s box copies the container for every key it is asked for: a
-/// retain and a release per reference in it, a tenth of decoding twitter.json's time, and a
+/// retain and a release per reference in it (two atomic operations, about 7 ns a pair), and a
 /// call to the container's copy and destroy witnesses when it is not plain data. So the
 /// container is a pointer to its frame, and the decoder's `_ContainerCache` owns the frame's
 /// storage as long as anything holds the container.
