@@ -193,10 +193,9 @@ struct ContainerReuseTests {
   /// where `KeyedDecodingContainer` is not one reference).
   func decodeOwning<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
     let root = _JSONCursorRoot(try JSONValue(parsing: json))
-    let cache = _ContainerCache()
-    cache.ownsNone = true
+    let cache = _ContainerCache(ownsNone: true)
     let decoder = _Decoder(options: JSONStreamDecoder(), root: root, containers: cache)
-    defer { decoder.finish() }
+    defer { cache.finish() }
     return try decoder.decode(type, from: root.cursor)
   }
 

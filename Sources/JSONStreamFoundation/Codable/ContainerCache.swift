@@ -50,11 +50,12 @@ final class _ContainerCache {
   var sweepAt = 16
   /// The decode call is over (see `finish()`).
   var isFinished = false
-  /// Makes every container own its storage, as it does where `KeyedDecodingContainer` is not
-  /// the one reference this cache relies on (for tests of that case).
-  var ownsNone = false
+  /// Every container owns its storage, as it does where `KeyedDecodingContainer` is not the
+  /// one reference this cache relies on (for tests of that case).
+  let ownsNone: Bool
 
-  init() {
+  init(ownsNone: Bool = false) {
+    self.ownsNone = ownsNone
     slots = .allocate(capacity: Self.slotCount)
     slots.initialize(repeating: Slot(), count: Self.slotCount)
   }

@@ -372,11 +372,6 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       frame: _KeyedContainer<Key>.frame(decoder: self, object: object, base: base))
   }
 
-  /// The decode call is over: the containers still held are kept apart (see `_ContainerCache`).
-  func finish() {
-    containers.finish()
-  }
-
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard cursor.kind == .array else { throw typeMismatch([Any].self, cursor, nil) }
     return _UnkeyedContainer(decoder: self, array: cursor, base: .shared(path.count))

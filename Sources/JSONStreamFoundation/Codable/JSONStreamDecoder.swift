@@ -156,7 +156,8 @@ public struct JSONStreamDecoder: Sendable {
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.pointee.types, &types)
     defer {
-      decoder.finish()
+      // The containers still held are kept apart (see `_ContainerCache`).
+      decoder.containers.finish()
       swap(&decoder.state.pointee.types, &types)
     }
     return try decoder.decode(type, from: root.cursor)
