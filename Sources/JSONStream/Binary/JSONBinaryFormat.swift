@@ -81,6 +81,12 @@ func _storeLEB128(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
     p[0] = UInt8(truncatingIfNeeded: value)
     return 1
   }
+  if value < 0x4000 {
+    // Two bytes (table references past 127, most lengths): two stores beat the spreading.
+    p[0] = UInt8(truncatingIfNeeded: value) | 0x80
+    p[1] = UInt8(truncatingIfNeeded: value &>> 7)
+    return 2
+  }
   var x = value & 0x00FF_FFFF_FFFF_FFFF
   x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x00FF_FFFF_F000_0000) &<< 4
   x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x0FFF_C000_0FFF_C000) &<< 2

@@ -88,6 +88,59 @@ struct BinaryFormatTests {
     #expect(!longTwice.contains(_BinaryTag.stringRef))
   }
 
+  @Test("thousands of short strings come back as references, a few of them written again")
+  func manySharedStrings() throws {
+    // 3,000 distinct 20-byte strings, then all of them again in another order. The writer's
+    // table forgets an entry when a later one takes its slot: such a string is written in
+    // full again, and entered again, which the reader accepts.
+    let strings = (0..<3000).map { "value-\(String(1_000_000_000_000 + $0 * 7919))" }
+    let once = "[" + strings.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    var generator = SplitMix(seed: 7)
+    let again = strings.shuffled(using: &generator)
+    let twice =
+      "[" + (strings + again).map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    let onceBinary = try binary(once)
+    let twiceBinary = try binary(twice)
+    #expect(try json(twiceBinary) == twice)
+    #expect(try json(twiceBinary, chunk: 5) == twice)
+    // A reference is at most three bytes (tag and index); a string written again, 22. Fewer
+    // than a quarter may be written again (about 1 in 10 are, with the table at its fullest).
+    let extra = twiceBinary.count - onceBinary.count
+    #expect(extra < 3000 * 3 + 3000 / 4 * 22, "\(extra) bytes for 3,000 repeats")
+  }
+
+  @Test("objects of many shapes, at every depth, under keys and in arrays, round-trip")
+  func keyPredictions() throws {
+    // The writer predicts each key from the one before and an object's first key from where
+    // the object is: random shapes from a small pool of keys make it right, wrong and
+    // changing, with keys in and out of the table's first 128 entries.
+    var generator = SplitMix(seed: 11)
+    let keys = (0..<300).map { "k\($0 * 37 % 300)" }
+    func value(_ depth: Int) -> String {
+      switch Int.random(in: 0..<(depth > 4 ? 3 : 6), using: &generator) {
+      case 0: return String(Int.random(in: -1000...1000, using: &generator))
+      case 1: return "\"s\(Int.random(in: 0..<50, using: &generator))\""
+      case 2: return "null"
+      case 3, 4:
+        // Objects whose keys mostly follow one of a few orders.
+        let shape = Int.random(in: 0..<4, using: &generator) * 60
+        let count = Int.random(in: 0..<6, using: &generator)
+        let members = (0..<count).map { index -> String in
+          let skip = Int.random(in: 0..<8, using: &generator) == 0 ? 1 : 0
+          return "\"\(keys[shape + index * 2 + skip])\":\(value(depth + 1))"
+        }
+        return "{" + members.joined(separator: ",") + "}"
+      default:
+        let count = Int.random(in: 0..<4, using: &generator)
+        return "[" + (0..<count).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
+      }
+    }
+    for _ in 0..<200 {
+      let document = "[" + (0..<8).map { _ in value(0) }.joined(separator: ",") + "]"
+      #expect(try json(try binary(document)) == document)
+    }
+  }
+
   /// Binary bytes from the header and token bytes.
   func document(_ tokens: [UInt8], major: UInt8 = 1, minor: UInt8 = 0) -> [UInt8] {
     JSONBinaryFormat.magic + [major, minor] + tokens
