@@ -43,20 +43,22 @@ if let operation = option("--profile") {
   // binarytree (JSONBinaryReader into a tree), binarywrite or eventwrite (a tree's events
   // into JSONBinaryWriter or JSONWriter),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
-  // (JSONStreamEncoder) or jsonencoder (Foundation's) of that model, decoded once beforehand;
+  // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
+  // that model, decoded once beforehand;
   // the models are of twitter.json, citm_catalog.json and canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
   let model = corpusModel(forFile: arguments[0])
-  let usesModel = ["decode", "jsondecoder", "encode", "jsonencoder"].contains(operation)
+  let usesModel = ["decode", "jsondecoder", "encode", "encodebinary", "jsonencoder"].contains(
+    operation)
   if usesModel, model == nil {
     FileHandle.standardError.write(
       Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
     exit(2)
   }
   let modelValue: (any CorpusDocument)? =
-    operation == "encode" || operation == "jsonencoder"
+    ["encode", "encodebinary", "jsonencoder"].contains(operation)
     ? try JSONDecoder().decode(model!, from: data) : nil
   // For ndjson: twitter.json's statuses, one per line.
   var lines: [UInt8] = []
@@ -112,6 +114,7 @@ if let operation = option("--profile") {
     case "decode": blackHole(try JSONStreamDecoder().decode(model!, from: bytes))
     case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
     case "encode": blackHole(try JSONStreamEncoder().encode(modelValue!))
+    case "encodebinary": blackHole(try JSONStreamEncoder().encodeBinary(modelValue!))
     case "jsonencoder": blackHole(try JSONEncoder().encode(modelValue!))
     default: blackHole(try value.jsonBytes())
     }
