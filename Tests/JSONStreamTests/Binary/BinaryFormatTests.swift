@@ -384,6 +384,28 @@ struct BinaryFormatTests {
     try other.finish()
     #expect(try json(writer.bytes) == #"["shared","shared"]"#)
     #expect(try json(other.bytes) == #"["shared","other","shared"]"#)
+
+    // A copy of a writer whose tables have grown (past their first 1,024 slots) still finds
+    // every entry: its repeats are references, as the original's are.
+    var large = JSONBinaryWriter()
+    try large.startArray()
+    for index in 0..<2000 { try large.string("string \(index)") }
+    var largeCopy = large
+    for writer in [0, 1] {
+      for index in 0..<2000 {
+        if writer == 0 {
+          try large.string("string \(index)")
+        } else {
+          try largeCopy.string("string \(index)")
+        }
+      }
+    }
+    try large.endArray()
+    try largeCopy.endArray()
+    try large.finish()
+    try largeCopy.finish()
+    #expect(large.bytes.count == largeCopy.bytes.count)
+    #expect(try json(largeCopy.bytes) == json(large.bytes))
   }
 
   @Test("the writer's typed values: integers, doubles (binary32 when exact), dates, data, sets")
