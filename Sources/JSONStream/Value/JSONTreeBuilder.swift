@@ -47,19 +47,19 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   // MARK: Events
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startObject() {
     let state = _state()
     state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count, isObject: true))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startArray() {
     let state = _state()
     state.pointee.frames.append(_BuilderFrame(start: state.pointee.stack.count, isObject: false))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endArray() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
@@ -71,7 +71,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endObject() {
     let state = _state()
     let frame = state.pointee.frames.removeLast()
