@@ -290,7 +290,7 @@ public enum _BinaryNumber: Sendable {
   /// `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
   /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
   /// `init(text:)`'s whatever the flags say.
-  @inlinable
+  @inlinable @inline(__always)
   init?(_ number: JSONNumber) {
     let text = number.utf8
     let count = text.count
