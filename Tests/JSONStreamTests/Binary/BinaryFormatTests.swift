@@ -90,7 +90,7 @@ struct BinaryFormatTests {
 
   @Test("thousands of short strings come back as references, a few of them written again")
   func manySharedStrings() throws {
-    // 3,000 distinct 20-byte strings, then all of them again in another order. The writer's
+    // 3,000 distinct 19-byte strings, then all of them again in another order. The writer's
     // table forgets an entry when a later one takes its slot: such a string is written in
     // full again, and entered again, which the reader accepts.
     let strings = (0..<3000).map { "value-\(String(1_000_000_000_000 + $0 * 7919))" }
@@ -105,8 +105,9 @@ struct BinaryFormatTests {
     for chunk in [1 << 20, 1, 5] {
       #expect(try json(twiceBinary, chunk: chunk) == twice, "chunks of \(chunk)")
     }
-    // A reference is at most three bytes (tag and index); a string written again, 22. Fewer
-    // than a quarter may be written again (about 1 in 10 are, with the table at its fullest).
+    // A reference is at most three bytes (tag and index); a string written again, 21 (tag,
+    // length, bytes). Fewer than a quarter may be written again: those whose slot a later
+    // string took.
     let extra = twiceBinary.count - onceBinary.count
     #expect(extra < 3000 * 3 + 3000 / 4 * 22, "\(extra) bytes for 3,000 repeats")
   }
