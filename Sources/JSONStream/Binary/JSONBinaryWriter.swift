@@ -424,7 +424,7 @@ struct _BinaryWriterState: _ManualState {
   @usableFromInline mutating func writeUnpredictedKey(
     _ bytes: UnsafeBufferPointer<UInt8>, frame: Int, slot: Int
   ) {
-    let hash = _tableHash(bytes)
+    let hash = _keyHash(bytes, seed: _BinaryTable.hashSeed)
     let index: Int
     if let found = keys.find(bytes, hash: hash) {
       index = found
@@ -446,7 +446,7 @@ struct _BinaryWriterState: _ManualState {
   /// A short string: a reference when the table has it, else its bytes, entered in the table
   /// while there is room.
   @inlinable mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let hash = _tableHash(bytes)
+    let hash = _keyHash(bytes, seed: _BinaryTable.hashSeed)
     if let index = strings.find(bytes, hash: hash) {
       writeTagged(_BinaryTag.stringRef, UInt64(index))
     } else if strings.add(bytes, hash: hash) {
@@ -472,10 +472,10 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
 /// ``JSONBinaryFormat``'s limits.
 ///
 /// The writer also finds entries by their bytes, through `slots`: one entry per slot, at the
-/// slot of its `_tableHash`, the latest entry winning. A lookup is one probe and one compare,
+/// slot of its `_keyHash`, the latest entry winning. A lookup is one probe and one compare,
 /// whatever the input: two strings that share a slot cost only a second table entry when one
-/// comes back, never a search. (Open addressing, with `_keyHash`, was ~40% of the time of
-/// writing twitter.json, a third of it spent probing and growing.)
+/// comes back, never a search. (Open addressing was ~40% of the time of writing
+/// twitter.json, with a byte loop in the hash, probing and growing.)
 @usableFromInline
 struct _BinaryTable {
   @usableFromInline var storage = _Buffer<UInt8>(capacity: 256)
@@ -489,6 +489,10 @@ struct _BinaryTable {
   @usableFromInline var slots = _Buffer<Int32>(capacity: 1)
 
   @inlinable init() {}
+
+  /// The seed of `_keyHash` for the slots: fixed, not the per-process one, so that the
+  /// entries a writer forgets, and so its output, are the same in every run.
+  @inlinable static var hashSeed: UInt64 { 0x243F_6A88_85A3_08D3 }
 
   @inlinable var count: Int { starts.count &- 1 }
 
@@ -510,7 +514,7 @@ struct _BinaryTable {
     starts.append(storage.count)
   }
 
-  /// The entry equal to `bytes` that the slot of `hash` (their `_tableHash`) holds, if any.
+  /// The entry equal to `bytes` that the slot of `hash` (their `_keyHash`) holds, if any.
   @inlinable @inline(__always)
   func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
     guard slots.count > 0 else { return nil }
@@ -518,7 +522,7 @@ struct _BinaryTable {
     return entry >= 0 && _bytesEqual(self.entry(entry), bytes) ? entry : nil
   }
 
-  /// Adds `bytes` (of `_tableHash` `hash`) as the next entry, in its slot, if there is room;
+  /// Adds `bytes` (of `_keyHash` `hash`) as the next entry, in its slot, if there is room;
   /// returns whether it did.
   @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
     guard hasRoom(for: bytes.count) else { return false }
@@ -541,7 +545,8 @@ struct _BinaryTable {
     slots.count = capacity
     let mask = capacity &- 1
     for index in 0..<count {
-      slots[Int(truncatingIfNeeded: _tableHash(entry(index))) & mask] = Int32(index &+ 1)
+      slots[Int(truncatingIfNeeded: _keyHash(entry(index), seed: _BinaryTable.hashSeed)) & mask] =
+        Int32(index &+ 1)
     }
   }
 
@@ -558,38 +563,6 @@ struct _BinaryTable {
     starts.deallocate()
     slots.deallocate()
   }
-}
-
-/// A hash of a key or short string for the writer's tables, by words as `_bytesEqual` loads
-/// them: eight bytes at a time, the last eight overlapping the ones before; under eight, two
-/// overlapping four-byte words or the first, middle and last bytes. No byte loop (`_keyHash`'s
-/// for the tail was most of its cost on short strings).
-@inlinable @inline(__always)
-func _tableHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-  let count = bytes.count
-  var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-  guard count > 0, let p = bytes.baseAddress else { return hash }
-  let raw = UnsafeRawPointer(p)
-  @inline(__always) func mix(_ word: UInt64) {
-    // A multiply carries upwards only; the fold brings the high bits back down.
-    hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-    hash ^= hash &>> 32
-  }
-  if count >= 8 {
-    var offset = 0
-    while offset &+ 8 < count {
-      mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      offset &+= 8
-    }
-    mix(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-  } else if count >= 4 {
-    mix(
-      UInt64(raw.loadUnaligned(as: UInt32.self)) &<< 32
-        | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
-  } else {
-    mix(UInt64(p[0]) | UInt64(p[count &>> 1]) &<< 8 | UInt64(p[count &- 1]) &<< 16)
-  }
-  return hash
 }
 
 /// A reader's two tables, in plain memory behind a `_StateBox`.
