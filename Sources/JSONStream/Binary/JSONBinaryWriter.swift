@@ -319,6 +319,11 @@ struct _BinaryWriterState: _ManualState {
     return next
   }()
 
+  /// The `nextKey` slot that predicts the key after key-table entry `index`.
+  @inlinable @inline(__always) static func slot(after index: Int) -> Int32 {
+    Int32(truncatingIfNeeded: 2 &* index &+ 3)
+  }
+
   /// Whether a `stack` entry is an array's (or a set's).
   @inlinable @inline(__always) static func isArray(_ frame: Int32) -> Bool { frame < 0 }
 
@@ -418,13 +423,13 @@ struct _BinaryWriterState: _ManualState {
       return writeUnpredictedKey(bytes, frame: frame, slot: slot)
     }
     writeTagged(_BinaryTag.keyRef, UInt64(predicted))
-    stack[frame] = Int32(truncatingIfNeeded: 2 &* predicted &+ 3)
+    stack[frame] = Self.slot(after: predicted)
   }
 
   @usableFromInline mutating func writeUnpredictedKey(
     _ bytes: UnsafeBufferPointer<UInt8>, frame: Int, slot: Int
   ) {
-    let hash = _keyHash(bytes, seed: _BinaryTable.hashSeed)
+    let hash = _BinaryTable.hash(bytes)
     let index: Int
     if let found = keys.find(bytes, hash: hash) {
       index = found
@@ -440,13 +445,13 @@ struct _BinaryWriterState: _ManualState {
       return
     }
     nextKey[slot] = Int32(truncatingIfNeeded: index)
-    stack[frame] = Int32(truncatingIfNeeded: 2 &* index &+ 3)
+    stack[frame] = Self.slot(after: index)
   }
 
   /// A short string: a reference when the table has it, else its bytes, entered in the table
   /// while there is room.
   @inlinable mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let hash = _keyHash(bytes, seed: _BinaryTable.hashSeed)
+    let hash = _BinaryTable.hash(bytes)
     if let index = strings.find(bytes, hash: hash) {
       writeTagged(_BinaryTag.stringRef, UInt64(index))
     } else if strings.add(bytes, hash: hash) {
@@ -472,7 +477,7 @@ extension JSONBinaryWriter where Sink == JSONByteSink {
 /// ``JSONBinaryFormat``'s limits.
 ///
 /// The writer also finds entries by their bytes, through `slots`: one entry per slot, at the
-/// slot of its `_keyHash`, the latest entry winning. A lookup is one probe and one compare,
+/// slot of its `hash`, the latest entry winning. A lookup is one probe and one compare,
 /// whatever the input: two strings that share a slot cost only a second table entry when one
 /// comes back, never a search. (Open addressing was ~40% of the time of writing
 /// twitter.json, with a byte loop in the hash, probing and growing.)
@@ -490,9 +495,17 @@ struct _BinaryTable {
 
   @inlinable init() {}
 
-  /// The seed of `_keyHash` for the slots: fixed, not the per-process one, so that the
-  /// entries a writer forgets, and so its output, are the same in every run.
-  @inlinable static var hashSeed: UInt64 { 0x243F_6A88_85A3_08D3 }
+  /// The hash of an entry's bytes for the slots: `_keyHash` with a fixed seed, not the
+  /// per-process one, so that the entries a writer forgets, and so its output, are the same
+  /// in every run.
+  @inlinable @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    _keyHash(bytes, seed: 0x243F_6A88_85A3_08D3)
+  }
+
+  /// The slot of `hash` (slots must exist).
+  @inlinable @inline(__always) func slot(_ hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash) & (slots.count &- 1)
+  }
 
   @inlinable var count: Int { starts.count &- 1 }
 
@@ -514,15 +527,15 @@ struct _BinaryTable {
     starts.append(storage.count)
   }
 
-  /// The entry equal to `bytes` that the slot of `hash` (their `_keyHash`) holds, if any.
+  /// The entry equal to `bytes` that the slot of `hash` (their `Self.hash`) holds, if any.
   @inlinable @inline(__always)
   func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
     guard slots.count > 0 else { return nil }
-    let entry = Int(slots[Int(truncatingIfNeeded: hash) & (slots.count &- 1)]) &- 1
+    let entry = Int(slots[slot(hash)]) &- 1
     return entry >= 0 && _bytesEqual(self.entry(entry), bytes) ? entry : nil
   }
 
-  /// Adds `bytes` (of `_keyHash` `hash`) as the next entry, in its slot, if there is room;
+  /// Adds `bytes` (of `Self.hash` `hash`) as the next entry, in its slot, if there is room;
   /// returns whether it did.
   @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
     guard hasRoom(for: bytes.count) else { return false }
@@ -530,7 +543,7 @@ struct _BinaryTable {
     if count &* 4 > slots.count {
       rehash()
     } else {
-      slots[Int(truncatingIfNeeded: hash) & (slots.count &- 1)] = Int32(truncatingIfNeeded: count)
+      slots[slot(hash)] = Int32(truncatingIfNeeded: count)
     }
     return true
   }
@@ -543,11 +556,7 @@ struct _BinaryTable {
     slots = _Buffer<Int32>(capacity: capacity)
     slots.base.initialize(repeating: 0, count: capacity)
     slots.count = capacity
-    let mask = capacity &- 1
-    for index in 0..<count {
-      slots[Int(truncatingIfNeeded: _keyHash(entry(index), seed: _BinaryTable.hashSeed)) & mask] =
-        Int32(index &+ 1)
-    }
+    for index in 0..<count { slots[slot(Self.hash(entry(index)))] = Int32(index &+ 1) }
   }
 
   @usableFromInline func copy() -> _BinaryTable {
