@@ -104,13 +104,14 @@ extension JSONParser {
           return end
         }
       } else if c >= 0x80 {
-        // A well-formed character wholly in this chunk (the common case) needs no call.
-        if !options.rejectNullAndNoncharacters,
-          case let length = _wellFormedCharacterLength(p, end), length > 0
-        {
-          _continuationBytes &+= length &- 1
-          p += length
-          continue
+        // Well-formed characters wholly in this chunk (the common case) need no call.
+        if !options.rejectNullAndNoncharacters {
+          let run = _skipWellFormedCharacters(p, end)
+          if run.end != p {
+            _continuationBytes &+= run.continuationBytes
+            p = run.end
+            continue
+          }
         }
         p = try _scanMultiByte(p, end, runStart: &runStart)
         if _utf8.need != 0 {
@@ -312,14 +313,10 @@ extension JSONParser {
     var p = start
     if _utf8.need == 0 && !options.rejectNullAndNoncharacters {
       // Fast path: a run of well-formed characters that lie wholly in this chunk.
-      var length = _wellFormedCharacterLength(p, end)
-      if length > 0 {
-        repeat {
-          _continuationBytes &+= length &- 1
-          p += length
-          length = p < end && p.pointee >= 0x80 ? _wellFormedCharacterLength(p, end) : 0
-        } while length > 0
-        return p
+      let run = _skipWellFormedCharacters(p, end)
+      if run.end != p {
+        _continuationBytes &+= run.continuationBytes
+        return run.end
       }
     }
     if _utf8.need == 0 {

@@ -131,6 +131,26 @@ func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<
   return 4
 }
 
+/// Past a run of well-formed multi-byte characters from `start` that lie wholly before `end`:
+/// where the run stops (at ASCII, at an ill-formed or cut-off character, or at `end`; `start`
+/// when it is none of these) and how many continuation bytes it holds (columns count
+/// characters). Text in most scripts but Latin is such runs, so its characters are checked in
+/// this loop, not one per trip through a string scanner's loop.
+@inlinable @inline(__always)
+func _skipWellFormedCharacters(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> (end: UnsafePointer<UInt8>, continuationBytes: Int)
+{
+  var p = start
+  var continuationBytes = 0
+  while p < end && p.pointee >= 0x80 {
+    let length = _wellFormedCharacterLength(p, end)
+    if length == 0 { break }
+    continuationBytes &+= length &- 1
+    p += length
+  }
+  return (p, continuationBytes)
+}
+
 /// Whether the eight bytes of `word` (little-endian load) are all ASCII digits.
 @inlinable @inline(__always)
 func _isEightDigits(_ word: UInt64) -> Bool {

@@ -162,6 +162,56 @@ struct KernelTests {
     }
   }
 
+  @Test("_skipWellFormedCharacters stops at ASCII, at an ill-formed or cut-off character, at end")
+  func skipWellFormedCharacters() {
+    // The reference: one whole character at a time, as the standard library validates it (UTF-8
+    // is prefix-free, so at most one length fits).
+    func expected(_ bytes: [UInt8]) -> (count: Int, continuationBytes: Int) {
+      var p = 0
+      var continuationBytes = 0
+      while p < bytes.count && bytes[p] >= 0x80 {
+        guard
+          let length = (2...4).first(where: {
+            p + $0 <= bytes.count && String(validating: bytes[p..<(p + $0)], as: UTF8.self) != nil
+          })
+        else { break }
+        continuationBytes += length - 1
+        p += length
+      }
+      return (p, continuationBytes)
+    }
+    func check(_ bytes: [UInt8]) {
+      bytes.withUnsafeBufferPointer { buffer in
+        let start = buffer.baseAddress ?? UnsafePointer(bitPattern: 8)!
+        let run = _skipWellFormedCharacters(start, start + buffer.count)
+        let want = expected(bytes)
+        #expect(run.end - start == want.count, "\(bytes)")
+        #expect(run.continuationBytes == want.continuationBytes, "\(bytes)")
+      }
+    }
+    let samples: [[UInt8]] = [
+      [], Array("ascii".utf8), Array("日本語".utf8), Array("日本語 then ascii".utf8),
+      Array("é😀€".utf8), Array("é😀€".utf8) + [0xC0, 0x80], Array("日本".utf8) + [0xE8, 0xAA],
+      [0xED, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xE0, 0x9F, 0xBF], [0xE0, 0xA0, 0x80],
+      [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xC2, 0x80, 0x80], [0xFF],
+    ]
+    for bytes in samples {
+      check(bytes)
+      // Cut off at every length: a character cut by the end stops the run before it.
+      for count in 0..<bytes.count { check(Array(bytes[..<count])) }
+    }
+    var random = SplitMix(seed: 11)
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int(random.next() % 16)).map { _ in
+        UInt8(
+          truncatingIfNeeded: random.next() % 4 == 0
+            ? random.next() : random.next() % 0x40 | (random.next() % 2 == 0 ? 0x80 : 0xE0))
+      }
+      check(bytes)
+    }
+  }
+
   @Test("the well-formed escape writes what the checking escape writes")
   func escapesAgree() {
     let samples = [
