@@ -27,15 +27,7 @@ extension JSONParser {
         // indentation — get a loop of their own.
         let bit = UInt64(1) &<< UInt64(c)
         if bit & 0x1_0000_0200 != 0 {  // space, tab
-          p += 1
-          // Eight spaces at a time, then one by one: indentation is most of a pretty file,
-          // and a byte loop's speed depended on where the linker happened to place it.
-          while end - p >= 8
-            && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-          {
-            p += 8
-          }
-          while p < end && p.pointee == ._space { p += 1 }
+          p = _skipSpaceRun(p + 1, end)
           continue
         }
         if bit & 0x2400 != 0 {  // \n, \r

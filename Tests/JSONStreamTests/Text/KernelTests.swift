@@ -52,6 +52,25 @@ struct KernelTests {
     }
   }
 
+  @Test("_skipSpaceRun stops exactly at the first byte that is not a space")
+  func skipSpaceRun() {
+    for length in 0..<20 {
+      for position in 0...length {
+        for other: UInt8 in [0x09, 0x0A, 0x21, 0x22, 0x00, 0xA0, 0xFF] {
+          var bytes = [UInt8](repeating: 0x20, count: length)
+          // Spaces after the first other byte too: the scan must stop at the first.
+          for index in position..<length where index & 1 == 0 { bytes[index] = other }
+          if position < length { bytes[position] = other }
+          let stop = bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            return _skipSpaceRun(base, base + length) - base
+          }
+          #expect(stop == position, "length \(length), \(other) at \(position)")
+        }
+      }
+    }
+  }
+
   @Test("_skipDigits stops exactly at the first byte that is not an ASCII digit")
   func skipDigits() {
     let nonDigits = (0...255).map(UInt8.init).filter { !(0x30...0x39).contains($0) }
