@@ -115,9 +115,9 @@ func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     } else if p.pointee < 0x80 {
       p += 1
     } else {
-      let length = _wellFormedCharacterLength(p, end)
-      if length == 0 { return false }
-      p += length
+      let run = _skipWellFormedCharacters(p, end)
+      if run.end == p { return false }
+      p = run.end
     }
   }
   return true
@@ -128,6 +128,29 @@ func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 @usableFromInline @_transparent
 func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
   let available = end - p
+  if available >= 4 {
+    // Four bytes as one little-endian word (the lead byte lowest): each form's bit pattern is
+    // one mask and compare, its range one more. About half the instructions of the byte
+    // compares below, on text that is mostly such characters.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
+    if word & 0x00C0_C0F0 == 0x0080_80E0 {
+      // 1110xxxx 10xxxxxx 10xxxxxx: the lead's low bits and the second byte's 0x20 bit are
+      // zero for an overlong form (E0 80…9F) and 0xD and set for a surrogate (ED A0…BF).
+      let bits = word & 0x200F
+      return bits != 0 && bits != 0x200D ? 3 : 0
+    }
+    if word & 0xC0E0 == 0x80C0 {
+      // 110xxxxx 10xxxxxx, not C0 or C1 (overlong).
+      return word & 0x1E != 0 ? 2 : 0
+    }
+    if word & 0xC0C0_C0F8 == 0x8080_80F0 {
+      // 11110xxx and three continuations: the scalar's top nine bits, 0x10…0x10F for
+      // U+10000…U+10FFFF.
+      let top = (word & 0x07) << 6 | (word >> 8) & 0x3F
+      return top >= 0x10 && top <= 0x10F ? 4 : 0
+    }
+    return 0
+  }
   let c = p[0]
   @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
   if c < 0xE0 {

@@ -181,6 +181,36 @@ struct KernelTests {
     }
   }
 
+  @Test("_wellFormedCharacterLength agrees with the standard library on every lead byte")
+  func wellFormedCharacterLength() {
+    // Every lead byte from 0x80 with every second byte around the continuation range (where
+    // the limits of overlong forms, surrogates and U+10FFFF lie), the bytes after it at the
+    // range's edges, and every cut-off by `end`.
+    let seconds = [0x00, 0x41, 0xFF] + Array(0x7E...0xC1)
+    for lead in 0x80...0xFF {
+      for second in seconds {
+        for third: UInt8 in [0x41, 0x80, 0xBF, 0xC0] {
+          for fourth in [UInt8(0x80), 0xBF, 0x41] {
+            let bytes: [UInt8] = [UInt8(lead), UInt8(second), third, fourth]
+            for available in 1...4 {
+              let want =
+                (2...4).first(where: {
+                  $0 <= available && String(validating: bytes[..<$0], as: UTF8.self) != nil
+                }) ?? 0
+              let got = bytes.withUnsafeBufferPointer {
+                _wellFormedCharacterLength($0.baseAddress!, $0.baseAddress! + available)
+              }
+              if got != want {
+                Issue.record("\(bytes) in \(available): \(got), want \(want)")
+                return
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
   @Test("_skipWellFormedCharacters stops at ASCII, at an ill-formed or cut-off character, at end")
   func skipWellFormedCharacters() {
     // The reference: one whole character at a time, as the standard library validates it (UTF-8
