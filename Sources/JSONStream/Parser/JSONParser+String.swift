@@ -104,7 +104,9 @@ extension JSONParser {
           return end
         }
       } else if c >= 0x80 {
-        // Well-formed characters wholly in this chunk (the common case) need no call.
+        // Well-formed characters wholly in this chunk (the common case): skipped a run at a
+        // time. Anything else (ill-formed, cut off by the chunk, or checked for
+        // noncharacters) goes to `_scanMultiByte`.
         if !options.rejectNullAndNoncharacters {
           let run = _skipWellFormedCharacters(p, end)
           if run.end != p {

@@ -134,8 +134,8 @@ func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<
     // compares below, on text that is mostly such characters.
     let word = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
     if word & 0x00C0_C0F0 == 0x0080_80E0 {
-      // 1110xxxx 10xxxxxx 10xxxxxx: the lead's low bits and the second byte's 0x20 bit are
-      // zero for an overlong form (E0 80…9F) and 0xD and set for a surrogate (ED A0…BF).
+      // 1110xxxx 10xxxxxx 10xxxxxx. The lead's low four bits with the second byte's 0x20
+      // bit are 0 for an overlong form (E0 80…9F) and 0x200D for a surrogate (ED A0…BF).
       let bits = word & 0x200F
       return bits != 0 && bits != 0x200D ? 3 : 0
     }
