@@ -64,6 +64,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     let end = base + bytes.count
     // One uniqueness check per chunk: no copy of the reader can be made during this call.
     _ = _tables()
+    handler._beginEventRun()
+    defer { handler._endEventRun() }
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {

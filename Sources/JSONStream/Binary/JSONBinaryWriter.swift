@@ -23,6 +23,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The output, open containers and tables, in plain memory (see `_BinaryWriterState`);
   /// shared between copies of the writer until one of them writes.
   @usableFromInline var _box: _StateBox<_BinaryWriterState>
+  /// Inside a producer's run of events (see `_beginEventRun()`), where `_box` is unique.
+  @usableFromInline var _inEventRun = false
 
   @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
@@ -246,9 +248,18 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The state, copied first if another copy of the writer shares it.
   @inlinable @inline(__always)
   mutating func _state() -> UnsafeMutablePointer<_BinaryWriterState> {
-    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    if !_inEventRun && !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
     return _box.state
   }
+
+  @inlinable
+  public mutating func _beginEventRun() {
+    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    _inEventRun = true
+  }
+
+  @inlinable
+  public mutating func _endEventRun() { _inEventRun = false }
 
   /// A value of one byte.
   @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {

@@ -44,6 +44,14 @@ public protocol JSONEventHandler {
   mutating func _binaryNumber(_ value: _BinaryNumber) throws
   /// `null`.
   mutating func null() throws
+  /// Called by a producer (a parser's or binary reader's `feed` and `finish`, a replay) before
+  /// a run of events that no other code can watch or interleave with, and `_endEventRun()`
+  /// after it, also when the run throws. No copy of the handler can be made in between, so a
+  /// handler whose state copies share until one changes it (copy on write) checks that once
+  /// here instead of at every event. Not API; the defaults do nothing.
+  mutating func _beginEventRun()
+  /// The run that `_beginEventRun()` began is over.
+  mutating func _endEventRun()
   /// Asked right after ``startObject()`` and ``startArray()``: `true` has the parser skip that
   /// container's contents — still checked as JSON, but not decoded, not kept and not delivered
   /// (nor held to the string and number length limits) — and deliver its end event next.
@@ -71,6 +79,8 @@ extension JSONEventHandler {
     try value.withJSONNumber { try number($0) }
   }
   @inlinable public mutating func null() throws {}
+  @inlinable public mutating func _beginEventRun() {}
+  @inlinable public mutating func _endEventRun() {}
   @inlinable public var isDone: Bool { false }
   @inlinable public var skipsContainerContents: Bool { false }
   @inlinable public static var canSkipContainers: Bool { false }

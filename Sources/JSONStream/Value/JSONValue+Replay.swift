@@ -12,6 +12,8 @@ extension JSONValue {
   /// ```
   @inlinable
   public func replay<Handler: JSONEventHandler>(into handler: inout Handler) throws {
+    handler._beginEventRun()
+    defer { handler._endEventRun() }
     switch self {
     case .null: try handler.null()
     case .bool(let flag): try handler.bool(flag)

@@ -39,6 +39,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The output buffer and the open containers, in plain memory (see `_StateBox`): a byte
   /// written is a store, not an array append with its uniqueness check.
   @usableFromInline var _box: _StateBox<_WriterState>
+  /// Inside a producer's run of events (see `_beginEventRun()`), where `_box` is unique.
+  @usableFromInline var _inEventRun = false
 
   @usableFromInline static var _isObject: UInt8 { 1 }
   @usableFromInline static var _hasMembers: UInt8 { 2 }
@@ -294,9 +296,18 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The writer's state, copied first if another copy of the writer shares it.
   @inlinable @inline(__always)
   mutating func _state() -> UnsafeMutablePointer<_WriterState> {
-    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    if !_inEventRun && !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
     return _box.state
   }
+
+  @inlinable
+  public mutating func _beginEventRun() {
+    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
+    _inEventRun = true
+  }
+
+  @inlinable
+  public mutating func _endEventRun() { _inEventRun = false }
 
   /// Separators and indentation before a value; refuses a value where none may go.
   @inlinable @inline(__always)

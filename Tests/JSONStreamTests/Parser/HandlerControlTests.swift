@@ -62,6 +62,60 @@ struct HandlerControlTests {
     }
   }
 
+  @Test("a parser copied between feeds goes on independently, its handler too")
+  func copiedBetweenFeeds() throws {
+    // A feed makes its handler's shared state its own once, then skips the check per event:
+    // the copy must not see the other's events, whichever feeds first.
+    let start = Array(#"[{"a": [1, 2]}, "#.utf8)
+    let left = Array(#""left", 3]"#.utf8)
+    let right = Array(#"{"b": true}]"#.utf8)
+    for leftFirst in [true, false] {
+      var parser = JSONParser(handler: JSONTreeBuilder())
+      try parser.feed(start)
+      var copy = parser
+      for turn in 0..<2 {
+        if (turn == 0) == leftFirst {
+          try parser.feed(left)
+          try parser.finish()
+        } else {
+          try copy.feed(right)
+          try copy.finish()
+        }
+      }
+      #expect(parser.handler.value == (try JSONValue(parsing: #"[{"a": [1, 2]}, "left", 3]"#)))
+      #expect(copy.handler.value == (try JSONValue(parsing: #"[{"a": [1, 2]}, {"b": true}]"#)))
+
+      var writing = JSONParser(handler: JSONWriter())
+      try writing.feed(start)
+      var writingCopy = writing
+      for turn in 0..<2 {
+        if (turn == 0) == leftFirst {
+          try writing.feed(left)
+          try writing.finish()
+          try writing.handler.finish()
+        } else {
+          try writingCopy.feed(right)
+          try writingCopy.finish()
+          try writingCopy.handler.finish()
+        }
+      }
+      #expect(String(decoding: writing.handler.bytes, as: UTF8.self) == #"[{"a":[1,2]},"left",3]"#)
+      #expect(
+        String(decoding: writingCopy.handler.bytes, as: UTF8.self) == #"[{"a":[1,2]},{"b":true}]"#)
+    }
+    // A replay into a writer that shares its state with a copy.
+    var writer = JSONWriter()
+    try writer.startArray()
+    var other = writer
+    try JSONValue(parsing: "[1, {\"c\": null}]").replay(into: &writer)
+    try writer.endArray()
+    try writer.finish()
+    try other.endArray()
+    try other.finish()
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == #"[[1,{"c":null}]]"#)
+    #expect(String(decoding: other.bytes, as: UTF8.self) == "[]")
+  }
+
   @Test("a stop in a top-level number that ends at finish()")
   func stopAtFinish() throws {
     var parser = JSONParser(handler: FindIDLike())
