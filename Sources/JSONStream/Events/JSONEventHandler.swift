@@ -44,11 +44,12 @@ public protocol JSONEventHandler {
   mutating func _binaryNumber(_ value: _BinaryNumber) throws
   /// `null`.
   mutating func null() throws
-  /// Called by a producer (a parser's or binary reader's `feed` and `finish`, a replay) before
-  /// a run of events that no other code can watch or interleave with, and `_endEventRun()`
-  /// after it, also when the run throws. No copy of the handler can be made in between, so a
-  /// handler whose state copies share until one changes it (copy on write) checks that once
-  /// here instead of at every event. Not API; the defaults do nothing.
+  /// Called by a producer (a parser's `feed` and `finish`, a binary reader's `feed`, a replay
+  /// of a tree or of Foundation objects) before a run of events that no other code can watch
+  /// or interleave with, and `_endEventRun()` after it, also when the run throws. No copy of
+  /// the handler can be made in between, so a handler whose state copies share until one
+  /// changes it (copy on write) checks that once here instead of at every event. Not API; the
+  /// defaults do nothing.
   mutating func _beginEventRun()
   /// The run that `_beginEventRun()` began is over.
   mutating func _endEventRun()
