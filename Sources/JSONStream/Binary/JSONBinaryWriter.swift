@@ -22,16 +22,14 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// The output, open containers and tables, in plain memory (see `_BinaryWriterState`);
   /// shared between copies of the writer until one of them writes.
-  @usableFromInline var _box: _StateBox<_BinaryWriterState>
-  /// Inside a producer's run of events (see `_beginEventRun()`), where `_box` is unique.
-  @usableFromInline var _inEventRun = false
+  @usableFromInline var _box: _CopyOnWriteState<_BinaryWriterState>
 
   @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
     self.sink = sink
     self.allowsMultipleValues = allowsMultipleValues
     self.chunkSize = Swift.max(1, chunkSize)
-    _box = _StateBox(_BinaryWriterState(outputCapacity: self.chunkSize + 64))
+    _box = _CopyOnWriteState(_BinaryWriterState(outputCapacity: self.chunkSize + 64))
   }
 
   /// Checks that the document is complete and hands the rest of the output to the sink.
@@ -248,18 +246,11 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The state, copied first if another copy of the writer shares it.
   @inlinable @inline(__always)
   mutating func _state() -> UnsafeMutablePointer<_BinaryWriterState> {
-    if !_inEventRun && !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
-    return _box.state
+    _box.unique()
   }
 
-  @inlinable
-  public mutating func _beginEventRun() {
-    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
-    _inEventRun = true
-  }
-
-  @inlinable
-  public mutating func _endEventRun() { _inEventRun = false }
+  @inlinable public mutating func _beginEventRun() { _box.beginEventRun() }
+  @inlinable public mutating func _endEventRun() { _box.endEventRun() }
 
   /// A value of one byte.
   @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {

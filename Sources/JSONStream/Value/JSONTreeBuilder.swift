@@ -23,9 +23,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   @usableFromInline var _values: [JSONValue] = []
   /// The open containers and the arenas of the value being built; shared between copies of
   /// the builder until one of them changes it.
-  @usableFromInline var _memory = _StateBox(_BuilderState())
-  /// Inside a producer's run of events (see `_beginEventRun()`), where `_memory` is unique.
-  @usableFromInline var _inEventRun = false
+  @usableFromInline var _memory = _CopyOnWriteState(_BuilderState())
 
   /// - Parameter duplicateKeyPolicy: what a repeated key does; last wins by default.
   public init(duplicateKeyPolicy: JSONDuplicateKeyPolicy = .lastWins) {
@@ -38,7 +36,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// Forgets the values and any partial one.
   public mutating func reset() {
     _values.removeAll()
-    _memory = _StateBox(_BuilderState())
+    _memory = _CopyOnWriteState(_BuilderState())
   }
 
   /// Returns the complete values and forgets them (for streams of many documents).
@@ -189,19 +187,11 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// The builder's state, copied first if another copy of the builder shares it.
   @inlinable @inline(__always)
   mutating func _state() -> UnsafeMutablePointer<_BuilderState> {
-    // A runtime call per event otherwise (4.6% of building canada.json's tree from binary).
-    if !_inEventRun && !isKnownUniquelyReferenced(&_memory) { _memory = _memory.copy() }
-    return _memory.state
+    _memory.unique()
   }
 
-  @inlinable
-  public mutating func _beginEventRun() {
-    if !isKnownUniquelyReferenced(&_memory) { _memory = _memory.copy() }
-    _inEventRun = true
-  }
-
-  @inlinable
-  public mutating func _endEventRun() { _inEventRun = false }
+  @inlinable public mutating func _beginEventRun() { _memory.beginEventRun() }
+  @inlinable public mutating func _endEventRun() { _memory.endEventRun() }
 
   /// A value's node was pushed: settle a repeated key, or finish a top-level value.
   @inlinable @inline(__always)

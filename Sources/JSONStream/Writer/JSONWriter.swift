@@ -38,9 +38,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// The output buffer and the open containers, in plain memory (see `_StateBox`): a byte
   /// written is a store, not an array append with its uniqueness check.
-  @usableFromInline var _box: _StateBox<_WriterState>
-  /// Inside a producer's run of events (see `_beginEventRun()`), where `_box` is unique.
-  @usableFromInline var _inEventRun = false
+  @usableFromInline var _box: _CopyOnWriteState<_WriterState>
 
   @usableFromInline static var _isObject: UInt8 { 1 }
   @usableFromInline static var _hasMembers: UInt8 { 2 }
@@ -51,7 +49,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     self.sink = sink
     self.options = options
     self.chunkSize = max(1, chunkSize)
-    _box = _StateBox(_WriterState(outputCapacity: min(self.chunkSize, 64 * 1024) + 256))
+    _box = _CopyOnWriteState(_WriterState(outputCapacity: min(self.chunkSize, 64 * 1024) + 256))
   }
 
   /// Checks that a complete document was written and hands the rest of the output to the sink.
@@ -296,18 +294,11 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The writer's state, copied first if another copy of the writer shares it.
   @inlinable @inline(__always)
   mutating func _state() -> UnsafeMutablePointer<_WriterState> {
-    if !_inEventRun && !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
-    return _box.state
+    _box.unique()
   }
 
-  @inlinable
-  public mutating func _beginEventRun() {
-    if !isKnownUniquelyReferenced(&_box) { _box = _box.copy() }
-    _inEventRun = true
-  }
-
-  @inlinable
-  public mutating func _endEventRun() { _inEventRun = false }
+  @inlinable public mutating func _beginEventRun() { _box.beginEventRun() }
+  @inlinable public mutating func _endEventRun() { _box.endEventRun() }
 
   /// Separators and indentation before a value; refuses a value where none may go.
   @inlinable @inline(__always)
