@@ -10,7 +10,8 @@ public enum JSONBinaryFormat {
   /// (a newer minor only adds tags, refused one by one if met); another major version is
   /// refused at the header.
   public static let majorVersion: UInt8 = 1
-  public static let minorVersion: UInt8 = 0
+  /// 1 added the fixed-width integer and decimal (tags `09`, `0A`).
+  public static let minorVersion: UInt8 = 1
   /// Entries a key or string table may hold. Writer and reader agree on it: the writer adds
   /// no entry to a full table, so a reader never needs more.
   public static let maxTableEntries = 65_536
@@ -40,6 +41,12 @@ enum _BinaryTag {
   @usableFromInline static let float64: UInt8 = 0x07
   /// Number text, as in JSON: LEB128 length, then the ASCII text.
   @usableFromInline static let numberText: UInt8 = 0x08
+  /// `int` and `decimal` with the integer as eight little-endian bytes (two's complement)
+  /// instead of zigzag LEB128: for magnitudes whose LEB128 would take eight bytes or more
+  /// (see `_usesFixedWidth`), where the fixed form is as small or smaller and is read with
+  /// one load. Since version 1.1.
+  @usableFromInline static let int64: UInt8 = 0x09
+  @usableFromInline static let decimal64: UInt8 = 0x0A
   /// A string: LEB128 byte length, then UTF-8. `sharedString` also enters it in the table.
   @usableFromInline static let string: UInt8 = 0x10
   @usableFromInline static let sharedString: UInt8 = 0x11
@@ -200,6 +207,15 @@ func _compactLEB128(_ bytes: UInt64) -> UInt64 {
   x = (x & 0x0000_3FFF_0000_3FFF) | (x & 0x3FFF_0000_3FFF_0000) &>> 2
   x = (x & 0x0000_0000_0FFF_FFFF) | (x & 0x0FFF_FFFF_0000_0000) &>> 4
   return x
+}
+
+/// Whether an integer or a decimal's mantissa is written in eight fixed bytes (`int64`,
+/// `decimal64`) rather than as zigzag LEB128: when the LEB128 would take eight bytes or more,
+/// that is when its zigzag form has 50 bits or more. canada.json's 17-digit mantissas take 10
+/// bytes with their tag and scale instead of 11, and read without a LEB128 decode.
+@inlinable @inline(__always)
+func _usesFixedWidth(_ zigzag: UInt64) -> Bool {
+  zigzag >= 1 &<< 49
 }
 
 /// Zigzag: small magnitudes of either sign become small unsigned numbers.

@@ -404,13 +404,28 @@ struct _BinaryWriterState: _ManualState {
   /// An integer, a decimal or a double, in its tag.
   @inlinable @inline(__always) mutating func writeNumber(_ number: _BinaryNumber) {
     switch number {
-    case .int(let int): writeTagged(_BinaryTag.int, _zigzag(int))
+    case .int(let int):
+      let zigzag = _zigzag(int)
+      if _usesFixedWidth(zigzag) {
+        writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8)
+      } else {
+        writeTagged(_BinaryTag.int, zigzag)
+      }
     case .uint(let uint): writeTagged(_BinaryTag.uint, uint)
     case .decimal(let mantissa, let scale):
       out.reserve(12)
-      out.appendReserved(_BinaryTag.decimal)
-      out.appendReserved(scale)
-      out.count &+= _storeLEB128(_zigzag(mantissa), at: out.end)
+      let zigzag = _zigzag(mantissa)
+      if _usesFixedWidth(zigzag) {
+        out.appendReserved(_BinaryTag.decimal64)
+        out.appendReserved(scale)
+        UnsafeMutableRawPointer(out.end).storeBytes(
+          of: UInt64(bitPattern: mantissa).littleEndian, as: UInt64.self)
+        out.count &+= 8
+      } else {
+        out.appendReserved(_BinaryTag.decimal)
+        out.appendReserved(scale)
+        out.count &+= _storeLEB128(zigzag, at: out.end)
+      }
     case .double(let double): writeFixed(_BinaryTag.float64, double.bitPattern, bytes: 8)
     }
   }

@@ -33,8 +33,8 @@ struct BinaryFormatTests {
   }
 
   static let sample = #"""
-    {"null":null,"t":true,"f":false,"ints":[0,1,-1,63,-64,64,127,128,-129,9223372036854775807,-9223372036854775808,18446744073709551615],
-    "decimals":[0.5,-0.5,1.50,0.001,10.0,123.456,-98765.4321,0.000000000000000001],
+    {"null":null,"t":true,"f":false,"ints":[0,1,-1,63,-64,64,127,128,-129,9223372036854775807,-9223372036854775808,18446744073709551615,281474976710656,-281474976710656],
+    "decimals":[0.5,-0.5,1.50,0.001,10.0,123.456,-98765.4321,0.000000000000000001,-65.613616999999977,2814749767.10655],
     "texts":[1e5,-0,-0.0,1E-7,123456789012345678901234567890,1.2345678901234567890,0.1e1,18446744073709551616],
     "strings":["","a","é😀","tab\tnew\nline","repeated","repeated","\u0000"],
     "nested":[[[]],{},{"a":{"b":{"c":[1,{"d":null}]}}}],
@@ -173,6 +173,51 @@ struct BinaryFormatTests {
     #expect(unknown.offset == 6 && unknown.message.contains("unknown tag 0x7f"))
     #expect(error(Array("{}".utf8) + [0, 0, 0, 0])?.message.contains("no JSB header") == true)
     #expect(error([])?.kind == .emptyInput)
+  }
+
+  @Test("1.1: integers and mantissas from 2^48 up take eight fixed bytes; 1.0's LEB128 still reads")
+  func fixedWidthNumbers() throws {
+    // Below 2^48 in magnitude (zigzag under 2^49) LEB128 takes seven bytes at most; from
+    // there it would take eight or more, and the fixed form takes eight.
+    let cases: [(text: String, tag: UInt8, size: Int)] = [
+      ("281474976710655", _BinaryTag.int, 1 + 7),
+      ("-281474976710656", _BinaryTag.int, 1 + 7),
+      ("281474976710656", _BinaryTag.int64, 1 + 8),
+      ("-281474976710657", _BinaryTag.int64, 1 + 8),
+      ("9223372036854775807", _BinaryTag.int64, 1 + 8),
+      ("-9223372036854775808", _BinaryTag.int64, 1 + 8),
+      ("2814749767.10655", _BinaryTag.decimal, 2 + 7),
+      ("2814749767.10656", _BinaryTag.decimal64, 2 + 8),
+      ("-65.613616999999977", _BinaryTag.decimal64, 2 + 8),
+      ("-0.99999999999999999", _BinaryTag.decimal64, 2 + 8),
+    ]
+    for (text, tag, size) in cases {
+      let bytes = try binary(text)
+      #expect(bytes[5] == 1, "minor version 1")
+      #expect(bytes[6] == tag && bytes.count == 6 + size, "\(text): \(bytes)")
+      for chunk in 1...bytes.count {
+        #expect(try json(bytes, chunk: chunk) == text, "\(text) in chunks of \(chunk)")
+      }
+      #expect(try tree(bytes) == (try JSONValue(parsing: text)))
+      for end in 6..<bytes.count {
+        #expect(error(Array(bytes[..<end]))?.kind == .unexpectedEndOfInput, "\(text) cut at \(end)")
+      }
+    }
+    // Written by version 1.0: the same numbers in LEB128, nine bytes of mantissa.
+    var old: [UInt8] = [_BinaryTag.startArray, _BinaryTag.decimal, 15]
+    _appendLEB128(_zigzag(-65_613_616_999_999_977), to: &old)
+    old.append(_BinaryTag.int)
+    _appendLEB128(_zigzag(Int64.min), to: &old)
+    old.append(_BinaryTag.endArray)
+    #expect(old.count == 1 + 2 + 9 + 1 + 10 + 1)
+    #expect(try json(document(old, minor: 0)) == "[-65.613616999999977,-9223372036854775808]")
+    // A fixed decimal checks what a LEB128 one does: a scale of at least 1, a magnitude.
+    let one = withUnsafeBytes(of: Int64(1).littleEndian) { Array($0) }
+    let minimum = withUnsafeBytes(of: Int64.min.littleEndian) { Array($0) }
+    #expect(error(document([_BinaryTag.decimal64, 0] + one))?.kind == .invalidBinary)
+    #expect(error(document([_BinaryTag.decimal64, 2] + minimum))?.kind == .invalidBinary)
+    #expect(try json(document([_BinaryTag.decimal64, 3] + one)) == "0.001")
+    #expect(try json(document([_BinaryTag.int64] + minimum)) == "-9223372036854775808")
   }
 
   @Test("extended types read as JSON: data as base64, a date as seconds, a set as an array")
