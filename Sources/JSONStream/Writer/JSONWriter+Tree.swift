@@ -30,7 +30,10 @@ extension JSONWriter {
     var depth = state.pointee.stack.count
     let pretty = options.indent != nil
     let allowNonFinite = options.allowNonFiniteNumbers
-    var stack: [_WalkFrame] = []
+    // Plain memory, not an array: changing an array's last frame checked its uniqueness
+    // (a runtime call) for every child.
+    var stack = _Buffer<_WalkFrame>(capacity: 16)
+    defer { stack.deallocate() }
     var node = root
     while true {
       let head = node.head
@@ -63,11 +66,11 @@ extension JSONWriter {
       }
       // The next value: close finished containers, write separators and keys.
       while true {
-        guard !stack.isEmpty else {
+        guard stack.count > 0 else {
           try _endValue(state)
           return
         }
-        guard let child = stack[stack.count &- 1].nextChild() else {
+        guard let child = (stack.base + (stack.count &- 1)).pointee.nextChild() else {
           let isObject = stack.removeLast().isObject
           depth &-= 1
           if pretty { _newline(state, depth: depth) }
