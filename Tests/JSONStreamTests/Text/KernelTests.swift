@@ -250,6 +250,22 @@ struct KernelTests {
       // Cut off at every length: a character cut by the end stops the run before it.
       for count in 0..<bytes.count { check(Array(bytes[..<count])) }
     }
+    // Pairs of three-byte characters, checked a word at a time: every lead byte with second
+    // bytes at the edges of the overlong (E0) and surrogate (ED) limits, as the first and as
+    // the second of a pair, with enough text after them for the word, cut at every length.
+    let edges: [UInt8] = [0x80, 0x9F, 0xA0, 0xBF, 0x7F, 0xC0]
+    let good = Array("語".utf8)
+    for lead: UInt8 in 0xE0...0xEF {
+      for second in edges {
+        for last: UInt8 in [0x80, 0xBF, 0x41] {
+          let odd = [lead, second, last]
+          for pair in [good + odd, odd + good, odd + odd] {
+            let bytes = pair + Array("日本".utf8)
+            for count in 0...bytes.count { check(Array(bytes[..<count])) }
+          }
+        }
+      }
+    }
     var random = SplitMix(seed: 11)
     for _ in 0..<20_000 {
       let bytes = (0..<Int(random.next() % 16)).map { _ in
