@@ -164,6 +164,29 @@ struct JSONValueTests {
     #expect(throws: JSONParseError.self) { try JSONValue(parsing: many, duplicateKeys: .error) }
   }
 
+  @Test("containers of every size around the builder's inline move (up to four nodes) keep their values")
+  func smallContainers() throws {
+    // Arrays of 0 to 6 values and objects of 0 to 3 members, nested in each other and side by
+    // side: each closed container's nodes are moved to the document's memory, the small ones
+    // without a call.
+    func array(_ count: Int, _ base: Int) -> String {
+      "[" + (0..<count).map { String(base + $0) }.joined(separator: ",") + "]"
+    }
+    func object(_ count: Int, _ base: Int) -> String {
+      "{" + (0..<count).map { "\"k\($0)\":\(array($0 + 1, base + $0))" }.joined(separator: ",") + "}"
+    }
+    let text =
+      "[" + (0...6).map { array($0, $0 * 10) }.joined(separator: ",") + ","
+      + (0...3).map { object($0, $0 * 100) }.joined(separator: ",") + "]"
+    let value = try JSONValue(parsing: text)
+    #expect(try value.jsonString() == text)
+    for count in 0...6 {
+      #expect(value[count]?.arrayValue?.count == count)
+      #expect(value[count]?[count - 1]?.int64Value == (count == 0 ? nil : Int64(count * 11 - 1)))
+    }
+    #expect(value[10]?["k2"]?[2]?.int64Value == 304)
+  }
+
   @Test("the tree builder works chunked, across documents, and with multiple values")
   func builder() throws {
     let text = #"{"a":[1,"é😀",{"b":null}]} [true] "s" 12"#
