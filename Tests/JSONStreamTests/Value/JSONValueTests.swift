@@ -164,7 +164,9 @@ struct JSONValueTests {
     #expect(throws: JSONParseError.self) { try JSONValue(parsing: many, duplicateKeys: .error) }
   }
 
-  @Test("containers of every size around the builder's inline move (up to four nodes) keep their values")
+  @Test(
+    "containers of every size around the builder's inline move (up to four nodes) keep their values"
+  )
   func smallContainers() throws {
     // Arrays of 0 to 6 values and objects of 0 to 3 members, nested in each other and side by
     // side: each closed container's nodes are moved to the document's memory, the small ones
@@ -173,7 +175,8 @@ struct JSONValueTests {
       "[" + (0..<count).map { String(base + $0) }.joined(separator: ",") + "]"
     }
     func object(_ count: Int, _ base: Int) -> String {
-      "{" + (0..<count).map { "\"k\($0)\":\(array($0 + 1, base + $0))" }.joined(separator: ",") + "}"
+      "{" + (0..<count).map { "\"k\($0)\":\(array($0 + 1, base + $0))" }.joined(separator: ",")
+        + "}"
     }
     let text =
       "[" + (0...6).map { array($0, $0 * 10) }.joined(separator: ",") + ","
