@@ -86,13 +86,12 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       }
     }
     if !headerDone && p < end {
-      guard end - p >= 6 else {
+      guard let length = try readHeader(p, end - p) else {
         carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
         return .needsMoreInput
       }
-      try readHeader(p)
-      p += 6
-      _offset += 6
+      p += length
+      _offset += length
     }
     // The header is read and the reader runs: the loop checks neither per token (they were
     // a tenth of the loop's own instructions on canada.json), only whether a token stopped it.
@@ -247,11 +246,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// of reading).
   @inlinable @inline(never)
   mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    if !headerDone {
-      guard available >= 6 else { return nil }
-      try readHeader(p)
-      return 6
-    }
+    if !headerDone { return try readHeader(p, available) }
     let length = try process(p, available)
     if handler.isDone { phase = .stopped }
     return length
@@ -410,7 +405,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return length
   }
 
-  @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>) throws {
+  /// Reads the header at `p` and returns its length, or nil when `available` bytes do not
+  /// hold it yet.
+  @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    guard available >= 6 else { return nil }
     guard (0..<4).allSatisfy({ p[$0] == JSONBinaryFormat.magic[$0] }) else {
       throw error(.invalidBinary, "not the binary format (no JSB header)", at: 0)
     }
@@ -421,6 +419,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
         at: 4)
     }
     headerDone = true
+    return 6
   }
 
   /// The payload of a token of a tag, LEB128 length and bytes at `p`; nil when the token runs

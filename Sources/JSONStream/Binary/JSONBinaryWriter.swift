@@ -415,6 +415,8 @@ struct _BinaryWriterState: _ManualState {
     case .decimal(let mantissa, let scale):
       out.reserve(12)
       let zigzag = _zigzag(mantissa)
+      // Each branch writes its own tag and scale: choosing the tag first and writing them once
+      // cost 8% of writing canada.json as binary (48.41M instructions against 44.74M).
       if _usesFixedWidth(zigzag) {
         out.appendReserved(_BinaryTag.decimal64)
         out.appendReserved(scale)

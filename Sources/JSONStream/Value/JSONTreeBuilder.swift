@@ -272,19 +272,18 @@ struct _BuilderState: _ManualState {
     let stride = MemoryLayout<_Node>.stride
     let target = arena.allocate(words: count &* stride)
     let source = UnsafeRawPointer(stack.base + start)
+    func move(_ offset: Int) {
+      target.storeBytes(
+        of: source.load(fromByteOffset: offset, as: _Node.self), toByteOffset: offset,
+        as: _Node.self)
+    }
     // The first two nodes and the last two: the same ones when there are fewer.
     let last = (count &- 1) &* stride
-    let beforeLast = last &- (count > 2 ? stride : 0)
     let second = count > 2 ? stride : 0
-    target.storeBytes(of: source.load(as: _Node.self), as: _Node.self)
-    target.storeBytes(
-      of: source.load(fromByteOffset: second, as: _Node.self), toByteOffset: second,
-      as: _Node.self)
-    target.storeBytes(
-      of: source.load(fromByteOffset: beforeLast, as: _Node.self), toByteOffset: beforeLast,
-      as: _Node.self)
-    target.storeBytes(
-      of: source.load(fromByteOffset: last, as: _Node.self), toByteOffset: last, as: _Node.self)
+    move(0)
+    move(second)
+    move(last &- second)
+    move(last)
     stack.count = start
     return UInt64(UInt(bitPattern: target))
   }

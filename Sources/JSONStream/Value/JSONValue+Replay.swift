@@ -74,6 +74,9 @@ extension _JSONStorage {
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
     // Plain memory, not an array: changing an array's last frame checked its uniqueness
     // (a runtime call) for every child, 3% of writing citm_catalog.json's tree as binary.
+    // The top frame is changed in place through its address: through the buffer's subscript
+    // (a get and a set of the whole frame) writing citm_catalog.json took 5–9% more
+    // instructions.
     var stack = _Buffer<_WalkFrame>(capacity: 16)
     defer { stack.deallocate() }
     var node = root
