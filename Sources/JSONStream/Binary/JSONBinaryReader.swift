@@ -360,15 +360,19 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try beginKey()
       if tag == _BinaryTag.sharedKey {
         try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
+        try handler._tableKey(
+          JSONString(_wellFormed: bytes), entry: _uniqueTables.pointee.keys.count &- 1)
+      } else {
+        try handler.key(JSONString(_wellFormed: bytes))
       }
-      try handler.key(JSONString(_wellFormed: bytes))
     case _BinaryTag.keyRef:
       guard let (index, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
       let tables = _uniqueTables
       try reference(index, in: tables.pointee.keys, isKey: true)
       try beginKey()
-      try handler.key(JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))))
+      try handler._tableKey(
+        JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))), entry: Int(index))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
       guard depth < options.limits.maxDepth else {

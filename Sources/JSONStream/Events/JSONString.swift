@@ -122,6 +122,12 @@ internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
   let ra = UnsafeRawPointer(pa)
   let rb = UnsafeRawPointer(pb)
   if count >= 8 {
+    if count <= 16 {
+      // Most keys: the first eight bytes and the last eight, overlapping.
+      return ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
+        && ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+          == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
     var i = 0
     while i &+ 8 < count {
       if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)

@@ -136,6 +136,51 @@ public struct JSONTreeBuilder: JSONEventHandler {
     state.pointee.stack.append(_Node(head: head, payload: state.pointee.appendBytes(key.utf8)))
   }
 
+  /// A key the binary reader read as entry `entry` of its key table. The bytes copied for the
+  /// entry's last use in this value, and their fingerprint, are kept by entry: a key met
+  /// again is compared with them and, when equal and new in its object, pushed without
+  /// hashing or copying it (most keys of a binary document are references). Inlined into the
+  /// reader: as a call, its fast path took about 25 more instructions a key.
+  @inlinable @inline(__always)
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    let state = _state()
+    let last = state.pointee.frames.count &- 1
+    let frame = state.pointee.frames.base + last
+    if frame.pointee.index < 0,
+      (state.pointee.stack.count &- frame.pointee.start) >> 1 < _JSONNode.indexThreshold,
+      let known = state.pointee.keyCache.lookup(entry, key.utf8)
+    {
+      let words = _BuilderFrame.fingerprintWord(of: frame, index: known.fingerprint)
+      if words.seen & words.bit == 0 {
+        words.word.pointee = words.seen | words.bit
+        state.pointee.stack.append(
+          _Node(
+            head: _JSONNode.string | UInt64(truncatingIfNeeded: key.utf8.count) << 8,
+            payload: known.payload))
+        return
+      }
+    }
+    try _tableKeyFirstUse(key, entry: entry)
+  }
+
+  /// `_tableKey` for a key not kept yet, or one that needs the general path (a repeated key,
+  /// an indexed object): out of line, so that the reader inlines only the common case.
+  @inlinable @inline(never)
+  mutating func _tableKeyFirstUse(_ key: JSONString, entry: Int) throws {
+    let state = _state()
+    let pushed = state.pointee.stack.count &+ 1
+    try self.key(key)
+    // Kept when the key was pushed (not a repeated one) with the bytes it came with.
+    if state.pointee.stack.count == pushed {
+      let node = state.pointee.stack[pushed &- 1]
+      if _JSONNode.count(node.head) == key.utf8.count {
+        state.pointee.keyCache.remember(
+          entry, payload: node.payload, count: key.utf8.count,
+          fingerprint: _BuilderFrame.fingerprint(of: key.utf8))
+      }
+    }
+  }
+
   @inlinable
   public mutating func string(_ value: JSONString) {
     if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
@@ -221,6 +266,8 @@ struct _BuilderState: _ManualState {
   @usableFromInline var indexes: [[UInt64]]
   /// What snapshots share between them (see JSONTreeBuilder+Snapshot).
   @usableFromInline var snapshots = _SnapshotState()
+  /// The keys of a binary reader's table, as copied into this value's arena.
+  @usableFromInline var keyCache = _TableKeyCache()
 
   @usableFromInline
   init(
@@ -249,6 +296,7 @@ struct _BuilderState: _ManualState {
   func deallocate() {
     stack.deallocate()
     frames.deallocate()
+    keyCache.deallocate()
   }
 
   /// Copies bytes into the arena and returns their address (0 for none).
@@ -325,6 +373,8 @@ struct _BuilderState: _ManualState {
     let root = stack.removeLast()
     let storage = _JSONStorage(chunks: arena.chunks)
     arena = _Arena(previous: arena.allocated)
+    // The kept keys' bytes are the finished value's now.
+    keyCache.forgetAll()
     let kind = _JSONNode.kind(root.head)
     if kind == _JSONNode.number || kind == _JSONNode.binaryNumber {
       // Written back as written, as numbers inside arrays and objects are.
@@ -506,13 +556,26 @@ struct _BuilderFrame: BitwiseCopyable {
   static func fingerprintWord(
     of frame: UnsafeMutablePointer<_BuilderFrame>, _ key: UnsafeBufferPointer<UInt8>
   ) -> (word: UnsafeMutablePointer<UInt64>, seen: UInt64, bit: UInt64) {
+    fingerprintWord(of: frame, index: fingerprint(of: key))
+  }
+
+  /// The number (0…511) of `key`'s fingerprint bit.
+  @inlinable @inline(__always)
+  static func fingerprint(of key: UnsafeBufferPointer<UInt8>) -> Int {
     let count = key.count
     var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
     if count > 0 {
       hash ^= UInt64(key[0]) | UInt64(key[count >> 1]) << 8 | UInt64(key[count &- 1]) << 16
       hash &*= 0xFF51_AFD7_ED55_8CCD
     }
-    let index = Int(truncatingIfNeeded: hash >> 55)
+    return Int(truncatingIfNeeded: hash >> 55)
+  }
+
+  /// `fingerprintWord` for a key whose fingerprint is `index`.
+  @inlinable @inline(__always)
+  static func fingerprintWord(
+    of frame: UnsafeMutablePointer<_BuilderFrame>, index: Int
+  ) -> (word: UnsafeMutablePointer<UInt64>, seen: UInt64, bit: UInt64) {
     let word =
       (UnsafeMutableRawPointer(frame)
       + MemoryLayout<_BuilderFrame>.offset(of: \_BuilderFrame.fingerprints)! + (index >> 6) &* 8)

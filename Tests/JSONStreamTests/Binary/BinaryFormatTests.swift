@@ -454,6 +454,63 @@ struct BinaryFormatTests {
     #expect(try json(largeCopy.bytes) == json(large.bytes))
   }
 
+  @Test("table keys in a tree: the same bytes in two entries still repeat; other readers agree")
+  func tableKeysInTrees() throws {
+    let a: [UInt8] = [1, 0x61]
+    // "a" entered twice (entries 0 and 1), then referred to by both numbers in one object.
+    let twoEntries = document(
+      [_BinaryTag.startArray, _BinaryTag.startObject, _BinaryTag.sharedKey] + a + [
+        _BinaryTag.null, _BinaryTag.sharedKey,
+      ] + a + [
+        _BinaryTag.true, _BinaryTag.endObject, _BinaryTag.startObject, _BinaryTag.keyRef, 0,
+        _BinaryTag.int, 2, _BinaryTag.keyRef, 1, _BinaryTag.int, 4, _BinaryTag.keyRef, 0,
+        _BinaryTag.int, 6, _BinaryTag.endObject, _BinaryTag.endArray,
+      ])
+    for policy in [JSONDuplicateKeyPolicy.lastWins, .firstWins, .error] {
+      var reader = JSONBinaryReader(handler: JSONTreeBuilder(duplicateKeyPolicy: policy))
+      do {
+        try reader.feed(twoEntries)
+        try reader.finish()
+        let expected = policy == .lastWins ? #"[{"a":true},{"a":3}]"# : #"[{"a":null},{"a":1}]"#
+        #expect(reader.handler.value == (try JSONValue(parsing: expected)), "\(policy)")
+      } catch let error as JSONValueError {
+        #expect(policy == .error && error == .duplicateKey("a"))
+      }
+    }
+
+    // One builder fed by two readers in turn, whose tables give entry 0 to different keys.
+    let first = try binary(#"[{"x":1},{"x":3}]"#)
+    // Before the second object: start, reference and entry, integer and 3, end, end.
+    let cut = first.count - 7
+    #expect(first[cut] == _BinaryTag.startObject && first[cut + 1] == _BinaryTag.keyRef)
+    var readerA = JSONBinaryReader(handler: JSONTreeBuilder())
+    try readerA.feed(first[..<cut])
+    var readerB = JSONBinaryReader(handler: readerA.handler)
+    try readerB.feed(try binary(#"{"y":2,"y":5}"#))
+    try readerB.finish()
+    readerA.handler = readerB.handler
+    try readerA.feed(first[cut...])
+    try readerA.finish()
+    #expect(readerA.handler.value == (try JSONValue(parsing: #"[{"x":1},{"y":5},{"x":3}]"#)))
+
+    // Several values in one stream: each keeps its own keys, also when the others are gone.
+    var options = JSONParseOptions()
+    options.allowMultipleValues = true
+    let stream = try binary(#"{"k":1,"key two":[]} {"k":2,"key two":{}} {"k":3}"#, multiple: true)
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+    var values: [JSONValue] = []
+    for byte in stream {
+      try reader.feed([byte])
+      values += reader.handler.takeValues()
+    }
+    try reader.finish()
+    #expect(
+      values == [
+        try JSONValue(parsing: #"{"k":1,"key two":[]}"#),
+        try JSONValue(parsing: #"{"k":2,"key two":{}}"#), try JSONValue(parsing: #"{"k":3}"#),
+      ])
+  }
+
   @Test("the writer's typed values: integers, doubles (binary32 when exact), dates, data, sets")
   func typedValues() throws {
     var writer = JSONBinaryWriter()

@@ -1,0 +1,72 @@
+// The tree builder's memory of a binary reader's key table (see `JSONTreeBuilder._tableKey`).
+//
+// A binary document names most keys by reference to a table entry. The builder copies a key's
+// bytes into the arena the first time and keeps, by entry number, where they went and the
+// key's fingerprint bit; the next key of that entry is compared with those bytes and, when
+// equal, pushed as a node that points at them. Entry numbers are only a hint (a reader swapped
+// under the builder, or a table that holds the same bytes twice, gives other numbers), so the
+// comparison decides, never the number alone. The addresses point into the arena of the value
+// being built, so they are forgotten when that value is finished.
+
+@usableFromInline
+struct _TableKeyCache {
+  /// By entry: the arena address of the key's bytes, and its length and fingerprint.
+  @usableFromInline var entries: _Buffer<_TableKey>
+
+  @inlinable
+  init() { entries = _Buffer(capacity: 0) }
+
+  /// The arena address and fingerprint kept for `entry`, when they are of the bytes `key`.
+  @inlinable @inline(__always)
+  func lookup(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>) -> (payload: UInt64, fingerprint: Int)? {
+    guard entry < entries.count else { return nil }
+    let known = entries.base[entry]
+    guard known.lengthAndFingerprint == _TableKey.pack(key.count, 0) | known.fingerprintBits,
+      _bytesEqual(_JSONNode.bytes(known.payload, count: key.count), key)
+    else { return nil }
+    return (known.payload, Int(truncatingIfNeeded: known.fingerprintBits))
+  }
+
+  /// Keeps where the bytes of `entry`'s key went. Entries past the table's limit are not kept.
+  @inlinable
+  mutating func remember(_ entry: Int, payload: UInt64, count: Int, fingerprint: Int) {
+    guard entry >= 0 && entry < JSONBinaryFormat.maxTableEntries else { return }
+    while entries.count <= entry { entries.append(_TableKey.unknown) }
+    entries.base[entry] = _TableKey(
+      payload: payload, lengthAndFingerprint: _TableKey.pack(count, fingerprint))
+  }
+
+  /// Forgets every entry (their bytes belong to a finished value).
+  @inlinable
+  mutating func forgetAll() { entries.count = 0 }
+
+  @usableFromInline
+  func deallocate() { entries.deallocate() }
+}
+
+/// A key the builder keeps for a table entry.
+@usableFromInline
+struct _TableKey: BitwiseCopyable {
+  @usableFromInline var payload: UInt64
+  /// The length shifted up by nine bits, and the fingerprint (0…511) in those nine.
+  @usableFromInline var lengthAndFingerprint: UInt64
+
+  /// An entry not kept: no length packs to all ones.
+  @usableFromInline static var unknown: _TableKey {
+    _TableKey(payload: 0, lengthAndFingerprint: .max)
+  }
+
+  @inlinable
+  init(payload: UInt64, lengthAndFingerprint: UInt64) {
+    self.payload = payload
+    self.lengthAndFingerprint = lengthAndFingerprint
+  }
+
+  @inlinable @inline(__always)
+  static func pack(_ length: Int, _ fingerprint: Int) -> UInt64 {
+    UInt64(truncatingIfNeeded: length) &<< 9 | UInt64(truncatingIfNeeded: fingerprint)
+  }
+
+  @inlinable @inline(__always)
+  var fingerprintBits: UInt64 { lengthAndFingerprint & 0x1FF }
+}
