@@ -183,62 +183,20 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     }
   }
 
-  /// A LEB128 number at `p` and its size in bytes; nil when it runs past `available`.
+  // The token readers shared with the tree reader (see `_BinaryTokens`), at this offset.
+
   @inlinable @inline(__always)
   mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
     UInt64, length: Int
   )? {
-    if available > 0 && p[0] < 0x80 { return (UInt64(p[0]), 1) }
-    if available >= 10 {
-      // Eight bytes at once: the first byte without the high bit ends the number.
-      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
-      let stops = ~word & 0x8080_8080_8080_8080
-      if stops != 0 {
-        let length = stops.trailingZeroBitCount &>> 3 &+ 1
-        let bits = length == 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
-        return (_compactLEB128(bits), length)
-      }
-      // Nine or ten bytes: the ninth holds bits 56–62, the tenth only bit 63.
-      let ninth = p[8]
-      if ninth < 0x80 { return (_compactLEB128(word) | UInt64(ninth) << 56, 9) }
-      if p[9] <= 1 {
-        return (_compactLEB128(word) | UInt64(ninth & 0x7F) << 56 | UInt64(p[9]) << 63, 10)
-      }
-    }
-    return try leb128ByteByByte(p, available)
+    try _BinaryTokens.leb128(p, available, at: offset)
   }
 
-  /// `leb128` for a number that is mostly small: a table reference or a length. Two bytes
-  /// (references past the 127th entry: most keys of citm_catalog.json) are read directly,
-  /// which the word's spreading cost three times over; integers and decimals, whose sizes
-  /// vary, go straight to `leb128` (the extra test was 2% of reading canada).
   @inlinable @inline(__always)
   mutating func shortLEB128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
     UInt64, length: Int
   )? {
-    if available >= 2 && p[0] >= 0x80 && p[1] < 0x80 {
-      return (UInt64(p[0] & 0x7F) | UInt64(p[1]) &<< 7, 2)
-    }
-    return try leb128(p, available)
-  }
-
-  /// `leb128`, a byte at a time: near the end of a chunk, and for the errors.
-  @inlinable
-  mutating func leb128ByteByByte(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    UInt64, length: Int
-  )? {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    var index = 0
-    while true {
-      guard index < available else { return nil }
-      let byte = p[index]
-      if shift == 63 && byte > 1 || index == 10 { throw _binaryError(.longNumber, at: offset + 1) }
-      value |= UInt64(byte & 0x7F) << shift
-      index += 1
-      if byte & 0x80 == 0 { return (value, index) }
-      shift += 7
-    }
+    try _BinaryTokens.shortLEB128(p, available, at: offset)
   }
 
   /// `process` for a token (or the header) completed from `carry`: a call of its own, so that
@@ -426,23 +384,16 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     return 6
   }
 
-  /// The payload of a token of a tag, LEB128 length and bytes at `p`; nil when the token runs
-  /// past `available`. A length over `limit` is an error (at the length, as in `tokenLength`)
-  /// as soon as it is read.
   @inlinable @inline(__always)
   mutating func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws
     -> UnsafeBufferPointer<UInt8>?
   {
-    guard let (length, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
-    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit) }
-    guard Int(length) <= available &- 1 &- size else { return nil }
-    return UnsafeBufferPointer(start: p + 1 + size, count: Int(length))
+    try _BinaryTokens.payload(p, available, limit: limit, at: offset)
   }
 
   @inlinable
   func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
-    _binaryError(
-      .length(length, limit: limit, isNumber: tag == _BinaryTag.numberText), at: offset + 1)
+    _BinaryTokens.lengthError(tag, length, limit, at: offset)
   }
 
   @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
