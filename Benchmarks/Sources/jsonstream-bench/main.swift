@@ -40,7 +40,7 @@ if let megabytes = option("--generate") {
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
   // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,
-  // binarytree (JSONBinaryReader into a tree), binarywrite or eventwrite (a tree's events
+  // binarytree (JSONBinaryReader into a tree), binaryvalue (JSONValue(binary:)), binarywrite or eventwrite (a tree's events
   // into JSONBinaryWriter or JSONWriter),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
@@ -69,7 +69,7 @@ if let operation = option("--profile") {
   }
   // For binarytree: the input in the binary format.
   var binaryOfInput: [UInt8] = []
-  if operation == "binarytree" {
+  if operation == "binarytree" || operation == "binaryvalue" {
     var writer = JSONBinaryWriter()
     try value.replay(into: &writer)
     try writer.finish()
@@ -80,6 +80,8 @@ if let operation = option("--profile") {
     switch operation {
     case "binarytree":
       blackHole(try JSONBinaryReader.tree(binaryOfInput))
+    case "binaryvalue":
+      blackHole(try JSONValue(binary: binaryOfInput))
     case "binarywrite":
       var writer = JSONBinaryWriter()
       try value.replay(into: &writer)
@@ -390,8 +392,15 @@ for (name, bytes) in inputs {
     "  binary format: \(name) is \(binary.count) bytes, "
       + String(format: "%.2f", Double(binary.count) / Double(minified.count))
       + "× its minified JSON (\(minified.count) bytes; target ≤ 0.75× on twitter and citm)")
+  try require(
+    try JSONValue(binary: binary) == value, "JSONValue(binary:) reads \(name) as another value")
   try row(
     "tree from binary", name, size, target: 2.0,
+    ours: { blackHole(try JSONValue(binary: binary)) },
+    peer: "tree from JSON text (ours)", measuring: { blackHole(try JSONValue(parsing: bytes)) })
+  // The streaming reader into a tree builder: the same work in chunks of any size.
+  try row(
+    "tree from binary, streamed", name, size,
     ours: { blackHole(try JSONBinaryReader.tree(binary)) },
     peer: "tree from JSON text (ours)", measuring: { blackHole(try JSONValue(parsing: bytes)) })
   try row(

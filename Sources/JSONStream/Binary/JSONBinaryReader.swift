@@ -370,18 +370,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   /// Reads the header at `p` and returns its length, or nil when `available` bytes do not
   /// hold it yet.
   @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    guard available >= 6 else { return nil }
-    guard (0..<4).allSatisfy({ p[$0] == JSONBinaryFormat.magic[$0] }) else {
-      throw error(.invalidBinary, "not the binary format (no JSB header)", at: 0)
-    }
-    guard p[4] == JSONBinaryFormat.majorVersion else {
-      throw error(
-        .invalidBinary,
-        "binary format version \(p[4]).\(p[5]); this reader reads version \(JSONBinaryFormat.majorVersion).x",
-        at: 4)
-    }
+    guard let length = try _BinaryTokens.header(p, available) else { return nil }
     headerDone = true
-    return 6
+    return length
   }
 
   @inlinable @inline(__always)

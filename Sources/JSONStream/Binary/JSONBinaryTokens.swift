@@ -94,4 +94,22 @@ enum _BinaryTokens {
       .length(length, limit: limit, isNumber: tag == _BinaryTag.numberText), at: offset() + 1)
   }
 
+  /// The length of the header at `p`, or nil when `available` bytes do not hold it yet.
+  @inlinable
+  static func header(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    guard available >= 6 else { return nil }
+    guard (0..<4).allSatisfy({ p[$0] == JSONBinaryFormat.magic[$0] }) else {
+      throw JSONParseError(
+        kind: .invalidBinary, offset: 0, line: 0, column: 0,
+        message: "not the binary format (no JSB header)")
+    }
+    guard p[4] == JSONBinaryFormat.majorVersion else {
+      throw JSONParseError(
+        kind: .invalidBinary, offset: 4, line: 0, column: 0,
+        message:
+          "binary format version \(p[4]).\(p[5]); this reader reads version \(JSONBinaryFormat.majorVersion).x"
+      )
+    }
+    return 6
+  }
 }

@@ -18,7 +18,9 @@ struct _TableKeyCache {
 
   /// The arena address and fingerprint kept for `entry`, when they are of the bytes `key`.
   @inlinable @inline(__always)
-  func lookup(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>) -> (payload: UInt64, fingerprint: Int)? {
+  func lookup(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>) -> (
+    payload: UInt64, fingerprint: Int
+  )? {
     guard entry < entries.count else { return nil }
     let known = entries.base[entry]
     guard known.lengthAndFingerprint == _TableKey.pack(key.count, 0) | known.fingerprintBits,
@@ -69,4 +71,7 @@ struct _TableKey: BitwiseCopyable {
 
   @inlinable @inline(__always)
   var fingerprintBits: UInt64 { lengthAndFingerprint & 0x1FF }
+
+  @inlinable @inline(__always)
+  var length: Int { Int(truncatingIfNeeded: lengthAndFingerprint &>> 9) }
 }

@@ -14,6 +14,8 @@
 // Checked, with `fatalError` on a violation:
 // - chunked and whole reads give equal values, or both fail, at the same offset;
 // - a failure is a JSONParseError whose offset is within the input;
+// - JSONValue(binary:) reads what the reader reads (with allowMultipleValues off), or fails
+//   with the same error at the same offset;
 // - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
 //   written as binary again it reads back to an equal value.
 
@@ -31,6 +33,7 @@ public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
 
   let whole = binaryRead(input, options, chunk: 0)
   let chunked = binaryRead(input, options, chunk: chunk)
+  checkWholeTreeReader(input, options, whole)
   switch (whole, chunked) {
   case (.success(let a), .success(let b)):
     fuzzCheck(a == b || options.allowNonFiniteNumbers, "chunked read differs")
@@ -59,6 +62,36 @@ public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     fuzzCheck(reader.handler.value == value, "binary written reads back different")
   }
   return 0
+}
+
+/// `JSONValue(binary:)` against the streaming reader (`whole`, read with `options`).
+private func checkWholeTreeReader(
+  _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions,
+  _ whole: Result<[JSONValue], JSONParseError>
+) {
+  var single = options
+  single.allowMultipleValues = false
+  let streamed = options.allowMultipleValues ? binaryRead(input, single, chunk: 0) : whole
+  let direct: Result<JSONValue, JSONParseError>
+  do {
+    direct = .success(try JSONValue(binary: input, options: single))
+  } catch let error as JSONParseError {
+    direct = .failure(error)
+  } catch {
+    fatalError("JSONValue(binary:) threw a non-JSONParseError: \(error)")
+  }
+  switch (streamed, direct) {
+  case (.success(let values), .success(let value)):
+    fuzzCheck(
+      values.count == 1 && (values[0] == value || options.allowNonFiniteNumbers),
+      "JSONValue(binary:) reads another value")
+  case (.failure(let a), .failure(let b)):
+    fuzzCheck(
+      a.kind == b.kind && a.offset == b.offset && a.message == b.message,
+      "JSONValue(binary:) fails otherwise: \(a) vs \(b)")
+  default:
+    fatalError("JSONValue(binary:) and the reader disagree on failing: \(streamed) vs \(direct)")
+  }
 }
 
 /// Reads `input` into values, whole or in chunks each copied into its own allocation.
