@@ -185,11 +185,10 @@ struct _BinaryTreeReader {
         Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian),
         state)
     case _BinaryTag.numberText:
-      guard
-        let bytes = try _BinaryTokens.payload(
-          p, available, limit: limits.maxNumberLength, at: offset)
-      else { return nil }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      guard let (bytes, size) = try payload(p, available, limit: limits.maxNumberLength) else {
+        return nil
+      }
+      length = size
       guard let flags = _classifyNumberText(bytes),
         flags & JSONNumber._nonFinite == 0 || allowNonFiniteNumbers
       else {
@@ -199,18 +198,10 @@ struct _BinaryTreeReader {
       builder.number(JSONNumber(_utf8: bytes, flags: flags))
       endValue(state)
     case _BinaryTag.string, _BinaryTag.sharedString:
-      guard
-        let bytes = try _BinaryTokens.payload(
-          p, available, limit: limits.maxStringLength, at: offset)
-      else { return nil }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      try utf8(bytes)
+      guard let (bytes, size) = try text(p, available) else { return nil }
+      length = size
       if tag == _BinaryTag.sharedString {
-        try checkRoom(in: strings, holding: stringBytes, for: bytes.count, isKey: false)
-        let payload = state.pointee.appendBytes(bytes)
-        strings.append(
-          _TableKey(payload: payload, lengthAndFingerprint: _TableKey.pack(bytes.count, 0)))
-        stringBytes &+= bytes.count
+        let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
         try beginValue(state)
         builder._pushKnownString(state, payload: payload, count: bytes.count)
       } else {
@@ -219,32 +210,20 @@ struct _BinaryTreeReader {
       }
       endValue(state)
     case _BinaryTag.stringRef:
-      guard let (index, size) = try _BinaryTokens.shortLEB128(p + 1, available &- 1, at: offset)
-      else { return nil }
-      length = 1 &+ size
-      guard index < UInt64(strings.count) else {
-        throw _binaryError(.reference(index, of: strings.count, isKey: false), at: offset)
+      guard let (entry, size) = try reference(p, available, in: strings, isKey: false) else {
+        return nil
       }
+      length = size
       try beginValue(state)
-      let entry = strings.base[Int(index)]
       builder._pushKnownString(state, payload: entry.payload, count: entry.length)
       endValue(state)
     case _BinaryTag.key, _BinaryTag.sharedKey:
-      guard
-        let bytes = try _BinaryTokens.payload(
-          p, available, limit: limits.maxStringLength, at: offset)
-      else { return nil }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      try utf8(bytes)
+      guard let (bytes, size) = try text(p, available) else { return nil }
+      length = size
       try beginKey(state)
       if tag == _BinaryTag.sharedKey {
-        try checkRoom(in: keys, holding: keyBytes, for: bytes.count, isKey: true)
-        let payload = state.pointee.appendBytes(bytes)
         let fingerprint = _BuilderFrame.fingerprint(of: bytes)
-        keys.append(
-          _TableKey(
-            payload: payload, lengthAndFingerprint: _TableKey.pack(bytes.count, fingerprint)))
-        keyBytes &+= bytes.count
+        let payload = try enter(bytes, fingerprint: fingerprint, isKey: true, state)
         if !builder._pushKnownKey(
           state, payload: payload, count: bytes.count, fingerprint: fingerprint)
         {
@@ -254,14 +233,11 @@ struct _BinaryTreeReader {
         try builder.key(JSONString(_wellFormed: bytes))
       }
     case _BinaryTag.keyRef:
-      guard let (index, size) = try _BinaryTokens.shortLEB128(p + 1, available &- 1, at: offset)
-      else { return nil }
-      length = 1 &+ size
-      guard index < UInt64(keys.count) else {
-        throw _binaryError(.reference(index, of: keys.count, isKey: true), at: offset)
+      guard let (entry, size) = try reference(p, available, in: keys, isKey: true) else {
+        return nil
       }
+      length = size
       try beginKey(state)
-      let entry = keys.base[Int(index)]
       if !builder._pushKnownKey(
         state, payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
       {
@@ -287,11 +263,10 @@ struct _BinaryTreeReader {
       builder._endObject(state)
       endValue(state)
     case _BinaryTag.data:
-      guard
-        let bytes = try _BinaryTokens.payload(
-          p, available, limit: limits.maxStringLength, at: offset)
-      else { return nil }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      guard let (bytes, size) = try payload(p, available, limit: limits.maxStringLength) else {
+        return nil
+      }
+      length = size
       try beginValue(state)
       text.removeAll(keepingCapacity: true)
       _appendBase64(bytes, to: &text)
@@ -301,6 +276,46 @@ struct _BinaryTreeReader {
       throw _binaryError(.unknownTag(tag), at: offset)
     }
     return length
+  }
+
+  // MARK: Token parts
+
+  /// The payload of the token at `p` and the token's length; nil when it runs past
+  /// `available`.
+  @inline(__always)
+  func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws -> (
+    UnsafeBufferPointer<UInt8>, length: Int
+  )? {
+    guard let bytes = try _BinaryTokens.payload(p, available, limit: limit, at: offset) else {
+      return nil
+    }
+    return (bytes, bytes.baseAddress.unsafelyUnwrapped + bytes.count - p)
+  }
+
+  /// `payload` for a string or a key: held to the string length limit, and UTF-8.
+  @inline(__always)
+  func text(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UnsafeBufferPointer<UInt8>, length: Int
+  )? {
+    guard let (bytes, length) = try payload(p, available, limit: limits.maxStringLength) else {
+      return nil
+    }
+    guard _isWellFormedUTF8(bytes) else { throw _binaryError(.notUTF8, at: offset) }
+    return (bytes, length)
+  }
+
+  /// The entry of `table` that the reference token at `p` names, and the token's length; nil
+  /// when it runs past `available`. Only earlier entries may be named.
+  @inline(__always)
+  func reference(
+    _ p: UnsafePointer<UInt8>, _ available: Int, in table: _Buffer<_TableKey>, isKey: Bool
+  ) throws -> (_TableKey, length: Int)? {
+    guard let (index, size) = try _BinaryTokens.shortLEB128(p + 1, available &- 1, at: offset)
+    else { return nil }
+    guard index < UInt64(table.count) else {
+      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
+    }
+    return (table.base[Int(index)], 1 &+ size)
   }
 
   // MARK: Values and structure, as JSONBinaryReader checks them
@@ -359,19 +374,30 @@ struct _BinaryTreeReader {
     if state.pointee.frames.count == 0 { valueCount &+= 1 }
   }
 
-  func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-    guard _isWellFormedUTF8(bytes) else { throw _binaryError(.notUTF8, at: offset) }
-  }
-
-  /// Throws unless a table of `entries` holding `bytes` bytes has room for one more entry of
-  /// `length` bytes (the limits of `_BinaryTable.hasRoom`).
+  /// Enters `bytes` in the key or the string table: copied into the tree's arena, where the
+  /// entry points (with a key's fingerprint), and whose address it returns. Throws when the
+  /// table is full (the limits of `_BinaryTable.hasRoom`).
   @inline(__always)
-  func checkRoom(
-    in entries: _Buffer<_TableKey>, holding bytes: Int, for length: Int, isKey: Bool
-  ) throws {
-    guard entries.count < JSONBinaryFormat.maxTableEntries,
-      bytes &+ length <= JSONBinaryFormat.maxTableBytes
+  mutating func enter(
+    _ bytes: UnsafeBufferPointer<UInt8>, fingerprint: Int, isKey: Bool,
+    _ state: UnsafeMutablePointer<_BuilderState>
+  ) throws -> UInt64 {
+    let entries = isKey ? keys.count : strings.count
+    let held = isKey ? keyBytes : stringBytes
+    guard entries < JSONBinaryFormat.maxTableEntries,
+      held &+ bytes.count <= JSONBinaryFormat.maxTableBytes
     else { throw _binaryError(.tableFull(isKey: isKey), at: offset) }
+    let payload = state.pointee.appendBytes(bytes)
+    let entry = _TableKey(
+      payload: payload, lengthAndFingerprint: _TableKey.pack(bytes.count, fingerprint))
+    if isKey {
+      keys.append(entry)
+      keyBytes &+= bytes.count
+    } else {
+      strings.append(entry)
+      stringBytes &+= bytes.count
+    }
+    return payload
   }
 
   func failure(_ kind: JSONParseError.Kind, _ message: String, at offset: Int) -> JSONParseError {

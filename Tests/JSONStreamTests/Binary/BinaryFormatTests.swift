@@ -454,18 +454,21 @@ struct BinaryFormatTests {
     #expect(try json(largeCopy.bytes) == json(large.bytes))
   }
 
-  @Test("table keys in a tree: the same bytes in two entries still repeat; other readers agree")
-  func tableKeysInTrees() throws {
-    let a: [UInt8] = [1, 0x61]
-    // "a" entered twice (entries 0 and 1), then referred to by both numbers in one object.
-    let twoEntries = document(
-      [_BinaryTag.startArray, _BinaryTag.startObject, _BinaryTag.sharedKey] + a + [
-        _BinaryTag.null, _BinaryTag.sharedKey,
-      ] + a + [
+  /// `[{"a":null,"a":true},{"a":1,"a":2,"a":3}]` with "a" entered in the key table twice
+  /// (entries 0 and 1), and the second object's keys referring to both.
+  static let twoEntriesOfOneKey: [UInt8] = {
+    let a: [UInt8] = [_BinaryTag.sharedKey, 1, 0x61]
+    return JSONBinaryFormat.magic + [JSONBinaryFormat.majorVersion, 0]
+      + [_BinaryTag.startArray, _BinaryTag.startObject] + a + [_BinaryTag.null] + a + [
         _BinaryTag.true, _BinaryTag.endObject, _BinaryTag.startObject, _BinaryTag.keyRef, 0,
         _BinaryTag.int, 2, _BinaryTag.keyRef, 1, _BinaryTag.int, 4, _BinaryTag.keyRef, 0,
         _BinaryTag.int, 6, _BinaryTag.endObject, _BinaryTag.endArray,
-      ])
+      ]
+  }()
+
+  @Test("table keys in a tree: the same bytes in two entries still repeat; other readers agree")
+  func tableKeysInTrees() throws {
+    let twoEntries = Self.twoEntriesOfOneKey
     for policy in [JSONDuplicateKeyPolicy.lastWins, .firstWins, .error] {
       var reader = JSONBinaryReader(handler: JSONTreeBuilder(duplicateKeyPolicy: policy))
       do {

@@ -95,16 +95,7 @@ struct BinaryTreeReaderTests {
 
   @Test("tables: repeated keys by any entry, references out of range, full tables")
   func tables() throws {
-    let a: [UInt8] = [1, 0x61]
-    // "a" entered twice (entries 0 and 1), then both numbers used in one object.
-    let twoEntries = document(
-      [_BinaryTag.startArray, _BinaryTag.startObject, _BinaryTag.sharedKey] + a + [
-        _BinaryTag.null, _BinaryTag.sharedKey,
-      ] + a + [
-        _BinaryTag.true, _BinaryTag.endObject, _BinaryTag.startObject, _BinaryTag.keyRef, 0,
-        _BinaryTag.int, 2, _BinaryTag.keyRef, 1, _BinaryTag.int, 4, _BinaryTag.keyRef, 0,
-        _BinaryTag.int, 6, _BinaryTag.endObject, _BinaryTag.endArray,
-      ])
+    let twoEntries = BinaryFormatTests.twoEntriesOfOneKey
     for policy in [JSONDuplicateKeyPolicy.lastWins, .firstWins, .error] {
       expectSameAsReader(twoEntries, duplicateKeys: policy, "\(policy)")
     }
