@@ -141,6 +141,21 @@ func _parseDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UIn
   return (first &* 100_000_000 &+ middle) &* 100_000_000 &+ last
 }
 
+/// `_parseDigits` for an integer's digits: nine or ten of them (citm_catalog.json's ids) take
+/// a byte each for the first one or two, not a second word conversion. (In `_parseDigits`
+/// itself the test cost canada.json's decimals 4%.)
+@inlinable @inline(__always)
+func _parseIntegerDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64? {
+  let count = end &- start
+  guard count == 9 || count == 10 else { return _parseDigits(text, start, end) }
+  guard let last = _eightDigits(text, end: end, count: 8) else { return nil }
+  let first = text[start] &- UInt8(ascii: "0")
+  let second = count == 10 ? text[start &+ 1] &- UInt8(ascii: "0") : 0
+  guard first < 10 && second < 10 else { return nil }
+  let head = count == 10 ? UInt64(first) &* 10 &+ UInt64(second) : UInt64(first)
+  return head &* 100_000_000 &+ last
+}
+
 /// The value of the `count` (1…8) digits that end at byte `end` of `text` (eight bytes or
 /// more), or nil if one is not a digit.
 @inlinable @inline(__always)
@@ -339,7 +354,7 @@ public enum _BinaryNumber: Sendable {
     let sign = negative ? 1 : 0
     if number._flags == 0 && count <= 18 {
       // "0" alone (too short to be here), or no leading zero; "-0" is kept as text.
-      if base[sign] != UInt8(ascii: "0"), let magnitude = _parseDigits(base, sign, count) {
+      if base[sign] != UInt8(ascii: "0"), let magnitude = _parseIntegerDigits(base, sign, count) {
         self = .int(negative ? -Int64(magnitude) : Int64(magnitude))
         return
       }

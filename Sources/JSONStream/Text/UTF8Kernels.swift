@@ -99,13 +99,20 @@ func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard var p = bytes.baseAddress else { return true }
   let end = p + bytes.count
   if bytes.count >= 8 {
-    var bits: UInt64 = UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self)
+    // Up to the first word with a non-ASCII byte; the checks below start there, not over
+    // again from the first byte (long non-ASCII text went through its ASCII start twice).
     var q = p
-    while end - q > 8 {
-      bits |= UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)
+    while end - q > 8
+      && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
       q += 8
     }
-    if bits & 0x8080_8080_8080_8080 == 0 { return true }
+    if end - q <= 8
+      && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      return true
+    }
+    p = q
   }
   while p < end {
     if end - p >= 8

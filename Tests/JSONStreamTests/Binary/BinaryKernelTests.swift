@@ -71,6 +71,10 @@ struct BinaryKernelTests {
       "0.000000000000000001", "0.0000000000000000001", "1.2345678901234567", "12345678.12345678",
       "-65.613616999999977", "1.23456789012345678", "123456789012345678.0", "1e5", "-1E-7",
       "0.1e1", "1.5e10", "00", "01", "-01", "00.5", "1.", "NaN", "Infinity", "-Infinity",
+      // Nine and ten digits (their first one or two read a byte each), with a point or a
+      // letter where a digit should be.
+      "100000000", "-999999999", "1234567890", "-9999999999", "1.34567890", "-1.3456789",
+      "12345678x", "x234567890", "1x34567890", "0123456789",
     ]
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<5_000 {

@@ -179,6 +179,20 @@ struct KernelTests {
         bytes.withUnsafeBufferPointer(_isWellFormedUTF8)
           == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
     }
+    // An ASCII start of any length, then characters of several bytes, whole or cut, then
+    // ASCII: the checks resume at the first word the first pass found not ASCII.
+    let middles: [[UInt8]] = [
+      Array("é😀€日本".utf8), Array("日本語のテキスト".utf8), [0xE6, 0x97], [0xF0, 0x9F, 0x98],
+      [0xC3, 0x41], [0xED, 0xA0, 0x80], [0x80],
+    ]
+    for _ in 0..<20_000 {
+      var bytes = (0..<Int(random.next() % 41)).map { _ in UInt8(random.next() % 0x80) }
+      bytes += middles[Int(random.next() % UInt64(middles.count))]
+      bytes += (0..<Int(random.next() % 17)).map { _ in UInt8(random.next() % 0x80) }
+      #expect(
+        bytes.withUnsafeBufferPointer(_isWellFormedUTF8)
+          == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
   }
 
   @Test("_wellFormedCharacterLength agrees with the standard library on every lead byte")
