@@ -236,21 +236,13 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.uint:
       guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
       length = 1 &+ size
-      guard value > UInt64(Int64.max) else {
-        throw _binaryError(.unsignedFitsSigned, at: offset)
-      }
-      try number(.uint(value))
+      try number(_BinaryTokens.uint(value, at: offset))
     case _BinaryTag.decimal:
       guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2) else {
         return nil
       }
       length = 2 &+ size
-      let scale = p[1]
-      let mantissa = _unzigzag(bits)
-      guard scale > 0, mantissa != Int64.min else {
-        throw _binaryError(.badDecimal, at: offset)
-      }
-      try number(.decimal(mantissa: mantissa, scale: scale))
+      try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset))
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9
@@ -258,12 +250,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.decimal64:
       guard available >= 10 else { return nil }
       length = 10
-      let scale = p[1]
-      let mantissa = Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self))
-      guard scale > 0, mantissa != Int64.min else {
-        throw _binaryError(.badDecimal, at: offset)
-      }
-      try number(.decimal(mantissa: mantissa, scale: scale))
+      try number(
+        _BinaryTokens.decimal(
+          mantissa: Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self)),
+          scale: p[1], at: offset))
     case _BinaryTag.float32:
       guard available >= 5 else { return nil }
       length = 5
@@ -281,11 +271,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
         return nil
       }
       length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      guard let flags = _classifyNumberText(bytes),
-        flags & JSONNumber._nonFinite == 0 || options.allowNonFiniteNumbers
-      else {
-        throw _binaryError(.badNumberText, at: offset)
-      }
+      let flags = try _BinaryTokens.numberTextFlags(
+        bytes, allowNonFinite: options.allowNonFiniteNumbers, at: offset)
       try beginValue()
       try handler.number(JSONNumber(_utf8: bytes, flags: flags))
       try endValue()
@@ -423,10 +410,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   }
 
   @inlinable mutating func double(_ value: Double) throws {
-    guard value.isFinite || options.allowNonFiniteNumbers else {
-      throw _binaryError(.nonFinite(value), at: offset)
-    }
-    try number(.double(value))
+    try number(
+      _BinaryTokens.double(value, allowNonFinite: options.allowNonFiniteNumbers, at: offset))
   }
 
   // MARK: Structure
@@ -481,7 +466,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
     -> JSONParseError
   {
-    JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
+    _BinaryTokens.failure(kind, message, at: offset)
   }
 }
 

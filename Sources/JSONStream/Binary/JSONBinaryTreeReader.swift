@@ -150,16 +150,13 @@ struct _BinaryTreeReader {
       guard let (value, size) = try _BinaryTokens.leb128(p + 1, available &- 1, at: offset)
       else { return nil }
       length = 1 &+ size
-      guard value > UInt64(Int64.max) else {
-        throw _binaryError(.unsignedFitsSigned, at: offset)
-      }
-      try number(.uint(value), state)
+      try number(_BinaryTokens.uint(value, at: offset), state)
     case _BinaryTag.decimal:
       guard available >= 2,
         let (bits, size) = try _BinaryTokens.leb128(p + 2, available &- 2, at: offset)
       else { return nil }
       length = 2 &+ size
-      try decimal(mantissa: _unzigzag(bits), scale: p[1], state)
+      try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset), state)
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9
@@ -168,9 +165,10 @@ struct _BinaryTreeReader {
     case _BinaryTag.decimal64:
       guard available >= 10 else { return nil }
       length = 10
-      try decimal(
-        mantissa: Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self)),
-        scale: p[1], state)
+      try number(
+        _BinaryTokens.decimal(
+          mantissa: Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self)),
+          scale: p[1], at: offset), state)
     case _BinaryTag.float32:
       guard available >= 5 else { return nil }
       length = 5
@@ -189,11 +187,8 @@ struct _BinaryTreeReader {
         return nil
       }
       length = size
-      guard let flags = _classifyNumberText(bytes),
-        flags & JSONNumber._nonFinite == 0 || allowNonFiniteNumbers
-      else {
-        throw _binaryError(.badNumberText, at: offset)
-      }
+      let flags = try _BinaryTokens.numberTextFlags(
+        bytes, allowNonFinite: allowNonFiniteNumbers, at: offset)
       try beginValue(state)
       builder.number(JSONNumber(_utf8: bytes, flags: flags))
       endValue(state)
@@ -329,19 +324,9 @@ struct _BinaryTreeReader {
     endValue(state)
   }
 
-  @inline(__always)
-  mutating func decimal(
-    mantissa: Int64, scale: UInt8, _ state: UnsafeMutablePointer<_BuilderState>
-  ) throws {
-    guard scale > 0, mantissa != Int64.min else { throw _binaryError(.badDecimal, at: offset) }
-    try number(.decimal(mantissa: mantissa, scale: scale), state)
-  }
-
   mutating func double(_ value: Double, _ state: UnsafeMutablePointer<_BuilderState>) throws {
-    guard value.isFinite || allowNonFiniteNumbers else {
-      throw _binaryError(.nonFinite(value), at: offset)
-    }
-    try number(.double(value), state)
+    try number(
+      _BinaryTokens.double(value, allowNonFinite: allowNonFiniteNumbers, at: offset), state)
   }
 
   @inline(__always)
@@ -401,6 +386,6 @@ struct _BinaryTreeReader {
   }
 
   func failure(_ kind: JSONParseError.Kind, _ message: String, at offset: Int) -> JSONParseError {
-    JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
+    _BinaryTokens.failure(kind, message, at: offset)
   }
 }
