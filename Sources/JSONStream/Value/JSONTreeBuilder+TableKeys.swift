@@ -10,18 +10,19 @@
 
 @usableFromInline
 struct _TableKeyCache {
-  /// By entry: the arena address of the key's bytes, and its length and fingerprint.
-  @usableFromInline var entries: _Buffer<_TableKey>
+  /// By entry: the arena address of the key's bytes, and its length and fingerprint. Made
+  /// on the first key kept: every tree builder has a cache, and only binary input fills it.
+  @usableFromInline var entries: _Buffer<_TableKey>?
 
   @inlinable
-  init() { entries = _Buffer(capacity: 0) }
+  init() {}
 
   /// The arena address and fingerprint kept for `entry`, when they are of the bytes `key`.
   @inlinable @inline(__always)
   func lookup(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>) -> (
     payload: UInt64, fingerprint: Int
   )? {
-    guard entry < entries.count else { return nil }
+    guard let entries, entry < entries.count else { return nil }
     let known = entries.base[entry]
     guard known.lengthAndFingerprint == _TableKey.pack(key.count, 0) | known.fingerprintBits,
       _bytesEqual(_JSONNode.bytes(known.payload, count: key.count), key)
@@ -33,17 +34,18 @@ struct _TableKeyCache {
   @inlinable
   mutating func remember(_ entry: Int, payload: UInt64, count: Int, fingerprint: Int) {
     guard entry >= 0 && entry < JSONBinaryFormat.maxTableEntries else { return }
-    while entries.count <= entry { entries.append(_TableKey.unknown) }
-    entries.base[entry] = _TableKey(
+    if entries == nil { entries = _Buffer(capacity: 64) }
+    while entries!.count <= entry { entries!.append(_TableKey.unknown) }
+    entries!.base[entry] = _TableKey(
       payload: payload, lengthAndFingerprint: _TableKey.pack(count, fingerprint))
   }
 
   /// Forgets every entry (their bytes belong to a finished value).
   @inlinable
-  mutating func forgetAll() { entries.count = 0 }
+  mutating func forgetAll() { entries?.count = 0 }
 
   @usableFromInline
-  func deallocate() { entries.deallocate() }
+  func deallocate() { entries?.deallocate() }
 }
 
 /// A key the builder keeps for a table entry.
