@@ -66,8 +66,8 @@ struct _BinaryTreeReader {
   let limits: JSONParseLimits
   let allowNonFiniteNumbers: Bool
   /// The tables' entries: where their bytes are in the tree's arena (and a key's fingerprint).
-  var keys = _Buffer<_TableKey>(capacity: 64)
-  var strings = _Buffer<_TableKey>(capacity: 64)
+  var keys = _Buffer<_TableEntry>(capacity: 64)
+  var strings = _Buffer<_TableEntry>(capacity: 64)
   /// The bytes each table holds, for its limit.
   var keyBytes = 0
   var stringBytes = 0
@@ -303,8 +303,8 @@ struct _BinaryTreeReader {
   /// when it runs past `available`. Only earlier entries may be named.
   @inline(__always)
   func reference(
-    _ p: UnsafePointer<UInt8>, _ available: Int, in table: _Buffer<_TableKey>, isKey: Bool
-  ) throws -> (_TableKey, length: Int)? {
+    _ p: UnsafePointer<UInt8>, _ available: Int, in table: _Buffer<_TableEntry>, isKey: Bool
+  ) throws -> (_TableEntry, length: Int)? {
     guard let (index, size) = try _BinaryTokens.shortLEB128(p + 1, available &- 1, at: offset)
     else { return nil }
     guard index < UInt64(table.count) else {
@@ -373,8 +373,8 @@ struct _BinaryTreeReader {
       held &+ bytes.count <= JSONBinaryFormat.maxTableBytes
     else { throw _binaryError(.tableFull(isKey: isKey), at: offset) }
     let payload = state.pointee.appendBytes(bytes)
-    let entry = _TableKey(
-      payload: payload, lengthAndFingerprint: _TableKey.pack(bytes.count, fingerprint))
+    let entry = _TableEntry(
+      payload: payload, lengthAndFingerprint: _TableEntry.pack(bytes.count, fingerprint))
     if isKey {
       keys.append(entry)
       keyBytes &+= bytes.count

@@ -12,7 +12,7 @@
 struct _TableKeyCache {
   /// By entry: the arena address of the key's bytes, and its length and fingerprint. Made
   /// on the first key kept: every tree builder has a cache, and only binary input fills it.
-  @usableFromInline var entries: _Buffer<_TableKey>?
+  @usableFromInline var entries: _Buffer<_TableEntry>?
 
   @inlinable
   init() {}
@@ -24,7 +24,7 @@ struct _TableKeyCache {
   )? {
     guard let entries, entry < entries.count else { return nil }
     let known = entries.base[entry]
-    guard known.lengthAndFingerprint == _TableKey.pack(key.count, 0) | known.fingerprintBits,
+    guard known.lengthAndFingerprint == _TableEntry.pack(key.count, 0) | known.fingerprintBits,
       _bytesEqual(_JSONNode.bytes(known.payload, count: key.count), key)
     else { return nil }
     return (known.payload, Int(truncatingIfNeeded: known.fingerprintBits))
@@ -35,9 +35,9 @@ struct _TableKeyCache {
   mutating func remember(_ entry: Int, payload: UInt64, count: Int, fingerprint: Int) {
     guard entry >= 0 && entry < JSONBinaryFormat.maxTableEntries else { return }
     if entries == nil { entries = _Buffer(capacity: 64) }
-    while entries!.count <= entry { entries!.append(_TableKey.unknown) }
-    entries!.base[entry] = _TableKey(
-      payload: payload, lengthAndFingerprint: _TableKey.pack(count, fingerprint))
+    while entries!.count <= entry { entries!.append(_TableEntry.unknown) }
+    entries!.base[entry] = _TableEntry(
+      payload: payload, lengthAndFingerprint: _TableEntry.pack(count, fingerprint))
   }
 
   /// Forgets every entry (their bytes belong to a finished value).
@@ -48,16 +48,17 @@ struct _TableKeyCache {
   func deallocate() { entries?.deallocate() }
 }
 
-/// A key the builder keeps for a table entry.
+/// A table entry's bytes in a tree's arena: a key the builder keeps (with its fingerprint), or
+/// a key or string of `JSONValue(binary:)`'s tables (a string's fingerprint is 0).
 @usableFromInline
-struct _TableKey: BitwiseCopyable {
+struct _TableEntry: BitwiseCopyable {
   @usableFromInline var payload: UInt64
-  /// The length shifted up by nine bits, and the fingerprint (0…511) in those nine.
+  /// The length shifted up by nine bits, and a key's fingerprint (0…511) in those nine.
   @usableFromInline var lengthAndFingerprint: UInt64
 
   /// An entry not kept: no length packs to all ones.
-  @usableFromInline static var unknown: _TableKey {
-    _TableKey(payload: 0, lengthAndFingerprint: .max)
+  @usableFromInline static var unknown: _TableEntry {
+    _TableEntry(payload: 0, lengthAndFingerprint: .max)
   }
 
   @inlinable
