@@ -41,7 +41,8 @@ if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
   // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,
   // binarytree (JSONBinaryReader into a tree), binaryvalue (JSONValue(binary:)), binarywrite or eventwrite (a tree's events
-  // into JSONBinaryWriter or JSONWriter),
+  // into JSONBinaryWriter or JSONWriter), binarybytes (value.binaryBytes(), the one-pass binary
+  // writer; write is value.jsonBytes(), the one-pass JSON writer),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
   // that model, decoded once beforehand;
@@ -87,6 +88,7 @@ if let operation = option("--profile") {
       try value.replay(into: &writer)
       try writer.finish()
       blackHole(writer.bytes)
+    case "binarybytes": blackHole(try value.binaryBytes())
     case "eventwrite":
       var writer = JSONWriter()
       try value.replay(into: &writer)
@@ -403,6 +405,13 @@ for (name, bytes) in inputs {
     "tree from binary, streamed", name, size,
     ours: { blackHole(try JSONBinaryReader.tree(binary)) },
     peer: "tree from JSON text (ours)", measuring: { blackHole(try JSONValue(parsing: bytes)) })
+  // Each format's one-pass writer from the same tree: value.binaryBytes() and value.jsonBytes().
+  try require(
+    try value.binaryBytes() == binary, "value.binaryBytes() of \(name) is not the events' bytes")
+  try row(
+    "write binary from tree", name, size, target: 1.5,
+    ours: { blackHole(try value.binaryBytes()) },
+    peer: "write JSON from tree (ours)", measuring: { blackHole(try value.jsonBytes()) })
   try row(
     "write binary from events", name, size, target: 1.5,
     ours: {

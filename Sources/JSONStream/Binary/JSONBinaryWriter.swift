@@ -64,16 +64,14 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable public mutating func startObject() throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(_BinaryTag.startObject)
+    state.pointee.writeTag(_BinaryTag.startObject)
     state.pointee.openObject()
   }
 
   @inlinable public mutating func startArray() throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(_BinaryTag.startArray)
+    state.pointee.writeTag(_BinaryTag.startArray)
     state.pointee.openArray()
   }
 
@@ -86,8 +84,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
       throw JSONWriterError(kind: .unbalancedEnd, message: "'}' where no object can end")
     }
     state.pointee.stack.count = depth &- 1
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(_BinaryTag.endObject)
+    state.pointee.writeTag(_BinaryTag.endObject)
     try endValue(state)
   }
 
@@ -98,8 +95,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
     }
     state.pointee.stack.count = depth &- 1
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(_BinaryTag.endArray)
+    state.pointee.writeTag(_BinaryTag.endArray)
     try endValue(state)
   }
 
@@ -124,36 +120,23 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
     let state = _state()
     try beginValue(state)
-    if value.utf8.count <= JSONBinaryFormat.maxSharedStringLength {
-      state.pointee.writeString(value.utf8)
-    } else {
-      state.pointee.writeBytes(_BinaryTag.string, value.utf8)
-    }
+    state.pointee.writeString(value.utf8)
     try endValue(state)
   }
 
   @inlinable public mutating func number(_ value: JSONNumber) throws {
     let state = _state()
     try beginValue(state)
-    if let number = _BinaryNumber(value) {
-      state.pointee.writeNumber(number)
-    } else {
-      state.pointee.writeBytes(_BinaryTag.numberText, value.utf8)
-    }
+    state.pointee.writeNumber(value)
     try endValue(state)
   }
 
   /// A number a binary reader kept in binary form (a tree read from binary, replayed): written
   /// in that form, without making its text.
   @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    if case .double(let double) = value {
-      // NaN and the infinities go as text, as their events would.
-      guard double.isFinite else { return try value.withJSONNumber { try number($0) } }
-      return try number(double)
-    }
     let state = _state()
     try beginValue(state)
-    state.pointee.writeNumber(value)
+    state.pointee.writeKeptNumber(value)
     try endValue(state)
   }
 
@@ -204,11 +187,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
     let state = _state()
     try beginValue(state)
-    if let float = Float(exactly: value) {
-      state.pointee.writeFixed(_BinaryTag.float32, UInt64(float.bitPattern), bytes: 4)
-    } else {
-      state.pointee.writeFixed(_BinaryTag.float64, value.bitPattern, bytes: 8)
-    }
+    state.pointee.writeDouble(value)
     try endValue(state)
   }
 
@@ -236,8 +215,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable public mutating func startSet() throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(_BinaryTag.startSet)
+    state.pointee.writeTag(_BinaryTag.startSet)
     state.pointee.openArray()
   }
 
@@ -256,8 +234,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.out.reserve(1)
-    state.pointee.out.appendReserved(tag)
+    state.pointee.writeTag(tag)
     try endValue(state)
   }
 
@@ -467,9 +444,48 @@ struct _BinaryWriterState: _ManualState {
     stack[frame] = Self.slot(after: index)
   }
 
+  /// A number's text: as an integer or a decimal when that gives the text back exactly, else
+  /// as text.
+  @inlinable @inline(__always) mutating func writeNumber(_ number: JSONNumber) {
+    if let binary = _BinaryNumber(number) {
+      writeNumber(binary)
+    } else {
+      writeBytes(_BinaryTag.numberText, number.utf8)
+    }
+  }
+
+  /// A number a binary reader kept in binary form: in that form, but a double as
+  /// `writeDouble` writes one, and NaN and the infinities as text, as their events would be.
+  @inlinable mutating func writeKeptNumber(_ number: _BinaryNumber) {
+    guard case .double(let double) = number else { return writeNumber(number) }
+    if double.isFinite {
+      writeDouble(double)
+    } else {
+      number.withJSONNumber { writeNumber($0) }
+    }
+  }
+
+  /// A binary floating-point value: binary32 when that holds it exactly, else binary64.
+  @inlinable mutating func writeDouble(_ value: Double) {
+    if let float = Float(exactly: value) {
+      writeFixed(_BinaryTag.float32, UInt64(float.bitPattern), bytes: 4)
+    } else {
+      writeFixed(_BinaryTag.float64, value.bitPattern, bytes: 8)
+    }
+  }
+
+  /// A string value: a short one through the string table, a long one as its bytes.
+  @inlinable @inline(__always) mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if bytes.count <= JSONBinaryFormat.maxSharedStringLength {
+      writeSharedString(bytes)
+    } else {
+      writeBytes(_BinaryTag.string, bytes)
+    }
+  }
+
   /// A short string: a reference when the table has it, else its bytes, entered in the table
   /// while there is room.
-  @inlinable mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable mutating func writeSharedString(_ bytes: UnsafeBufferPointer<UInt8>) {
     let hash = _BinaryTable.hash(bytes)
     if let index = strings.find(bytes, hash: hash) {
       writeTagged(_BinaryTag.stringRef, UInt64(index))

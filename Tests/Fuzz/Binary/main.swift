@@ -17,7 +17,8 @@
 // - JSONValue(binary:) reads what the reader reads (with allowMultipleValues off), or fails
 //   with the same error at the same offset;
 // - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
-//   written as binary again it reads back to an equal value.
+//   written as binary again it reads back to an equal value, and writing it in one pass
+//   (`binaryBytes()`) gives the bytes its events give.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -60,6 +61,8 @@ public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
       fatalError("binary written does not read")
     }
     fuzzCheck(reader.handler.value == value, "binary written reads back different")
+    fuzzCheck(
+      (try? value.binaryBytes()) == writer.bytes, "one-pass binary writing differs from replay")
   }
   return 0
 }

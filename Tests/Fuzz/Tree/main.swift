@@ -16,7 +16,8 @@
 //
 // Checked, with `fatalError` on a violation:
 // - chunked and whole-buffer parses give equal values, or both fail;
-// - writing a value in one pass gives the bytes its event replay into a writer gives;
+// - writing a value in one pass gives the bytes its event replay into a writer gives, as JSON
+//   and as binary;
 // - the written text parses back to an equal value (when it holds no NaN, which equals nothing);
 // - with duplicate keys refused, the values written one per line are the bytes the input
 //   streamed straight through a writer gives;
@@ -54,6 +55,13 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
       (try? writer.finish()).map { writer.bytes }
     }
     fuzzCheck(direct == replayed, "one-pass writing differs from replay")
+    var binaryWriter = JSONBinaryWriter()
+    let binaryReplayed: [UInt8]? = (try? value.replay(into: &binaryWriter)).flatMap {
+      (try? binaryWriter.finish()).map { binaryWriter.bytes }
+    }
+    fuzzCheck(
+      binaryReplayed != nil && (try? value.binaryBytes()) == binaryReplayed,
+      "one-pass binary writing differs from replay")
     guard let direct else { return 0 }
     if !written.isEmpty { written.append(0x0A) }
     written.append(contentsOf: direct)

@@ -1,0 +1,115 @@
+// Writing a whole array or object of a tree as binary at once. Its structure is valid and its
+// strings are well-formed by construction, so instead of one checked event per value (a
+// uniqueness check, a grammar check, a call), the nodes are walked and their tokens written
+// straight into the output, through the same token writers as the events: the bytes are those
+// that replaying the tree into the writer gives, tables and key predictions included.
+
+extension JSONValue {
+  /// Writes this value with `writer`: the same output as ``replay(into:)`` into it, faster for
+  /// arrays and objects, which are written in one pass.
+  ///
+  /// ```swift
+  /// var writer = JSONBinaryWriter(sink: JSONChunkSink { try file.write(contentsOf: $0) })
+  /// try value.write(to: &writer)
+  /// try writer.finish()
+  /// ```
+  public func write<Sink>(to writer: inout JSONBinaryWriter<Sink>) throws {
+    switch self {
+    case .array(let array):
+      try withExtendedLifetime(array._storage) { try array._withNode { try writer._writeTree($0) } }
+    case .object(let object):
+      try withExtendedLifetime(object._storage) {
+        try object._withNode { try writer._writeTree($0) }
+      }
+    default:
+      try replay(into: &writer)
+    }
+  }
+
+  /// The value in the binary format (see ``JSONBinaryWriter``): a whole document, header
+  /// included, which `JSONValue(binary:)` reads back as this value.
+  ///
+  /// ```swift
+  /// let cached = try value.binaryBytes()
+  /// let back = try JSONValue(binary: cached)   // == value
+  /// ```
+  public func binaryBytes() throws -> [UInt8] {
+    var writer = JSONBinaryWriter()
+    try write(to: &writer)
+    try writer.finish()
+    return writer.bytes
+  }
+}
+
+extension JSONBinaryWriter {
+  /// Writes the container `root` as one value, like replaying its events would.
+  @usableFromInline
+  mutating func _writeTree(_ root: _Node) throws {
+    let state = _state()
+    // The grammar is checked once, for the tree as a whole; inside it, it holds.
+    try beginValue(state)
+    // Plain memory, not an array (see `_JSONStorage.replay`).
+    var walk = _Buffer<_WalkFrame>(capacity: 16)
+    defer { walk.deallocate() }
+    var node = root
+    while true {
+      let head = node.head
+      switch _JSONNode.kind(head) {
+      case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null)
+      case _JSONNode.false: state.pointee.writeTag(_BinaryTag.false)
+      case _JSONNode.true: state.pointee.writeTag(_BinaryTag.true)
+      case _JSONNode.number:
+        state.pointee.writeNumber(
+          JSONNumber(
+            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(head)),
+            flags: _JSONNode.numberFlags(head)))
+      case _JSONNode.binaryNumber:
+        state.pointee.writeKeptNumber(_JSONNode.binaryNumber(node))
+      case _JSONNode.string:
+        state.pointee.writeString(_JSONNode.utf8(node))
+      default:
+        let (isObject, frame) = _WalkFrame.open(node)
+        if isObject {
+          state.pointee.writeTag(_BinaryTag.startObject)
+          state.pointee.openObject()
+        } else {
+          state.pointee.writeTag(_BinaryTag.startArray)
+          state.pointee.openArray()
+        }
+        if let frame {
+          walk.append(frame)
+        } else {
+          state.pointee.closeContainer(isObject: isObject)
+        }
+      }
+      // The output is handed on as it grows, as the events would hand it on: memory stays
+      // bounded by the chunk size, whatever the shape of the tree.
+      if state.pointee.out.count >= chunkSize { try flush() }
+      // The next value: close finished containers, write the key before a member.
+      while true {
+        guard walk.count > 0 else { return try endValue(state) }
+        guard let child = (walk.base + (walk.count &- 1)).pointee.nextChild() else {
+          state.pointee.closeContainer(isObject: walk.removeLast().isObject)
+          continue
+        }
+        if let key = child.key { state.pointee.writeKey(_JSONNode.utf8(key)) }
+        node = child.value
+        break
+      }
+    }
+  }
+}
+
+extension _BinaryWriterState {
+  /// A value of one byte, or a container's start.
+  @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8) {
+    out.reserve(1)
+    out.appendReserved(tag)
+  }
+
+  /// The end of the innermost open container.
+  @inlinable @inline(__always) mutating func closeContainer(isObject: Bool) {
+    stack.count &-= 1
+    writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
+  }
+}
