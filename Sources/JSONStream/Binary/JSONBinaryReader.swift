@@ -246,26 +246,20 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9
-      try number(.int(Int64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: Int64.self))))
+      try number(_BinaryTokens.int64(p + 1))
     case _BinaryTag.decimal64:
       guard available >= 10 else { return nil }
       length = 10
-      try number(
-        _BinaryTokens.decimal(
-          mantissa: Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self)),
-          scale: p[1], at: offset))
+      try number(_BinaryTokens.decimal64(p + 1, at: offset))
     case _BinaryTag.float32:
       guard available >= 5 else { return nil }
       length = 5
-      try double(
-        Double(
-          Float(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt32.self).littleEndian)))
+      try double(_BinaryTokens.float32(p + 1))
     case _BinaryTag.float64, _BinaryTag.date:
       // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
       guard available >= 9 else { return nil }
       length = 9
-      try double(
-        Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian))
+      try double(_BinaryTokens.float64(p + 1))
     case _BinaryTag.numberText:
       guard let bytes = try payload(p, available, limit: options.limits.maxNumberLength) else {
         return nil

@@ -1,6 +1,6 @@
-/// Reading the parts of binary tokens: LEB128 numbers and length-prefixed payloads, for the
-/// streaming reader (`JSONBinaryReader`) and the whole-input tree reader (`JSONValue(binary:)`)
-/// alike. `offset` is that of the token, for errors.
+/// Reading the parts of binary tokens: LEB128 numbers, length-prefixed and fixed-width
+/// payloads, for the streaming reader (`JSONBinaryReader`) and the whole-input tree reader
+/// (`JSONValue(binary:)`) alike. `offset` is that of the token, for errors.
 @usableFromInline
 enum _BinaryTokens {
   /// A LEB128 number at `p` and its size in bytes; nil when it runs past `available`.
@@ -108,6 +108,36 @@ enum _BinaryTokens {
         at: 4)
     }
     return 6
+  }
+
+  // The payloads of the fixed-width tags, at `p` (just after the tag), which must hold them.
+
+  /// An integer in eight bytes (tag `09`).
+  @inlinable @inline(__always)
+  static func int64(_ p: UnsafePointer<UInt8>) -> _BinaryNumber {
+    .int(Int64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self)))
+  }
+
+  /// A decimal in a scale byte and eight bytes (tag `0A`), checked as `decimal` checks it.
+  @inlinable @inline(__always)
+  static func decimal64(_ p: UnsafePointer<UInt8>, at offset: @autoclosure () -> Int) throws
+    -> _BinaryNumber
+  {
+    try decimal(
+      mantissa: Int64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: Int64.self)),
+      scale: p[0], at: offset())
+  }
+
+  /// A binary32 (tag `06`), as the binary64 that holds it exactly.
+  @inlinable @inline(__always)
+  static func float32(_ p: UnsafePointer<UInt8>) -> Double {
+    Double(Float(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian))
+  }
+
+  /// A binary64 (tags `07` and `31`).
+  @inlinable @inline(__always)
+  static func float64(_ p: UnsafePointer<UInt8>) -> Double {
+    Double(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
   }
 
   // Values the format allows less of than their bytes can hold: both readers check them here.

@@ -160,28 +160,19 @@ struct _BinaryTreeReader {
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9
-      try number(
-        .int(Int64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: Int64.self))), state)
+      try number(_BinaryTokens.int64(p + 1), state)
     case _BinaryTag.decimal64:
       guard available >= 10 else { return nil }
       length = 10
-      try number(
-        _BinaryTokens.decimal(
-          mantissa: Int64(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: Int64.self)),
-          scale: p[1], at: offset), state)
+      try number(_BinaryTokens.decimal64(p + 1, at: offset), state)
     case _BinaryTag.float32:
       guard available >= 5 else { return nil }
       length = 5
-      try double(
-        Double(
-          Float(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt32.self).littleEndian)),
-        state)
+      try double(_BinaryTokens.float32(p + 1), state)
     case _BinaryTag.float64, _BinaryTag.date:
       guard available >= 9 else { return nil }
       length = 9
-      try double(
-        Double(bitPattern: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self).littleEndian),
-        state)
+      try double(_BinaryTokens.float64(p + 1), state)
     case _BinaryTag.numberText:
       guard let (bytes, size) = try payload(p, available, limit: limits.maxNumberLength) else {
         return nil
