@@ -20,6 +20,13 @@ public enum JSONBinaryFormat {
   /// Strings longer than this are not entered in the string table (keys always are, within
   /// the table's limits).
   public static let maxSharedStringLength = 64
+
+  /// Whether a table of `entries` entries holding `bytes` bytes has room for one more of
+  /// `length` bytes: the one rule of the limits above, for the writer's tables and both readers'.
+  @inlinable @inline(__always)
+  static func tableHasRoom(entries: Int, bytes: Int, adding length: Int) -> Bool {
+    entries < maxTableEntries && bytes &+ length <= maxTableBytes
+  }
 }
 
 /// The tags: one byte before each value.

@@ -352,16 +352,16 @@ struct _BinaryTreeReader {
 
   /// Enters `bytes` in the key or the string table: copied into the tree's arena, where the
   /// entry points (with a key's fingerprint), and whose address it returns. Throws when the
-  /// table is full (the limits of `_BinaryTable.hasRoom`).
+  /// table is full.
   @inline(__always)
   mutating func enter(
     _ bytes: UnsafeBufferPointer<UInt8>, fingerprint: Int, isKey: Bool,
     _ state: UnsafeMutablePointer<_BuilderState>
   ) throws -> UInt64 {
-    let entries = isKey ? keys.count : strings.count
-    let held = isKey ? keyBytes : stringBytes
-    guard entries < JSONBinaryFormat.maxTableEntries,
-      held &+ bytes.count <= JSONBinaryFormat.maxTableBytes
+    guard
+      JSONBinaryFormat.tableHasRoom(
+        entries: isKey ? keys.count : strings.count, bytes: isKey ? keyBytes : stringBytes,
+        adding: bytes.count)
     else { throw _binaryError(.tableFull(isKey: isKey), at: offset) }
     let payload = state.pointee.appendBytes(bytes)
     let entry = _TableEntry(

@@ -546,8 +546,7 @@ struct _BinaryTable {
 
   /// Whether an entry of `length` bytes still fits.
   @inlinable func hasRoom(for length: Int) -> Bool {
-    count < JSONBinaryFormat.maxTableEntries
-      && storage.count &+ length <= JSONBinaryFormat.maxTableBytes
+    JSONBinaryFormat.tableHasRoom(entries: count, bytes: storage.count, adding: length)
   }
 
   /// Entry `index` (which must exist); valid until the next entry is added.
