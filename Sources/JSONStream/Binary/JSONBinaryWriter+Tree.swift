@@ -69,13 +69,7 @@ extension JSONBinaryWriter {
         state.pointee.writeString(_JSONNode.utf8(node))
       default:
         let (isObject, frame) = _WalkFrame.open(node)
-        if isObject {
-          state.pointee.writeTag(_BinaryTag.startObject)
-          state.pointee.openObject()
-        } else {
-          state.pointee.writeTag(_BinaryTag.startArray)
-          state.pointee.openArray()
-        }
+        state.pointee.openContainer(isObject: isObject)
         if let frame {
           walk.append(frame)
         } else {
@@ -97,19 +91,5 @@ extension JSONBinaryWriter {
         break
       }
     }
-  }
-}
-
-extension _BinaryWriterState {
-  /// A value of one byte, or a container's start.
-  @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8) {
-    out.reserve(1)
-    out.appendReserved(tag)
-  }
-
-  /// The end of the innermost open container.
-  @inlinable @inline(__always) mutating func closeContainer(isObject: Bool) {
-    stack.count &-= 1
-    writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
   }
 }

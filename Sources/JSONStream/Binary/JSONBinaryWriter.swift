@@ -64,15 +64,13 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable public mutating func startObject() throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.writeTag(_BinaryTag.startObject)
-    state.pointee.openObject()
+    state.pointee.openContainer(isObject: true)
   }
 
   @inlinable public mutating func startArray() throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.writeTag(_BinaryTag.startArray)
-    state.pointee.openArray()
+    state.pointee.openContainer(isObject: false)
   }
 
   @inlinable public mutating func endObject() throws {
@@ -83,8 +81,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "'}' where no object can end")
     }
-    state.pointee.stack.count = depth &- 1
-    state.pointee.writeTag(_BinaryTag.endObject)
+    state.pointee.closeContainer(isObject: true)
     try endValue(state)
   }
 
@@ -94,8 +91,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     guard depth > 0, _BinaryWriterState.isArray(state.pointee.stack[depth &- 1]) else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
     }
-    state.pointee.stack.count = depth &- 1
-    state.pointee.writeTag(_BinaryTag.endArray)
+    state.pointee.closeContainer(isObject: false)
     try endValue(state)
   }
 
@@ -354,6 +350,29 @@ struct _BinaryWriterState: _ManualState {
     out.appendReserved(JSONBinaryFormat.majorVersion)
     out.appendReserved(JSONBinaryFormat.minorVersion)
     wroteHeader = true
+  }
+
+  /// A token of one byte: a value, or a container's start or end.
+  @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8) {
+    out.reserve(1)
+    out.appendReserved(tag)
+  }
+
+  /// The start of an object or an array.
+  @inlinable @inline(__always) mutating func openContainer(isObject: Bool) {
+    if isObject {
+      writeTag(_BinaryTag.startObject)
+      openObject()
+    } else {
+      writeTag(_BinaryTag.startArray)
+      openArray()
+    }
+  }
+
+  /// The end of the innermost open container.
+  @inlinable @inline(__always) mutating func closeContainer(isObject: Bool) {
+    stack.count &-= 1
+    writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
   }
 
   /// A tag and a LEB128 number.
