@@ -82,7 +82,7 @@ extension JSONBinaryWriter {
       // The next value: close finished containers, write the key before a member.
       while true {
         guard walk.count > 0 else { return try endValue(state) }
-        guard let child = (walk.base + (walk.count &- 1)).pointee.nextChild() else {
+        guard let child = walk.nextChildOfInnermost() else {
           state.pointee.closeContainer(isObject: walk.removeLast().isObject)
           continue
         }

@@ -74,9 +74,6 @@ extension _JSONStorage {
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
     // Plain memory, not an array: changing an array's last frame checked its uniqueness
     // (a runtime call) for every child, 3% of writing citm_catalog.json's tree as binary.
-    // The top frame is changed in place through its address: through the buffer's subscript
-    // (a get and a set of the whole frame) writing citm_catalog.json took 5–9% more
-    // instructions.
     var stack = _Buffer<_WalkFrame>(capacity: 16)
     defer { stack.deallocate() }
     var node = root
@@ -110,7 +107,7 @@ extension _JSONStorage {
       // Find the next value: close finished containers, deliver a key before a member.
       while true {
         guard stack.count > 0 else { return }
-        guard let child = (stack.base + (stack.count &- 1)).pointee.nextChild() else {
+        guard let child = stack.nextChildOfInnermost() else {
           if stack.removeLast().isObject { try handler.endObject() } else { try handler.endArray() }
           if handler.isDone { return }
           continue
@@ -183,6 +180,17 @@ struct _WalkFrame: BitwiseCopyable {
     }
     defer { next += 1 }
     return (nil, next[0], isFirst)
+  }
+}
+
+extension _Buffer where Element == _WalkFrame {
+  /// The next child of the innermost container of a walk (the last frame; see
+  /// `_WalkFrame.nextChild`). The frame is changed in place through its address: through the
+  /// buffer's subscript (a get and a set of the whole frame) writing citm_catalog.json took
+  /// 5–9% more instructions.
+  @inlinable @inline(__always)
+  func nextChildOfInnermost() -> (key: _Node?, value: _Node, isFirst: Bool)? {
+    (base + (count &- 1)).pointee.nextChild()
   }
 }
 

@@ -32,9 +32,6 @@ extension JSONWriter {
     let allowNonFinite = options.allowNonFiniteNumbers
     // Plain memory, not an array: changing an array's last frame checked its uniqueness
     // (a runtime call) for every child.
-    // The top frame is changed in place through its address: through the buffer's subscript
-    // (a get and a set of the whole frame) writing citm_catalog.json took 5–9% more
-    // instructions.
     var stack = _Buffer<_WalkFrame>(capacity: 16)
     defer { stack.deallocate() }
     var node = root
@@ -73,7 +70,7 @@ extension JSONWriter {
           try _endValue(state)
           return
         }
-        guard let child = (stack.base + (stack.count &- 1)).pointee.nextChild() else {
+        guard let child = stack.nextChildOfInnermost() else {
           let isObject = stack.removeLast().isObject
           depth &-= 1
           if pretty { _newline(state, depth: depth) }
