@@ -271,6 +271,18 @@ enum _JSONNode {
     }
   }
 
+  /// The head of a string node of `count` bytes.
+  @inlinable @inline(__always)
+  static func stringHead(count: Int) -> UInt64 {
+    string | UInt64(truncatingIfNeeded: count) << 8
+  }
+
+  /// The node of a string (or a key) of `count` bytes at address `payload` (0 when empty).
+  @inlinable @inline(__always)
+  static func stringNode(count: Int, payload: UInt64) -> _Node {
+    _Node(head: stringHead(count: count), payload: payload)
+  }
+
   /// The node of a number in binary form: the form (0 int, 1 uint, 2 decimal, 3 double) and
   /// a decimal's scale in the head, the value's bits in the payload.
   @inlinable @inline(__always)

@@ -193,9 +193,8 @@ extension _BuilderState {
       if needed > back + 1 { length -= back + 1 }
     }
     let bytes = sharedTokenBytes(pending, count: length)
-    return _Node(
-      head: _JSONNode.string | UInt64(truncatingIfNeeded: length) << 8,
-      payload: length == 0 ? 0 : UInt64(UInt(bitPattern: bytes)))
+    return _JSONNode.stringNode(
+      count: length, payload: length == 0 ? 0 : UInt64(UInt(bitPattern: bytes)))
   }
 
   /// The number flags of the open number's text so far, or nil while it is not a number (`-`,

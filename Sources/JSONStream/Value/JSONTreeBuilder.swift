@@ -115,7 +115,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     let last = state.pointee.frames.count &- 1
     let frame = state.pointee.frames[last]
     let members = (state.pointee.stack.count &- frame.start) >> 1
-    let head = _JSONNode.string | UInt64(truncatingIfNeeded: key.utf8.count) << 8
+    let head = _JSONNode.stringHead(count: key.utf8.count)
     let duplicate: Int?
     if frame.index >= 0 {
       duplicate = state.pointee.indexInsert(key.utf8, position: members, frame: last)
@@ -185,8 +185,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     let words = _BuilderFrame.fingerprintWord(of: frame, index: fingerprint)
     guard words.seen & words.bit == 0 else { return false }
     words.word.pointee = words.seen | words.bit
-    state.pointee.stack.append(
-      _Node(head: _JSONNode.string | UInt64(truncatingIfNeeded: count) << 8, payload: payload))
+    state.pointee.stack.append(_JSONNode.stringNode(count: count, payload: payload))
     return true
   }
 
@@ -196,9 +195,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   mutating func _pushKnownString(
     _ state: UnsafeMutablePointer<_BuilderState>, payload: UInt64, count: Int
   ) {
-    _push(
-      _Node(head: _JSONNode.string | UInt64(truncatingIfNeeded: count) << 8, payload: payload),
-      state)
+    _push(_JSONNode.stringNode(count: count, payload: payload), state)
   }
 
   /// `_tableKey` for a key not kept yet, or one that needs the general path (a repeated key,
@@ -228,9 +225,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     }
     let state = _state()
     state.pointee.stack.append(
-      _Node(
-        head: _JSONNode.string | UInt64(truncatingIfNeeded: value.utf8.count) << 8,
-        payload: state.pointee.appendBytes(value.utf8)))
+      _JSONNode.stringNode(count: value.utf8.count, payload: state.pointee.appendBytes(value.utf8)))
     _completed(state)
   }
 
