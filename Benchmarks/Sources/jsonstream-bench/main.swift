@@ -39,10 +39,11 @@ if let megabytes = option("--generate") {
 
 if let operation = option("--profile") {
   // Repeats one of our operations on FILE for a profiler: --profile OPERATION FILE [N], where
-  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write,
-  // binarytree (JSONBinaryReader into a tree), binaryvalue (JSONValue(binary:)), binarywrite or eventwrite (a tree's events
-  // into JSONBinaryWriter or JSONWriter), binarybytes (value.binaryBytes(), the one-pass binary
-  // writer; write is value.jsonBytes(), the one-pass JSON writer),
+  // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write
+  // (value.jsonBytes(), the one-pass JSON writer), binarybytes (value.binaryBytes(), the
+  // one-pass binary writer), binarytree (JSONBinaryReader into a tree), binaryvalue
+  // (JSONValue(binary:)), binarywrite or eventwrite (a tree's events into JSONBinaryWriter or
+  // JSONWriter),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
   // that model, decoded once beforehand;
