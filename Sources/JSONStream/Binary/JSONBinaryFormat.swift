@@ -163,6 +163,34 @@ func _parseIntegerDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int)
   return head &* 100_000_000 &+ last
 }
 
+/// The value of integer text in canonical form, the form `init(text:)` reads as `.int` and
+/// writes back: digits after an optional "-", no leading zero ("0" alone), not "-0", at most
+/// 18 characters (so it fits); nil for any other text. Up to seven characters digit by digit,
+/// longer ones with word loads (`_parseIntegerDigits`).
+@inlinable @inline(__always)
+func _canonicalInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+  let count = text.count
+  guard let base = text.baseAddress, count > 0 && count <= 18 else { return nil }
+  let negative = base[0] == UInt8(ascii: "-")
+  let sign = negative ? 1 : 0
+  guard count >= 8 else {
+    // Too short for the word loads: with no overflow to check.
+    var magnitude: Int64 = 0
+    var index = sign
+    while index < count {
+      let digit = base[index] &- UInt8(ascii: "0")
+      if digit >= 10 { return nil }
+      magnitude = magnitude &* 10 &+ Int64(digit)
+      index &+= 1
+    }
+    guard count > sign && (base[sign] != UInt8(ascii: "0") || count == 1) else { return nil }
+    return negative ? -magnitude : magnitude
+  }
+  guard base[sign] != UInt8(ascii: "0"), let magnitude = _parseIntegerDigits(base, sign, count)
+  else { return nil }
+  return negative ? -Int64(magnitude) : Int64(magnitude)
+}
+
 /// The value of the `count` (1…8) digits that end at byte `end` of `text` (eight bytes or
 /// more), or nil if one is not a digit.
 @inlinable @inline(__always)
@@ -332,40 +360,16 @@ public enum _BinaryNumber: Sendable {
   init?(_ number: JSONNumber) {
     let text = number.utf8
     let count = text.count
-    guard let base = text.baseAddress, count >= 8 else {
-      // Too short for the word loads: a short integer (most of them) digit by digit, with
-      // no overflow to check; the rest the plain way.
-      if number._flags == 0, let base = text.baseAddress, count > 0 {
-        let negative = base[0] == UInt8(ascii: "-")
-        let sign = negative ? 1 : 0
-        var magnitude: Int64 = 0
-        var index = sign
-        while index < count {
-          let digit = base[index] &- UInt8(ascii: "0")
-          if digit >= 10 { break }
-          magnitude = magnitude &* 10 &+ Int64(digit)
-          index &+= 1
-        }
-        // All digits, at least one, no leading zero ("0" alone; "-0" is kept as text).
-        if index == count && count > sign
-          && (base[sign] != UInt8(ascii: "0") || (count == 1))
-        {
-          self = .int(negative ? -magnitude : magnitude)
-          return
-        }
-      }
-      self.init(text: text)
-      return
-    }
-    let negative = base[0] == UInt8(ascii: "-")
-    let sign = negative ? 1 : 0
-    if number._flags == 0 && count <= 18 {
-      // "0" alone (too short to be here), or no leading zero; "-0" is kept as text.
-      if base[sign] != UInt8(ascii: "0"), let magnitude = _parseIntegerDigits(base, sign, count) {
-        self = .int(negative ? -Int64(magnitude) : Int64(magnitude))
+    if number._flags == 0 {
+      if let value = _canonicalInteger(text) {
+        self = .int(value)
         return
       }
-    } else if number._flags == JSONNumber._hasFractionOrExponent && count <= 20 {
+    } else if number._flags == JSONNumber._hasFractionOrExponent && count >= 8 && count <= 20,
+      let base = text.baseAddress
+    {
+      let negative = base[0] == UInt8(ascii: "-")
+      let sign = negative ? 1 : 0
       // The point: in the first eight bytes for integer parts of up to six digits (found in
       // the word by its zero byte after an XOR), else further on, a byte at a time.
       let dots =

@@ -58,11 +58,10 @@ extension JSONBinaryWriter {
       case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null)
       case _JSONNode.false: state.pointee.writeTag(_BinaryTag.false)
       case _JSONNode.true: state.pointee.writeTag(_BinaryTag.true)
+      case _JSONNode.integer:
+        state.pointee.writeInteger(_JSONNode.integerValue(head))
       case _JSONNode.number:
-        state.pointee.writeNumber(
-          JSONNumber(
-            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(head)),
-            flags: _JSONNode.numberFlags(head)))
+        state.pointee.writeNumber(_JSONNode.numberText(node))
       case _JSONNode.binaryNumber:
         state.pointee.writeKeptNumber(_JSONNode.binaryNumber(node))
       case _JSONNode.string:

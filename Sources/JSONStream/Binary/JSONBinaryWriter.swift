@@ -400,13 +400,7 @@ struct _BinaryWriterState: _ManualState {
   /// An integer, a decimal or a double, in its tag.
   @inlinable @inline(__always) mutating func writeNumber(_ number: _BinaryNumber) {
     switch number {
-    case .int(let int):
-      let zigzag = _zigzag(int)
-      if _usesFixedWidth(zigzag) {
-        writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8)
-      } else {
-        writeTagged(_BinaryTag.int, zigzag)
-      }
+    case .int(let int): writeInteger(int)
     case .uint(let uint): writeTagged(_BinaryTag.uint, uint)
     case .decimal(let mantissa, let scale):
       out.reserve(12)
@@ -425,6 +419,16 @@ struct _BinaryWriterState: _ManualState {
         out.count &+= _storeLEB128(zigzag, at: out.end)
       }
     case .double(let double): writeFixed(_BinaryTag.float64, double.bitPattern, bytes: 8)
+    }
+  }
+
+  /// An integer: zigzag LEB128, or eight fixed bytes when those are as small.
+  @inlinable @inline(__always) mutating func writeInteger(_ int: Int64) {
+    let zigzag = _zigzag(int)
+    if _usesFixedWidth(zigzag) {
+      writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8)
+    } else {
+      writeTagged(_BinaryTag.int, zigzag)
     }
   }
 

@@ -79,8 +79,7 @@ extension _BuilderState {
       {
         let text = sharedTokenBytes(pending, count: pending.bytes.count)
         tail = _Node(
-          head: _JSONNode.number | UInt64(flags) << 8
-            | UInt64(truncatingIfNeeded: pending.bytes.count) << 16,
+          head: _JSONNode.numberHead(flags: flags, count: pending.bytes.count),
           payload: UInt64(UInt(bitPattern: text)))
       }
     }

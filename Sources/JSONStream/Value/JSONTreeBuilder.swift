@@ -233,10 +233,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public mutating func number(_ value: JSONNumber) {
     let state = _state()
     state.pointee.stack.append(
-      _Node(
-        head: _JSONNode.number | UInt64(value._flags) << 8
-          | UInt64(truncatingIfNeeded: value.utf8.count) << 16,
-        payload: state.pointee.appendBytes(value.utf8)))
+      _JSONNode.node(value, payload: state.pointee.appendBytes(value.utf8)))
     _completed(state)
   }
 
@@ -422,8 +419,7 @@ struct _BuilderState: _ManualState {
     arena = _Arena(previous: arena.allocated)
     // The kept keys' bytes are the finished value's now.
     keyCache.forgetAll()
-    let kind = _JSONNode.kind(root.head)
-    if kind == _JSONNode.number || kind == _JSONNode.binaryNumber {
+    if _JSONNode.isNumber(_JSONNode.kind(root.head)) {
       // Written back as written, as numbers inside arrays and objects are.
       return .number(_JSONNode.withNumber(root) { JSONValue.Number(keepingText: $0) })
     }

@@ -20,7 +20,7 @@ public struct _JSONCursor {
     switch _JSONNode.kind(node.pointee.head) {
     case _JSONNode.null: return .null
     case _JSONNode.false, _JSONNode.true: return .bool
-    case _JSONNode.number, _JSONNode.binaryNumber: return .number
+    case _JSONNode.number, _JSONNode.binaryNumber, _JSONNode.integer: return .number
     case _JSONNode.string: return .string
     case _JSONNode.array, _JSONNode.openArray: return .array
     default: return .object
@@ -56,16 +56,17 @@ public struct _JSONCursor {
   /// in binary, the text it stands for); nil for other kinds.
   @inlinable
   public func withNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R? {
-    let kind = _JSONNode.kind(node.pointee.head)
-    guard kind == _JSONNode.number || kind == _JSONNode.binaryNumber else { return nil }
+    guard _JSONNode.isNumber(_JSONNode.kind(node.pointee.head)) else { return nil }
     return try _JSONNode.withNumber(node.pointee, body)
   }
 
   /// A number as `Int64` when it is an integer that fits (as `JSONNumber.int64`); nil for
-  /// other numbers and kinds. A binary integer is read without making its text.
+  /// other numbers and kinds. An integer read when the tree was built, and a binary integer,
+  /// are read without their text.
   @inlinable
   public var int64: Int64? {
     let head = node.pointee.head
+    if _JSONNode.kind(head) == _JSONNode.integer { return _JSONNode.integerValue(head) }
     if head == _JSONNode.binaryNumber { return Int64(bitPattern: node.pointee.payload) }
     return withNumber { $0.int64 } ?? nil
   }

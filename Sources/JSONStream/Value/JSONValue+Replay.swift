@@ -83,11 +83,8 @@ extension _JSONStorage {
       case _JSONNode.null: try handler.null()
       case _JSONNode.false: try handler.bool(false)
       case _JSONNode.true: try handler.bool(true)
-      case _JSONNode.number:
-        try handler.number(
-          JSONNumber(
-            _utf8: _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(node.head)),
-            flags: _JSONNode.numberFlags(node.head)))
+      case _JSONNode.number, _JSONNode.integer:
+        try handler.number(_JSONNode.numberText(node))
       case _JSONNode.binaryNumber:
         try handler._binaryNumber(_JSONNode.binaryNumber(node))
       case _JSONNode.string:

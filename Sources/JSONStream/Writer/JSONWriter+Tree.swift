@@ -47,6 +47,9 @@ extension JSONWriter {
           throw _nonFinite(String(decoding: text, as: UTF8.self))
         }
         state.pointee.out.append(text)
+      case _JSONNode.integer:
+        state.pointee.out.append(
+          _JSONNode.bytes(node.payload, count: _JSONNode.integerLength(head)))
       case _JSONNode.binaryNumber:
         try _JSONNode.withNumber(node) { number in
           if number.isNonFinite && !allowNonFinite { throw _nonFinite(number.text) }

@@ -50,6 +50,38 @@ struct DocumentTests {
     #expect(try JSONValue(parsing: text)[0]?.numberValue == JSONValue.Number(100))
   }
 
+  @Test("integers keep their text and value, at the edges of the value kept beside the text")
+  func integerNodes() throws {
+    // 2^47 - 1 and -2^47 are the last kept with their value; past them, and any text not in
+    // canonical form, stay text only. Each must read, write and convert the same either way.
+    let texts = [
+      "0", "-1", "7", "1234567", "12345678", "123456789", "-123456789", "99999999999999",
+      "-99999999999999", "140737488355327", "-140737488355328", "140737488355328",
+      "-140737488355329", "999999999999999", "-999999999999999", "1000000000000000",
+      "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-0", "1.0",
+      "1e3", "-0.0",
+    ]
+    for text in texts {
+      let array = try JSONValue(parsing: "[\(text),{\"k\":\(text)}]")
+      let value = try #require(array[0])
+      #expect(try array.jsonString() == "[\(text),{\"k\":\(text)}]", "\(text)")
+      // Integral numbers written otherwise read as integers too.
+      let integral: [String: Int64] = ["1.0": 1, "1e3": 1000, "-0.0": 0]
+      #expect(value.int64Value == Int64(text) ?? integral[text], "\(text)")
+      #expect(value.numberValue == (try JSONValue(parsing: text)).numberValue, "\(text)")
+      #expect(array[1]?["k"] == value, "\(text)")
+      // Binary: the one-pass writer and replay agree, and the text comes back.
+      let binary = try array.binaryBytes()
+      var writer = JSONBinaryWriter()
+      try array.replay(into: &writer)
+      try writer.finish()
+      #expect(binary == writer.bytes, "\(text)")
+      #expect(try JSONValue(binary: binary).jsonString() == "[\(text),{\"k\":\(text)}]")
+      // A top-level number, too.
+      #expect(try JSONValue(parsing: text).jsonString() == text)
+    }
+  }
+
   @Test("a NaN the options refuse writes nothing and leaves the writer usable")
   func nonFiniteInTree() throws {
     var parseOptions = JSONParseOptions()
