@@ -167,7 +167,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     case _BinaryTag.decimal:
       guard available >= 2 else { return nil }
       return try leb128(p + 2, available - 2).map { 2 + $0.length }
-    case _BinaryTag.float32: return 5
+    case _BinaryTag.float32, _BinaryTag.int32: return 5
     case _BinaryTag.float64, _BinaryTag.date, _BinaryTag.int64: return 9
     case _BinaryTag.decimal64: return 10
     case _BinaryTag.numberText, _BinaryTag.string, _BinaryTag.sharedString, _BinaryTag.key,
@@ -243,6 +243,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       }
       length = 2 &+ size
       try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset))
+    case _BinaryTag.int32:
+      guard available >= 5 else { return nil }
+      length = 5
+      try number(_BinaryTokens.int32(p + 1))
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9

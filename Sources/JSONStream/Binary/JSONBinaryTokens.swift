@@ -112,6 +112,12 @@ enum _BinaryTokens {
 
   // The payloads of the fixed-width tags, at `p` (just after the tag), which must hold them.
 
+  /// An integer in four bytes (tag `0B`).
+  @inlinable @inline(__always)
+  static func int32(_ p: UnsafePointer<UInt8>) -> _BinaryNumber {
+    .int(Int64(Int32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int32.self))))
+  }
+
   /// An integer in eight bytes (tag `09`).
   @inlinable @inline(__always)
   static func int64(_ p: UnsafePointer<UInt8>) -> _BinaryNumber {

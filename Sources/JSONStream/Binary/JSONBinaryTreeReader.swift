@@ -157,6 +157,10 @@ struct _BinaryTreeReader {
       else { return nil }
       length = 2 &+ size
       try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset), state)
+    case _BinaryTag.int32:
+      guard available >= 5 else { return nil }
+      length = 5
+      try number(_BinaryTokens.int32(p + 1), state)
     case _BinaryTag.int64:
       guard available >= 9 else { return nil }
       length = 9

@@ -175,11 +175,23 @@ struct BinaryFormatTests {
     #expect(error([])?.kind == .emptyInput)
   }
 
-  @Test("1.1: integers and mantissas from 2^48 up take eight fixed bytes; 1.0's LEB128 still reads")
+  @Test(
+    "1.1 and 1.2: integers of 32 bits from 2^20, and numbers from 2^48, take fixed bytes; 1.0's LEB128 still reads"
+  )
   func fixedWidthNumbers() throws {
     // Below 2^48 in magnitude (zigzag under 2^49) LEB128 takes seven bytes at most; from
-    // there it would take eight or more, and the fixed form takes eight.
+    // there it would take eight or more, and the fixed form takes eight. Integers of 32 bits
+    // whose LEB128 would take four bytes or more (zigzag from 2^21) take four.
     let cases: [(text: String, tag: UInt8, size: Int)] = [
+      ("1048575", _BinaryTag.int, 1 + 3),
+      ("-1048576", _BinaryTag.int, 1 + 3),
+      ("1048576", _BinaryTag.int32, 1 + 4),
+      ("-1048577", _BinaryTag.int32, 1 + 4),
+      ("205705993", _BinaryTag.int32, 1 + 4),
+      ("2147483647", _BinaryTag.int32, 1 + 4),
+      ("-2147483648", _BinaryTag.int32, 1 + 4),
+      ("2147483648", _BinaryTag.int, 1 + 5),
+      ("-2147483649", _BinaryTag.int, 1 + 5),
       ("281474976710655", _BinaryTag.int, 1 + 7),
       ("-281474976710656", _BinaryTag.int, 1 + 7),
       ("281474976710656", _BinaryTag.int64, 1 + 8),
@@ -193,7 +205,7 @@ struct BinaryFormatTests {
     ]
     for (text, tag, size) in cases {
       let bytes = try binary(text)
-      #expect(bytes[5] == 1, "minor version 1")
+      #expect(bytes[5] == 2, "minor version 2")
       #expect(bytes[6] == tag && bytes.count == 6 + size, "\(text): \(bytes)")
       for chunk in 1...bytes.count {
         #expect(try json(bytes, chunk: chunk) == text, "\(text) in chunks of \(chunk)")
@@ -218,6 +230,12 @@ struct BinaryFormatTests {
     #expect(error(document([_BinaryTag.decimal64, 2] + minimum))?.kind == .invalidBinary)
     #expect(try json(document([_BinaryTag.decimal64, 3] + one)) == "0.001")
     #expect(try json(document([_BinaryTag.int64] + minimum)) == "-9223372036854775808")
+    // Four bytes are read signed; a 1.1 document's LEB128 integers read as before.
+    #expect(try json(document([_BinaryTag.int32, 0xFF, 0xFF, 0xFF, 0xFF])) == "-1")
+    #expect(
+      try json(document([_BinaryTag.int32, 0x09, 0x2F, 0x43, 0x0C], minor: 1)) == "205729545")
+    #expect(
+      try json(document([_BinaryTag.int, 0x92, 0xF8, 0x98, 0xC4, 0x01], minor: 1)) == "205725193")
   }
 
   @Test("extended types read as JSON: data as base64, a date as seconds, a set as an array")
