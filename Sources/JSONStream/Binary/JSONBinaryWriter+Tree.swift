@@ -51,16 +51,24 @@ extension JSONBinaryWriter {
     // Plain memory, not an array (see `_JSONStorage.replay`).
     var walk = _Buffer<_WalkFrame>(capacity: 16)
     defer { walk.deallocate() }
+    // Room for a key and a value is made once before them (`makeRoom`), so that their tokens
+    // are written without a check each (see `_BinaryWriterState.maxToken`): 6% fewer
+    // instructions writing citm_catalog.json.
+    let room = 2 &* _BinaryWriterState.maxToken
+    var checkAt = 0
+    try makeRoom(state, room, &checkAt)
     var node = root
     while true {
       let head = node.head
       switch _JSONNode.kind(head) {
-      case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null)
-      case _JSONNode.false: state.pointee.writeTag(_BinaryTag.false)
-      case _JSONNode.true: state.pointee.writeTag(_BinaryTag.true)
+      case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null, checked: false)
+      case _JSONNode.false: state.pointee.writeTag(_BinaryTag.false, checked: false)
+      case _JSONNode.true: state.pointee.writeTag(_BinaryTag.true, checked: false)
       case _JSONNode.integer:
-        state.pointee.writeInteger(_JSONNode.integerValue(head))
+        state.pointee.writeInteger(_JSONNode.integerValue(head), checked: false)
       case _JSONNode.number:
+        // Number text is a call (see `writeNumber(_:)`), where `checked: false` would be a
+        // test, not a saving.
         state.pointee.writeNumber(_JSONNode.numberText(node))
       case _JSONNode.binaryNumber:
         state.pointee.writeKeptNumber(_JSONNode.binaryNumber(node))
@@ -68,16 +76,13 @@ extension JSONBinaryWriter {
         state.pointee.writeString(_JSONNode.utf8(node))
       default:
         let (isObject, frame) = _WalkFrame.open(node)
-        state.pointee.openContainer(isObject: isObject)
+        state.pointee.openContainer(isObject: isObject, checked: false)
         if let frame {
           walk.append(frame)
         } else {
           state.pointee.closeContainer(isObject: isObject)
         }
       }
-      // The output is handed on as it grows, as the events would hand it on: memory stays
-      // bounded by the chunk size, whatever the shape of the tree.
-      if state.pointee.out.count >= chunkSize { try flush() }
       // The next value: close finished containers, write the key before a member.
       while true {
         guard walk.count > 0 else { return try endValue(state) }
@@ -85,10 +90,23 @@ extension JSONBinaryWriter {
           state.pointee.closeContainer(isObject: walk.removeLast().isObject)
           continue
         }
-        if let key = child.key { state.pointee.writeKey(_JSONNode.utf8(key)) }
+        if state.pointee.out.count >= checkAt { try makeRoom(state, room, &checkAt) }
+        if let key = child.key { state.pointee.writeKey(_JSONNode.utf8(key), checked: false) }
         node = child.value
         break
       }
     }
+  }
+
+  /// Hands the output on once it reaches the chunk size, as the events would: memory stays
+  /// bounded by the chunk size, whatever the shape of the tree. Then makes room for `room`
+  /// bytes, and sets `checkAt` to the output size at which to come back here.
+  @inlinable
+  mutating func makeRoom(
+    _ state: UnsafeMutablePointer<_BinaryWriterState>, _ room: Int, _ checkAt: inout Int
+  ) throws {
+    if state.pointee.out.count >= chunkSize { try flush() }
+    state.pointee.out.reserve(room)
+    checkAt = Swift.min(chunkSize, state.pointee.out.capacity &- room)
   }
 }

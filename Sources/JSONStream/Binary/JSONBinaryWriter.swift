@@ -352,19 +352,27 @@ struct _BinaryWriterState: _ManualState {
     wroteHeader = true
   }
 
+  // The token writers make room for their bytes, unless `checked` is false: the caller has
+  // made room for `maxToken` bytes (see `JSONBinaryWriter._writeTree`). A token of variable
+  // length (bytes of a string or number text) always makes its own room.
+
+  /// The most bytes a token writer writes when `checked` is false: a tag and a scale or a
+  /// LEB128 of ten bytes at most.
+  @inlinable static var maxToken: Int { 12 }
+
   /// A token of one byte: a value, or a container's start or end.
-  @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8) {
-    out.reserve(1)
+  @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8, checked: Bool = true) {
+    if checked { out.reserve(1) }
     out.appendReserved(tag)
   }
 
   /// The start of an object or an array.
-  @inlinable @inline(__always) mutating func openContainer(isObject: Bool) {
+  @inlinable @inline(__always) mutating func openContainer(isObject: Bool, checked: Bool = true) {
     if isObject {
-      writeTag(_BinaryTag.startObject)
+      writeTag(_BinaryTag.startObject, checked: checked)
       openObject()
     } else {
-      writeTag(_BinaryTag.startArray)
+      writeTag(_BinaryTag.startArray, checked: checked)
       openArray()
     }
   }
@@ -377,15 +385,17 @@ struct _BinaryWriterState: _ManualState {
 
   /// A tag and a LEB128 number.
   @inlinable @inline(__always)
-  mutating func writeTagged(_ tag: UInt8, _ value: UInt64) {
-    out.reserve(11)
+  mutating func writeTagged(_ tag: UInt8, _ value: UInt64, checked: Bool = true) {
+    if checked { out.reserve(11) }
     out.appendReserved(tag)
     out.count &+= _storeLEB128(value, at: out.end)
   }
 
   /// A tag, then `bytes` little-endian bytes of `bits`.
-  @inlinable mutating func writeFixed(_ tag: UInt8, _ bits: UInt64, bytes: Int) {
-    out.reserve(9)
+  @inlinable mutating func writeFixed(
+    _ tag: UInt8, _ bits: UInt64, bytes: Int, checked: Bool = true
+  ) {
+    if checked { out.reserve(9) }
     out.appendReserved(tag)
     UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
     out.count &+= bytes
@@ -428,31 +438,33 @@ struct _BinaryWriterState: _ManualState {
   }
 
   /// An integer: zigzag LEB128, or four or eight fixed bytes when those are as small.
-  @inlinable @inline(__always) mutating func writeInteger(_ int: Int64) {
+  @inlinable @inline(__always) mutating func writeInteger(_ int: Int64, checked: Bool = true) {
     let zigzag = _zigzag(int)
     if _usesInt32(int, zigzag: zigzag) {
-      out.reserve(5)
+      if checked { out.reserve(5) }
       out.appendReserved(_BinaryTag.int32)
       UnsafeMutableRawPointer(out.end).storeBytes(
         of: Int32(truncatingIfNeeded: int).littleEndian, as: Int32.self)
       out.count &+= 4
     } else if _usesFixedWidth(zigzag) {
-      writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8)
+      writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8, checked: checked)
     } else {
-      writeTagged(_BinaryTag.int, zigzag)
+      writeTagged(_BinaryTag.int, zigzag, checked: checked)
     }
   }
 
   /// A key: a reference when the table has it, else its bytes, entered in the table while
   /// there is room. The key `nextKey` predicts is tried first, inline; the rest is a call.
-  @inlinable @inline(__always) mutating func writeKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always) mutating func writeKey(
+    _ bytes: UnsafeBufferPointer<UInt8>, checked: Bool = true
+  ) {
     let frame = stack.count &- 1
     let slot = Int(stack[frame])
     let predicted = Int(nextKey[slot])
     guard predicted >= 0 && _bytesEqual(keys.entry(predicted), bytes) else {
       return writeUnpredictedKey(bytes, frame: frame, slot: slot)
     }
-    writeTagged(_BinaryTag.keyRef, UInt64(predicted))
+    writeTagged(_BinaryTag.keyRef, UInt64(predicted), checked: checked)
     stack[frame] = Self.slot(after: predicted)
   }
 

@@ -25,6 +25,11 @@ struct BinaryTreeWriterTests {
       #"{"":"","k":[1E2,-0,0.5e-3,-0.0,12345678901234567890,1.50]}"#,
       #"[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":{"a":{"b":[]}}}]"#,
       "[\"" + String(repeating: "x", count: 65) + "\",\"short\",\"short\"]",
+      // The longest fixed tokens after keys, and a hundred containers closing at once: the
+      // one-pass writer makes room for a key and a value at a time, not for each token.
+      String(
+        repeating: #"[-9223372036854775808,-65.613616999999977,{"key":-2147483648,"next":"#,
+        count: 100) + "0" + String(repeating: "}]", count: 100),
     ]
     if SharedData.hasCorpus {
       for name in SharedData.corpusNames {
