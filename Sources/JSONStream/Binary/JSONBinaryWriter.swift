@@ -136,6 +136,15 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
+  /// An integer a tree kept beside its canonical text (a replayed tree): written from the
+  /// value, as `number(_:)` would write that text, without converting the text again.
+  @inlinable public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    let state = _state()
+    try beginValue(state)
+    state.pointee.writeInteger(value)
+    try endValue(state)
+  }
+
   @inlinable public mutating func bool(_ value: Bool) throws {
     try writeByte(value ? _BinaryTag.true : _BinaryTag.false)
   }

@@ -48,6 +48,11 @@ public protocol JSONEventHandler {
   /// nothing ties an entry number to one reader or one document. The default calls
   /// ``key(_:)``. Not API.
   mutating func _tableKey(_ key: JSONString, entry: Int) throws
+  /// A number that a tree kept as integer `value` beside its text, which is `value` in
+  /// canonical form (no leading zero, no fraction or exponent, not `-0`): a handler that would
+  /// convert the text (the binary writer) implements this, the default calls ``number(_:)``
+  /// with `text`. Not API.
+  mutating func _integer(_ value: Int64, text: JSONNumber) throws
   /// `null`.
   mutating func null() throws
   /// Called by a producer (a parser's `feed` and `finish`, a binary reader's `feed`, a replay
@@ -87,6 +92,9 @@ extension JSONEventHandler {
   }
   @inlinable public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
     try self.key(key)
+  }
+  @inlinable public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    try number(text)
   }
   @inlinable public mutating func null() throws {}
   @inlinable public mutating func _beginEventRun() {}

@@ -76,10 +76,25 @@ struct DocumentTests {
       try array.replay(into: &writer)
       try writer.finish()
       #expect(binary == writer.bytes, "\(text)")
+      // Replay hands the binary writer an integer node's value (`_integer`): the bytes are
+      // those of its text, parsed; a handler without `_integer` gets the text.
+      let source = Array("[\(text),{\"k\":\(text)}]".utf8)
+      var transcoded = try JSONParser.parse(source, handler: JSONBinaryWriter())
+      try transcoded.finish()
+      #expect(writer.bytes == transcoded.bytes, "\(text)")
+      var numbers = NumberTexts()
+      try array.replay(into: &numbers)
+      #expect(numbers.texts == [text, text], "\(text)")
       #expect(try JSONValue(binary: binary).jsonString() == "[\(text),{\"k\":\(text)}]")
       // A top-level number, too.
       #expect(try JSONValue(parsing: text).jsonString() == text)
     }
+  }
+
+  /// The text of each number event.
+  struct NumberTexts: JSONEventHandler {
+    var texts: [String] = []
+    mutating func number(_ value: JSONNumber) { texts.append(value.text) }
   }
 
   @Test("a NaN the options refuse writes nothing and leaves the writer usable")
