@@ -43,7 +43,7 @@ if let operation = option("--profile") {
   // (value.jsonBytes(), the one-pass JSON writer), binarybytes (value.binaryBytes(), the
   // one-pass binary writer), binarytree (JSONBinaryReader into a tree), binaryvalue
   // (JSONValue(binary:)), binarywrite or eventwrite (a tree's events into JSONBinaryWriter or
-  // JSONWriter),
+  // JSONWriter), transcode (JSONParser into JSONBinaryWriter),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
   // that model, decoded once beforehand;
@@ -90,6 +90,10 @@ if let operation = option("--profile") {
       try writer.finish()
       blackHole(writer.bytes)
     case "binarybytes": blackHole(try value.binaryBytes())
+    case "transcode":
+      var writer = try JSONParser.parse(bytes, handler: JSONBinaryWriter())
+      try writer.finish()
+      blackHole(writer.bytes)
     case "eventwrite":
       var writer = JSONWriter()
       try value.replay(into: &writer)
