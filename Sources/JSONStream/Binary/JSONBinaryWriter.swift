@@ -61,19 +61,24 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   // MARK: Events
 
-  @inlinable public mutating func startObject() throws {
+  // The events are inlined into their producer: as calls, each paid a prologue, spills and
+  // loads of the state that the next event loaded again. Inlined, replaying citm_catalog.json's
+  // tree into the writer took 7.05M instructions instead of 8.59M (0.90 s against 1.15 s for
+  // 2000 documents), and parsing its text into the writer 20.8M instead of 22.6M.
+
+  @inlinable @inline(__always) public mutating func startObject() throws {
     let state = _state()
     try beginValue(state)
     state.pointee.openContainer(isObject: true)
   }
 
-  @inlinable public mutating func startArray() throws {
+  @inlinable @inline(__always) public mutating func startArray() throws {
     let state = _state()
     try beginValue(state)
     state.pointee.openContainer(isObject: false)
   }
 
-  @inlinable public mutating func endObject() throws {
+  @inlinable @inline(__always) public mutating func endObject() throws {
     let state = _state()
     let depth = state.pointee.stack.count
     guard depth > 0, !_BinaryWriterState.isArray(state.pointee.stack[depth &- 1]),
@@ -85,7 +90,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
-  @inlinable public mutating func endArray() throws {
+  @inlinable @inline(__always) public mutating func endArray() throws {
     let state = _state()
     let depth = state.pointee.stack.count
     guard depth > 0, _BinaryWriterState.isArray(state.pointee.stack[depth &- 1]) else {
@@ -95,7 +100,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
-  @inlinable public mutating func key(_ key: JSONString) throws {
+  @inlinable @inline(__always) public mutating func key(_ key: JSONString) throws {
     let state = _state()
     let depth = state.pointee.stack.count
     guard depth > 0, !_BinaryWriterState.isArray(state.pointee.stack[depth &- 1]),
@@ -110,7 +115,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     state.pointee.writeKey(key.utf8)
   }
 
-  @inlinable public mutating func string(_ value: JSONString) throws {
+  @inlinable @inline(__always) public mutating func string(_ value: JSONString) throws {
     guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
     }
@@ -120,7 +125,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
-  @inlinable public mutating func number(_ value: JSONNumber) throws {
+  @inlinable @inline(__always) public mutating func number(_ value: JSONNumber) throws {
     let state = _state()
     try beginValue(state)
     state.pointee.writeNumber(value)
@@ -138,18 +143,20 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// An integer a tree kept beside its canonical text (a replayed tree): written from the
   /// value, as `number(_:)` would write that text, without converting the text again.
-  @inlinable public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+  @inlinable @inline(__always) public mutating func _integer(_ value: Int64, text: JSONNumber)
+    throws
+  {
     let state = _state()
     try beginValue(state)
     state.pointee.writeInteger(value)
     try endValue(state)
   }
 
-  @inlinable public mutating func bool(_ value: Bool) throws {
+  @inlinable @inline(__always) public mutating func bool(_ value: Bool) throws {
     try writeByte(value ? _BinaryTag.true : _BinaryTag.false)
   }
 
-  @inlinable public mutating func null() throws {
+  @inlinable @inline(__always) public mutating func null() throws {
     try writeByte(_BinaryTag.null)
   }
 
