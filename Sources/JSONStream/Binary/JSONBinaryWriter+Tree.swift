@@ -57,8 +57,19 @@ extension JSONBinaryWriter {
     let room = 2 &* _BinaryWriterState.maxToken
     var checkAt = 0
     try makeRoom(state, room, &checkAt)
-    var node = root
+    // The innermost container's frame is a local, the ones around it wait in `walk`: kept
+    // in the buffer, its fields were loaded and stored back for every child.
+    guard var inner = openTree(state, root) else { return try endValue(state) }
     while true {
+      guard let child = inner.nextChild() else {
+        state.pointee.closeContainer(isObject: inner.isObject)
+        guard walk.count > 0 else { return try endValue(state) }
+        inner = walk.removeLast()
+        continue
+      }
+      if state.pointee.out.count >= checkAt { try makeRoom(state, room, &checkAt) }
+      if let key = child.key { state.pointee.writeKey(_JSONNode.utf8(key), checked: false) }
+      let node = child.value
       let head = node.head
       switch _JSONNode.kind(head) {
       case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null, checked: false)
@@ -75,27 +86,22 @@ extension JSONBinaryWriter {
       case _JSONNode.string:
         state.pointee.writeString(_JSONNode.utf8(node))
       default:
-        let (isObject, frame) = _WalkFrame.open(node)
-        state.pointee.openContainer(isObject: isObject, checked: false)
-        if let frame {
-          walk.append(frame)
-        } else {
-          state.pointee.closeContainer(isObject: isObject)
+        if let frame = openTree(state, node) {
+          walk.append(inner)
+          inner = frame
         }
-      }
-      // The next value: close finished containers, write the key before a member.
-      while true {
-        guard walk.count > 0 else { return try endValue(state) }
-        guard let child = walk.nextChildOfInnermost() else {
-          state.pointee.closeContainer(isObject: walk.removeLast().isObject)
-          continue
-        }
-        if state.pointee.out.count >= checkAt { try makeRoom(state, room, &checkAt) }
-        if let key = child.key { state.pointee.writeKey(_JSONNode.utf8(key), checked: false) }
-        node = child.value
-        break
       }
     }
+  }
+
+  /// Opens container `node` and returns the frame of its children; closes it and returns nil
+  /// when it has none.
+  @inlinable @inline(__always)
+  func openTree(_ state: UnsafeMutablePointer<_BinaryWriterState>, _ node: _Node) -> _WalkFrame? {
+    let (isObject, frame) = _WalkFrame.open(node)
+    state.pointee.openContainer(isObject: isObject, checked: false)
+    if frame == nil { state.pointee.closeContainer(isObject: isObject) }
+    return frame
   }
 
   /// Hands the output on once it reaches the chunk size, as the events would: memory stays
