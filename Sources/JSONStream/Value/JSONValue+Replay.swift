@@ -74,48 +74,51 @@ extension _JSONStorage {
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
     // Plain memory, not an array: changing an array's last frame checked its uniqueness
     // (a runtime call) for every child, 3% of writing citm_catalog.json's tree as binary.
+    // It holds the containers around the innermost, whose frame is a local: kept in the
+    // buffer, its fields were loaded and stored back for every child.
     var stack = _Buffer<_WalkFrame>(capacity: 16)
     defer { stack.deallocate() }
-    var node = root
-    while true {
-      // Deliver one value.
-      switch _JSONNode.kind(node.head) {
-      case _JSONNode.null: try handler.null()
-      case _JSONNode.false: try handler.bool(false)
-      case _JSONNode.true: try handler.bool(true)
-      case _JSONNode.number: try handler.number(_JSONNode.numberText(node))
-      case _JSONNode.integer:
-        try handler._integer(_JSONNode.integerValue(node.head), text: _JSONNode.numberText(node))
-      case _JSONNode.binaryNumber:
-        try handler._binaryNumber(_JSONNode.binaryNumber(node))
-      case _JSONNode.string:
-        try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
-      default:
-        let (isObject, frame) = _WalkFrame.open(node)
-        if isObject { try handler.startObject() } else { try handler.startArray() }
-        if let frame {
-          stack.append(frame)
-        } else if isObject {
-          try handler.endObject()
-        } else {
-          try handler.endArray()
-        }
-      }
-      if handler.isDone { return }
-      // Find the next value: close finished containers, deliver a key before a member.
+    try withUnsafePointer(to: root) { rootNode in
+      // The root is the one child of a frame of its own, at the bottom, whose end is the end
+      // of the walk.
+      var inner = _WalkFrame(next: rootNode, end: rootNode + 1, last: nil, isObject: false)
       while true {
-        guard stack.count > 0 else { return }
-        guard let child = stack.nextChildOfInnermost() else {
-          if stack.removeLast().isObject { try handler.endObject() } else { try handler.endArray() }
+        // Close finished containers, deliver a key before a member.
+        guard let child = inner.nextChild() else {
+          guard stack.count > 0 else { return }
+          if inner.isObject { try handler.endObject() } else { try handler.endArray() }
           if handler.isDone { return }
+          inner = stack.removeLast()
           continue
         }
         if let key = child.key {
           try handler.key(JSONString(_wellFormed: _JSONNode.utf8(key)))
           if handler.isDone { return }
         }
-        node = child.value
-        break
+        let node = child.value
+        switch _JSONNode.kind(node.head) {
+        case _JSONNode.null: try handler.null()
+        case _JSONNode.false: try handler.bool(false)
+        case _JSONNode.true: try handler.bool(true)
+        case _JSONNode.number: try handler.number(_JSONNode.numberText(node))
+        case _JSONNode.integer:
+          try handler._integer(_JSONNode.integerValue(node.head), text: _JSONNode.numberText(node))
+        case _JSONNode.binaryNumber:
+          try handler._binaryNumber(_JSONNode.binaryNumber(node))
+        case _JSONNode.string:
+          try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
+        default:
+          let (isObject, frame) = _WalkFrame.open(node)
+          if isObject { try handler.startObject() } else { try handler.startArray() }
+          if let frame {
+            stack.append(inner)
+            inner = frame
+          } else if !handler.isDone {
+            // Empty: it ends at once, unless the handler is done with its start.
+            if isObject { try handler.endObject() } else { try handler.endArray() }
+          }
+        }
+        if handler.isDone { return }
       }
     }
   }

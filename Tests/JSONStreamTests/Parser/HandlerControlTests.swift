@@ -151,6 +151,19 @@ struct HandlerControlTests {
     #expect(try JSONParser.parse("[1,2]".utf8.lazy.map { $0 }, handler: Count()).values == 2)
   }
 
+  @Test("a tree's replay stops where isDone becomes true, after the events a parse gives")
+  func replayEarlyStop() throws {
+    // Stops after every event: a start, an end, an empty container, a key, a scalar.
+    let text = #"{"a":[1,{"b":null,"c":[]},{}],"d":"x","e":{"f":true,"g":[false,[[]]]}}"#
+    let value = try JSONValue(parsing: text)
+    let all = try parsedEvents(text)
+    for limit in 1...all.count {
+      var recorder = EventRecorder(limit: limit)
+      try value.replay(into: &recorder)
+      #expect(recorder.events == Array(all.prefix(limit)), "\(limit)")
+    }
+  }
+
   @Test("feeding raw buffers and empty chunks")
   func rawBuffers() throws {
     var parser = JSONParser(handler: EventRecorder())
