@@ -322,17 +322,26 @@ struct _BinaryWriterState: _ManualState {
   @inlinable @inline(__always) var context: Int32 {
     let depth = stack.count
     guard depth > 0 else { return 0 }
-    let frame = stack[depth &- 1]
+    return Self.context(in: stack[depth &- 1])
+  }
+
+  /// The context of a container starting in the container of `stack` entry `frame`.
+  @inlinable @inline(__always) static func context(in frame: Int32) -> Int32 {
     // In an object, a value follows a key: the frame is slot 2k + 3, or 1.
-    return frame < 0 ? -1 &- frame : (frame &- 1) &>> 1
+    frame < 0 ? -1 &- frame : (frame &- 1) &>> 1
+  }
+
+  /// The `stack` entry of an object or array opened in `context`.
+  @inlinable @inline(__always) static func frame(isObject: Bool, context: Int32) -> Int32 {
+    isObject ? 2 &* context : -1 &- context
   }
 
   @inlinable @inline(__always) mutating func openObject() {
-    stack.append(2 &* context)
+    stack.append(Self.frame(isObject: true, context: context))
   }
 
   @inlinable @inline(__always) mutating func openArray() {
-    stack.append(-1 &- context)
+    stack.append(Self.frame(isObject: false, context: context))
   }
 
   @usableFromInline
@@ -474,19 +483,26 @@ struct _BinaryWriterState: _ManualState {
   @inlinable @inline(__always) mutating func writeKey(
     _ bytes: UnsafeBufferPointer<UInt8>, checked: Bool = true
   ) {
-    let frame = stack.count &- 1
-    let slot = Int(stack[frame])
-    let predicted = Int(nextKey[slot])
+    writeKey(bytes, in: &stack[stack.count &- 1], checked: checked)
+  }
+
+  /// A key in the object whose `stack` entry is `frame` (held elsewhere by the one-pass
+  /// writer, see `JSONBinaryWriter._writeTree`).
+  @inlinable @inline(__always) mutating func writeKey(
+    _ bytes: UnsafeBufferPointer<UInt8>, in frame: inout Int32, checked: Bool = true
+  ) {
+    let predicted = Int(nextKey[Int(frame)])
     guard predicted >= 0 && _bytesEqual(keys.entry(predicted), bytes) else {
-      return writeUnpredictedKey(bytes, frame: frame, slot: slot)
+      return writeUnpredictedKey(bytes, in: &frame)
     }
     writeTagged(_BinaryTag.keyRef, UInt64(predicted), checked: checked)
-    stack[frame] = Self.slot(after: predicted)
+    frame = Self.slot(after: predicted)
   }
 
   @usableFromInline mutating func writeUnpredictedKey(
-    _ bytes: UnsafeBufferPointer<UInt8>, frame: Int, slot: Int
+    _ bytes: UnsafeBufferPointer<UInt8>, in frame: inout Int32
   ) {
+    let slot = Int(frame)
     let hash = _BinaryTable.hash(bytes)
     let index: Int
     if let found = keys.find(bytes, hash: hash) {
@@ -499,11 +515,11 @@ struct _BinaryWriterState: _ManualState {
       writeBytes(_BinaryTag.sharedKey, bytes)
     } else {
       writeBytes(_BinaryTag.key, bytes)
-      stack[frame] = 1
+      frame = 1
       return
     }
     nextKey[slot] = Int32(truncatingIfNeeded: index)
-    stack[frame] = Self.slot(after: index)
+    frame = Self.slot(after: index)
   }
 
   /// A number's text: as an integer or a decimal when that gives the text back exactly, else
