@@ -465,7 +465,7 @@ struct _BinaryWriterState: _ManualState {
   /// An integer: zigzag LEB128, or four or eight fixed bytes when those are as small.
   @inlinable @inline(__always) mutating func writeInteger(_ int: Int64, checked: Bool = true) {
     let zigzag = _zigzag(int)
-    if _usesInt32(int, zigzag: zigzag) {
+    if _usesInt32(zigzag: zigzag) {
       if checked { out.reserve(5) }
       out.appendReserved(_BinaryTag.int32)
       UnsafeMutableRawPointer(out.end).storeBytes(
