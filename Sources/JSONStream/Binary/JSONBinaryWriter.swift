@@ -392,12 +392,12 @@ struct _BinaryWriterState: _ManualState {
   }
 
   /// The start of an object or an array.
-  @inlinable @inline(__always) mutating func openContainer(isObject: Bool, checked: Bool = true) {
+  @inlinable @inline(__always) mutating func openContainer(isObject: Bool) {
     if isObject {
-      writeTag(_BinaryTag.startObject, checked: checked)
+      writeTag(_BinaryTag.startObject)
       openObject()
     } else {
-      writeTag(_BinaryTag.startArray, checked: checked)
+      writeTag(_BinaryTag.startArray)
       openArray()
     }
   }
