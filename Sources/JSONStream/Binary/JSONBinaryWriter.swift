@@ -146,10 +146,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable @inline(__always) public mutating func _integer(_ value: Int64, text: JSONNumber)
     throws
   {
-    let state = _state()
-    try beginValue(state)
-    state.pointee.writeInteger(value)
-    try endValue(state)
+    try number(value)
   }
 
   @inlinable @inline(__always) public mutating func bool(_ value: Bool) throws {
@@ -175,10 +172,10 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// An integer value.
-  @inlinable public mutating func number(_ value: Int64) throws {
+  @inlinable @inline(__always) public mutating func number(_ value: Int64) throws {
     let state = _state()
     try beginValue(state)
-    state.pointee.writeNumber(.int(value))
+    state.pointee.writeInteger(value)
     try endValue(state)
   }
 
@@ -480,10 +477,8 @@ struct _BinaryWriterState: _ManualState {
 
   /// A key: a reference when the table has it, else its bytes, entered in the table while
   /// there is room. The key `nextKey` predicts is tried first, inline; the rest is a call.
-  @inlinable @inline(__always) mutating func writeKey(
-    _ bytes: UnsafeBufferPointer<UInt8>, checked: Bool = true
-  ) {
-    writeKey(bytes, in: &stack[stack.count &- 1], checked: checked)
+  @inlinable @inline(__always) mutating func writeKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+    writeKey(bytes, in: &stack[stack.count &- 1])
   }
 
   /// A key in the object whose `stack` entry is `frame` (held elsewhere by the one-pass
