@@ -367,9 +367,9 @@ public enum _BinaryNumber: Sendable {
     self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
   }
 
-  /// `init(text:)` of a number's text, faster for the usual numbers: an integer of 8 to 18
-  /// characters, or a decimal of 8 to 20 (18 digits, a point and a sign) is read with
-  /// `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
+  /// `init(text:)` of a number's text, faster for the usual numbers: an integer in canonical
+  /// form is read by `_canonicalInteger`, a decimal of 8 to 20 characters (18 digits, a point
+  /// and a sign) with `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
   /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
   /// `init(text:)`'s whatever the flags say.
   @inlinable @inline(__always)
