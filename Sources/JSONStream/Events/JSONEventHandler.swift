@@ -66,7 +66,7 @@ public protocol JSONEventHandler {
   mutating func _endEventRun()
   /// Asked right after ``startObject()`` and ``startArray()``: `true` has the parser skip that
   /// container's contents — still checked as JSON, but not decoded, not kept and not delivered
-  /// (nor held to the string and number length limits) — and deliver its end event next.
+  /// (but held to the same limits as delivered input) — and deliver its end event next.
   /// Filters use it for subtrees they have no use for; the default is `false`. Only asked of
   /// handlers whose ``canSkipContainers`` is true.
   var skipsContainerContents: Bool { get }

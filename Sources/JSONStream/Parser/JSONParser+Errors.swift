@@ -123,8 +123,7 @@ extension JSONParser {
   @usableFromInline
   @inline(never)
   func _stringError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
-    if _skipDepth > 0 { return error }
-    let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
+    let length = (_tokenInScratch ? _tokenLength : 0) + unflushed
     return length > options.limits.maxStringLength ? _tokenLimitError(.stringLength) : error
   }
 
@@ -132,10 +131,13 @@ extension JSONParser {
   @usableFromInline
   @inline(never)
   func _numberTextError(_ error: JSONParseError, unflushed: Int) -> JSONParseError {
-    if _skipDepth > 0 { return error }
-    let length = (_tokenInScratch ? _scratch.count : 0) + unflushed
+    let length = (_tokenInScratch ? _tokenLength : 0) + unflushed
     return length > options.limits.maxNumberLength ? _tokenLimitError(.numberLength) : error
   }
+
+  /// Decoded length of the current token so far: what scratch holds, or counts when skipping.
+  @usableFromInline
+  var _tokenLength: Int { _skipping ? _skippedTokenLength : _scratch.count }
 
   /// A string or number over its limit, reported at the token's first byte.
   @usableFromInline

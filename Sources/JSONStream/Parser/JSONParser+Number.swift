@@ -56,8 +56,8 @@ extension JSONParser {
     if let numberEnd = Self._wellFormedNumberEnd(start, end, flags: &flags) {
       let count = numberEnd - start
       _cursor = _tokenStart
+      if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
       if !_skipping {
-        if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
         try handler.number(
           JSONNumber(
             _utf8: UnsafeBufferPointer(start: start, count: count),
@@ -159,19 +159,19 @@ extension JSONParser {
       return end
     }
     _token = .none
-    if _skipping {
-      _cursor = _tokenStart
-    } else if _tokenInScratch {
+    if _tokenInScratch {
       try _appendToScratch(tokenStart, p, limit: .numberLength)
       _cursor = _tokenStart
-      try _emitScratchNumber()
+      if !_skipping { try _emitScratchNumber() }
     } else {
       let count = p - tokenStart
       if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
       _cursor = _tokenStart
-      try handler.number(
-        JSONNumber(
-          _utf8: UnsafeBufferPointer(start: tokenStart, count: count), flags: state._flags))
+      if !_skipping {
+        try handler.number(
+          JSONNumber(
+            _utf8: UnsafeBufferPointer(start: tokenStart, count: count), flags: state._flags))
+      }
     }
     _valueCompleted()
     return p

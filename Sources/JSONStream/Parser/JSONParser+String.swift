@@ -30,11 +30,12 @@ extension JSONParser {
     _ start: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>, isKey: Bool
   ) throws {
     _cursor = _tokenStart
+    // Checked inside skipped containers too: every entry point holds strings to one limit.
+    if p - start > options.limits.maxStringLength {
+      throw _tokenLimitError(.stringLength)
+    }
     if !_skipping {
       let count = p - start
-      if count > options.limits.maxStringLength {
-        throw _tokenLimitError(.stringLength)
-      }
       // Straight from the input: the scan stopped at no `\` and no control character.
       let view = JSONString(
         _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: start, count: count))
@@ -137,8 +138,8 @@ extension JSONParser {
       return
     }
     _cursor = _tokenStart
+    try _appendToScratch(runStart, p)
     if !_skipping {  // inside a skipped container: checked, not delivered
-      try _appendToScratch(runStart, p)
       let bytes = _scratch
       let isKey = _stringIsKey
       try bytes.withUnsafeBufferPointer { buffer in
@@ -163,9 +164,17 @@ extension JSONParser {
     _ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>,
     limit: JSONParseLimit = .stringLength
   ) throws {
-    // A skipped token is not kept (nor held to the length limits, which bound what is kept).
+    let count = to - from
+    let maximum =
+      limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
+    // A skipped token is not kept, but its length is counted and held to the same limit.
     if _skipping {
-      _tokenInScratch = true
+      if !_tokenInScratch {
+        _skippedTokenLength = 0
+        _tokenInScratch = true
+      }
+      if _skippedTokenLength &+ count > maximum { throw _tokenLimitError(limit) }
+      _skippedTokenLength &+= count
       return
     }
     if !_tokenInScratch {
@@ -178,9 +187,6 @@ extension JSONParser {
       }
       _tokenInScratch = true
     }
-    let count = to - from
-    let maximum =
-      limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
     if _scratch.count &+ count > maximum {
       throw _tokenLimitError(limit)
     }
@@ -193,7 +199,10 @@ extension JSONParser {
   /// Appends a scalar as UTF-8 (from an escape, or U+FFFD).
   @inlinable
   mutating func _appendScalar(_ scalar: UInt32) {
-    if _skipping { return }
+    if _skipping {
+      _skippedTokenLength &+= scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
+      return
+    }
     if scalar < 0x80 {
       _scratch.append(UInt8(truncatingIfNeeded: scalar))
     } else if scalar < 0x800 {
@@ -237,7 +246,7 @@ extension JSONParser {
           throw _stringError(_invalidEscapeError(at: p), unflushed: 0)
         }
         if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: p) }
-        if !_skipping { _scratch.append(decoded) }
+        if _skipping { _skippedTokenLength &+= 1 } else { _scratch.append(decoded) }
         _escape = 0
         return p + 1
       }
@@ -367,7 +376,11 @@ extension JSONParser {
     throws
   {
     try _appendToScratch(runStart, p)
-    if !_skipping { _scratch.removeLast(Int(_utf8.length)) }
+    if _skipping {
+      _skippedTokenLength &-= Int(_utf8.length)
+    } else {
+      _scratch.removeLast(Int(_utf8.length))
+    }
     _utf8.need = 0
     _appendScalar(0xFFFD)
   }

@@ -71,6 +71,10 @@ public struct JSONParser<Handler: JSONEventHandler> {
   /// ``JSONEventHandler/skipsContainerContents``), counting it: while above 0, input is checked
   /// but nothing is decoded, kept or delivered.
   @usableFromInline var _skipDepth = 0
+  /// Decoded length of the current string or number inside a skipped container, counted where
+  /// `_scratch` would grow: skipped tokens are held to the same length limits as delivered
+  /// ones, without being copied.
+  @usableFromInline var _skippedTokenLength = 0
 
   /// Inside a skipped container. Constant false, and so compiled away, for handlers that
   /// never skip (``JSONEventHandler/canSkipContainers``).

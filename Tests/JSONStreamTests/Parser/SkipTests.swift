@@ -110,4 +110,45 @@ struct SkipTests {
       }
     }
   }
+
+  @Test("what is skipped is held to the length limits: the same errors as delivered input")
+  func limitsInside() throws {
+    let limits = JSONParseOptions.with {
+      $0.limits.maxStringLength = 4
+      $0.limits.maxNumberLength = 5
+    }
+    let cases = [
+      // Plain, escaped (decoded length counts), multi-byte, keys, numbers; at and past the bound.
+      #"{"a":{"b":"abcd"}}"#, #"{"a":{"b":"abcde"}}"#, #"{"a":{"b":"\n\n\n\n"}}"#,
+      #"{"a":{"b":"\n\n\n\n\n"}}"#, #"{"a":{"b":"\u00e9\u00e9"}}"#, #"{"a":{"b":"ééé"}}"#,
+      #"{"a":{"abcd":1}}"#, #"{"a":{"abcde":1}}"#, #"{"a":[12345]}"#, #"{"a":[123456]}"#,
+      #"{"a":[-1.5e3]}"#, #"{"a":[-1.5e30]}"#, #"{"a":["\ud83d\ude00x"]}"#,
+      // Over the limit and then another error in the same token: the limit is reported first.
+      #"{"a":["abcdef\x"]}"#, #"{"a":[1234567.]}"#,
+    ]
+    for text in cases {
+      let expected = parse(text, options: limits)
+      for chunk in [1, 2, 3, 7, 100] {
+        var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2), options: limits)
+        let bytes = Array(text.utf8)
+        var error: JSONParseError?
+        do {
+          for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try parser.feed(bytes[start..<min(bytes.count, start + chunk)])
+          }
+          try parser.finish()
+        } catch let caught as JSONParseError {
+          error = caught
+        }
+        #expect(error == expected.error, "\(text), chunk \(chunk)")
+      }
+    }
+    // The default limit on numbers applies inside a skipped container (`[111…1]`).
+    let long = "[[" + String(repeating: "1", count: 2000) + "]]"
+    var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2))
+    #expect(throws: JSONParseError.self) {
+      try parser.feed(long.utf8)
+      try parser.finish()
+    }
+  }
 }
