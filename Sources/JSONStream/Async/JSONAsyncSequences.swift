@@ -11,9 +11,10 @@
 /// because the adapters' types name it; not API.
 public protocol _AsyncPump {
   associatedtype Output
-  /// Reads `chunk`, appending the outputs it completes.
+  /// Reads `chunk`, appending the outputs it completes; when it throws, `outputs` holds every
+  /// output completed before the error.
   mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws
-  /// The end of the input.
+  /// The end of the input, likewise.
   mutating func finish(into outputs: inout [Output]) throws
 }
 
@@ -25,12 +26,20 @@ enum _AsyncSource<Base: AsyncSequence> {
 }
 
 /// The iterator all the adapters share.
+///
+/// Nothing complete is lost to an error: the outputs a chunk completed before its error are
+/// returned first, in order, then the error is thrown once, and every later call returns nil
+/// (as for any throwing async iterator). The outcome does not depend on how the input was
+/// chunked.
 public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIteratorProtocol {
   @usableFromInline var source: _AsyncSource<Base>
   @usableFromInline var pump: Pump
   @usableFromInline var outputs: [Pump.Output] = []
   @usableFromInline var next = 0
+  /// No more input will be read: the end was reached, or an error is pending or was thrown.
   @usableFromInline var finished = false
+  /// An error to throw once `outputs` are all returned.
+  @usableFromInline var pendingError: (any Error)? = nil
 
   @usableFromInline
   init(source: _AsyncSource<Base>, pump: Pump) {
@@ -40,34 +49,49 @@ public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIt
 
   public mutating func next() async throws -> Pump.Output? {
     while next == outputs.count {
+      if let error = pendingError {
+        pendingError = nil
+        throw error
+      }
       if finished { return nil }
       outputs.removeAll(keepingCapacity: true)
       next = 0
-      try Task.checkCancellation()
-      switch source {
-      case .chunks(var iterator, let bytes):
-        let element = try await iterator.next()
-        source = .chunks(iterator, bytes)
-        if let element {
-          try bytes(element).withUnsafeBytes { try pump.feed($0, into: &outputs) }
-        } else {
-          finished = true
-          try pump.finish(into: &outputs)
-        }
-      case .bytes(var iterator, let byte):
-        let element = try await iterator.next()
-        source = .bytes(iterator, byte)
-        if let element {
-          var value = byte(element)
-          try withUnsafeBytes(of: &value) { try pump.feed($0, into: &outputs) }
-        } else {
-          finished = true
-          try pump.finish(into: &outputs)
-        }
+      do {
+        try Task.checkCancellation()
+        try await readMore()
+      } catch {
+        finished = true
+        pendingError = error
       }
     }
     defer { next += 1 }
     return outputs[next]
+  }
+
+  /// Reads the next chunk or byte (or the end) into the pump, appending what it completes.
+  @usableFromInline
+  mutating func readMore() async throws {
+    switch source {
+    case .chunks(var iterator, let bytes):
+      let element = try await iterator.next()
+      source = .chunks(iterator, bytes)
+      if let element {
+        try bytes(element).withUnsafeBytes { try pump.feed($0, into: &outputs) }
+      } else {
+        finished = true
+        try pump.finish(into: &outputs)
+      }
+    case .bytes(var iterator, let byte):
+      let element = try await iterator.next()
+      source = .bytes(iterator, byte)
+      if let element {
+        var value = byte(element)
+        try withUnsafeBytes(of: &value) { try pump.feed($0, into: &outputs) }
+      } else {
+        finished = true
+        try pump.finish(into: &outputs)
+      }
+    }
   }
 }
 
@@ -158,6 +182,9 @@ public struct _DocumentPump: _AsyncPump {
 
   public mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws {
     outputs += try reader.feed(chunk)
+    // The reader returns what an error's chunk completed and keeps the error for its next
+    // call: take it now, so it follows those documents.
+    try reader.throwPendingFailure()
   }
 
   public mutating func finish(into outputs: inout [Output]) throws {

@@ -36,6 +36,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @usableFromInline var awaitingValue = false
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
+  /// The error every call throws once the reader has failed.
+  @usableFromInline var _failure: (any Error)? = nil
   @usableFromInline var tables = _StateBox(_BinaryTables())
   /// Number text made from a binary number.
   @usableFromInline var text: [UInt8] = []
@@ -47,12 +49,22 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   // MARK: Input
 
-  /// Reads the next chunk.
+  /// Reads the next chunk. After an error, every later call throws the same error.
   @inlinable @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+    do {
+      return try _feed(bytes)
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  @inlinable
+  mutating func _feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
     switch phase {
     case .stopped: return .stopped
     case .running: break
+    case .failed: throw _failure!
     default: throw error(.inputAfterFinish, "input after finish()", at: offset)
     }
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
@@ -127,7 +139,16 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
 
   /// The end of the input: throws if it ends inside a token or a container, or holds no value.
   @inlinable public mutating func finish() throws {
+    do {
+      try _finish()
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  @inlinable mutating func _finish() throws {
     if phase == .stopped { return }
+    if phase == .failed { throw _failure! }
     guard phase == .running else { throw error(.inputAfterFinish, "finish() twice", at: offset) }
     phase = .ended
     if !headerDone && carry.isEmpty && offset == 0 {
@@ -459,6 +480,17 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @inlinable @inline(__always)
   mutating func endValue() throws {
     if depth == 0 { valueCount &+= 1 }
+  }
+
+  /// Enters the failed state with `error` (a handler's ``JSONContentError`` located at the
+  /// token being read), and returns what every later call throws.
+  @usableFromInline
+  @inline(never)
+  mutating func _fail(_ error: any Error) -> any Error {
+    if phase == .failed, let failure = _failure { return failure }
+    phase = .failed
+    _failure = JSONParseError(content: error, offset: offset, line: 0, column: 0) ?? error
+    return _failure!
   }
 
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)

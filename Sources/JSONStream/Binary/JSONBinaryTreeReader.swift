@@ -54,9 +54,10 @@ func _readBinaryTree(
   defer { reader.deallocate() }
   do {
     return try reader.read(input)
-  } catch let error as JSONValueError {
+  } catch let error as any JSONContentError {
     throw JSONParseError(
-      kind: .duplicateKey, offset: reader.offset, line: 0, column: 0, message: error.description)
+      kind: error.parseErrorKind, offset: reader.offset, line: 0, column: 0,
+      message: error.message)
   }
 }
 

@@ -21,6 +21,14 @@
 /// with the next one; without it, the first failure is thrown. Values one after another
 /// (``Framing/concatenated``) have no boundary to resume from, so their first error is always
 /// thrown.
+///
+/// Nothing complete is lost to an error: a `feed` whose chunk holds documents and then an error
+/// returns those documents, and the next call (`feed` or `finish`) throws the error; a call
+/// with no document before the error throws it at once. After that, every call throws the same
+/// failure. The outcome does not depend on how the stream is cut into chunks.
+///
+/// The limits apply as they do to ``JSONParser``: ``JSONParseLimits/maxInputLength`` bounds
+/// the whole stream, the others each token or document.
 public struct JSONDocumentReader {
   /// How documents are separated.
   public enum Framing: Sendable {
@@ -90,6 +98,9 @@ public struct JSONDocumentReader {
   /// Before the first record separator (text sequences only).
   private var beforeFirstRecord = true
   private var results: [Result<Document, Failure>] = []
+  /// The failure that ended the stream (without ``skipsInvalidDocuments``): thrown by every
+  /// call after the one that returned the documents before it.
+  private var failure: Failure? = nil
 
   /// - Parameters:
   ///   - framing: how documents are separated; NDJSON by default.
@@ -111,8 +122,40 @@ public struct JSONDocumentReader {
   }
 
   /// Reads the next bytes; returns the documents (and, when skipping, failures) they complete,
-  /// in order.
+  /// in order. An error after some of them is thrown by the next call (see above).
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> [Result<Document, Failure>] {
+    try throwPendingFailure()
+    do {
+      try read(bytes)
+    } catch let failure as Failure {
+      self.failure = failure
+      if framing == .concatenated { collectConcatenated() }
+      if results.isEmpty { throw failure }
+    }
+    defer { results.removeAll() }
+    return results
+  }
+
+  /// Throws the failure that ended the stream, if there was one.
+  mutating func throwPendingFailure() throws {
+    if let failure { throw failure }
+  }
+
+  /// Reads `bytes` into `results`; throws the first failure when not skipping, and always for
+  /// a stream over ``JSONParseLimits/maxInputLength``.
+  private mutating func read(_ bytes: UnsafeRawBufferPointer) throws {
+    let limit = options.limits.maxInputLength
+    guard bytes.count > limit - offset else { return try readWithinLimit(bytes) }
+    // As the parser does: what comes before the limit is read, then the limit is the error,
+    // at the position the current document's parser has reached.
+    try readWithinLimit(UnsafeRawBufferPointer(rebasing: bytes[..<(limit - offset)]))
+    let error = JSONParseError(
+      kind: .limitExceeded(.inputLength), offset: parser.offset, line: parser.line,
+      column: parser.column, message: "input is longer than the limit of \(limit) bytes")
+    throw Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+  }
+
+  private mutating func readWithinLimit(_ bytes: UnsafeRawBufferPointer) throws {
     let all = bytes.bindMemory(to: UInt8.self)
     switch framing {
     case .concatenated:
@@ -135,8 +178,6 @@ public struct JSONDocumentReader {
         start = end + 1
       }
     }
-    defer { results.removeAll() }
-    return results
   }
 
   /// Reads the next bytes of any sequence (`[UInt8]`, `Data`, a slice).
@@ -152,16 +193,23 @@ public struct JSONDocumentReader {
 
   /// The end of the stream: the last document, if it was not followed by a separator.
   public mutating func finish() throws -> [Result<Document, Failure>] {
-    switch framing {
-    case .concatenated:
-      do {
-        try parser.finish()
-      } catch {
-        throw Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+    try throwPendingFailure()
+    do {
+      switch framing {
+      case .concatenated:
+        do {
+          try parser.finish()
+        } catch {
+          throw Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+        }
+        collectConcatenated()
+      case .lines, .textSequence:
+        try endDocument()
       }
-      collectConcatenated()
-    case .lines, .textSequence:
-      try endDocument()
+    } catch let failure as Failure {
+      // The end of input completes no document before an error: nothing is left to return.
+      self.failure = failure
+      throw failure
     }
     defer { results.removeAll() }
     return results
@@ -198,10 +246,10 @@ public struct JSONDocumentReader {
       // A complete document leaves the builder empty, ready for the next one (and its memory
       // allocated once, not per line); after a failure it may hold a partial value.
       let builder = failed ? JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys) : parser.handler
-      parser = JSONParser(handler: builder, options: options)
       failed = false
       documentLine = line
       documentOffset = offset
+      parser = JSONParser(handler: builder, options: options)
     }
     if failed { return }
     if framing == .textSequence && beforeFirstRecord { return }

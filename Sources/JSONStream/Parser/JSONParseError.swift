@@ -59,18 +59,28 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   public let column: Int
   /// A readable explanation without the position, e.g. `expected ':' after an object key, found '}'`.
   public let message: String
+  /// Where in the document, when a ``JSONPathTracker`` knew it: the error of a handler wrapped
+  /// in one (see ``JSONContentError``). Nil otherwise.
+  public let path: [JSONPathComponent]?
 
-  public init(kind: Kind, offset: Int, line: Int, column: Int, message: String) {
+  public init(
+    kind: Kind, offset: Int, line: Int, column: Int, message: String,
+    path: [JSONPathComponent]? = nil
+  ) {
     self.kind = kind
     self.offset = offset
     self.line = line
     self.column = column
     self.message = message
+    self.path = path
   }
 
-  /// `line L, column C: message`, or `byte N: message` for binary input.
+  /// `line L, column C: message`, or `byte N: message` for binary input; with the path as a
+  /// JSON Pointer after the position when there is one (`line 1, column 9 (at /a): …`).
   public var description: String {
-    line == 0 ? "byte \(offset): \(message)" : "line \(line), column \(column): \(message)"
+    let at = path.map { " (at \($0.jsonPointer.isEmpty ? "the root" : $0.jsonPointer))" } ?? ""
+    return line == 0
+      ? "byte \(offset)\(at): \(message)" : "line \(line), column \(column)\(at): \(message)"
   }
 }
 

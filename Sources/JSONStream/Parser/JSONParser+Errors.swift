@@ -15,8 +15,11 @@ extension JSONParser {
       // The handler threw: point at the token of the event it was handling.
       _consumed = _cursor
       if _cursor == _tokenStart { _continuationBytes = _tokenStartContinuationBytes }
+      if let located = JSONParseError(content: error, offset: offset, line: line, column: column) {
+        _failure = located
+      }
     }
-    return error
+    return _failure!
   }
 
   @usableFromInline

@@ -81,6 +81,14 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public var isDone: Bool { downstream.isDone }
 
+  /// The downstream consumer's: wrapping a filter in a tracker keeps its skipping (a skipped
+  /// container's start and end still pass through, so the path stays right).
+  public var skipsContainerContents: Bool { downstream.skipsContainerContents }
+  public static var canSkipContainers: Bool { Downstream.canSkipContainers }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+
   /// Where the current event is, outermost first.
   public var path: [JSONPathComponent] {
     var components: [JSONPathComponent] = []
@@ -142,11 +150,22 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @inlinable
   public mutating func key(_ key: JSONString) throws {
+    _keyStarts(key)
+    try _forward { try $0.key(key) }
+  }
+
+  @inlinable
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    _keyStarts(key)
+    try _forward { try $0._tableKey(key, entry: entry) }
+  }
+
+  @inlinable
+  mutating func _keyStarts(_ key: JSONString) {
     let last = _frames.count &- 1
     _keys.removeSubrange(_frames[last].keyStart...)
     _keys.append(contentsOf: key.utf8)
     _frames[last].index = 0
-    try _forward { try $0.key(key) }
   }
 
   @inlinable
@@ -159,6 +178,18 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func number(_ value: JSONNumber) throws {
     _valueStarts()
     try _forward { try $0.number(value) }
+  }
+
+  @inlinable
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    _valueStarts()
+    try _forward { try $0._binaryNumber(value) }
+  }
+
+  @inlinable
+  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    _valueStarts()
+    try _forward { try $0._integer(value, text: text) }
   }
 
   @inlinable

@@ -635,14 +635,24 @@ struct _BuilderFrame: BitwiseCopyable {
   }
 }
 
-/// Errors of the tree builder.
-public enum JSONValueError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Errors of the tree builder. A producer reports them as located ``JSONParseError``s (see
+/// ``JSONContentError``); only code that drives a builder by hand sees this type.
+public enum JSONValueError: JSONContentError, Sendable, Equatable, CustomStringConvertible {
   /// An object repeated this key under ``JSONDuplicateKeyPolicy/error``.
   case duplicateKey(String)
 
-  public var description: String {
+  /// ``JSONParseError/Kind/duplicateKey``.
+  public var parseErrorKind: JSONParseError.Kind {
+    switch self {
+    case .duplicateKey: return .duplicateKey
+    }
+  }
+
+  public var message: String {
     switch self {
     case .duplicateKey(let key): return "duplicate key \"\(key)\" in an object"
     }
   }
+
+  public var description: String { message }
 }

@@ -17,14 +17,8 @@ extension JSONValue {
     options.allowMultipleValues = false
     var parser = JSONParser(
       handler: JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys), options: options)
-    do {
-      try parser.feed(bytes)
-      try parser.finish()
-    } catch let error as JSONValueError {
-      throw JSONParseError(
-        kind: .duplicateKey, offset: parser.offset, line: parser.line, column: parser.column,
-        message: error.description)
-    }
+    try parser.feed(bytes)
+    try parser.finish()
     self = parser.handler.value!
   }
 

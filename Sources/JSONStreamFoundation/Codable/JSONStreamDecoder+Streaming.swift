@@ -19,9 +19,16 @@ extension JSONStreamDecoder {
   ///
   /// A `DecodingError` for an item has a coding path that starts at the item (its index or
   /// key in its container) and says which item it was.
+  ///
+  /// Nothing complete is lost to an error: a `feed` whose chunk completes items and then meets
+  /// an error (bad JSON, or an item that does not decode) returns the items before it, in
+  /// order, and the next call throws the error; a call with no item before the error throws it
+  /// at once. After that, every call throws the same error, at any chunking.
   public struct ItemDecoder<Item: Decodable> {
     private var parser: JSONParser<JSONItemStreamer>
     private let decoder: JSONStreamDecoder
+    /// The error that ended the input, once the items before it were returned.
+    private var failure: (any Error)? = nil
     /// Items delivered so far.
     public private(set) var count = 0
     /// Bytes of tree memory held now: the item in progress (for tests of the bound).
@@ -43,14 +50,17 @@ extension JSONStreamDecoder {
         options: options)
     }
 
-    /// Parses the next chunk; returns the items it completed, decoded.
+    /// Parses the next chunk; returns the items it completed, decoded. An error after some of
+    /// them is thrown by the next call.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> [Item] {
+      if let failure { throw failure }
+      var parseError: (any Error)? = nil
       do {
         try parser.feed(bytes)
-      } catch let error as JSONParseError {
-        throw JSONStreamDecoder.notJSON(error)
+      } catch {
+        parseError = error
       }
-      return try decodeTaken()
+      return try decodeTaken(before: parseError, last: false)
     }
 
     /// Parses the next chunk; returns the items it completed, decoded.
@@ -64,23 +74,41 @@ extension JSONStreamDecoder {
       return try Array(bytes).withUnsafeBytes { try feed($0) }
     }
 
-    /// Ends the input; returns the last items. Throws for an incomplete document.
+    /// Ends the input; returns the last items. Throws for an incomplete document, or the
+    /// error an earlier call left.
     public mutating func finish() throws -> [Item] {
+      if let failure { throw failure }
+      var parseError: (any Error)? = nil
       do {
         try parser.finish()
-      } catch let error as JSONParseError {
-        throw JSONStreamDecoder.notJSON(error)
+      } catch {
+        parseError = error
       }
-      return try decodeTaken()
+      return try decodeTaken(before: parseError, last: true)
     }
 
-    private mutating func decodeTaken() throws -> [Item] {
+    /// Decodes the items the parser completed, in order, up to the first that fails; then the
+    /// first error (that item's, else `parseError`) ends the input. It is thrown now when no
+    /// item comes before it or this is the `last` call, else by the next call.
+    private mutating func decodeTaken(before parseError: (any Error)?, last: Bool) throws
+      -> [Item]
+    {
       let items = parser.handler.takeItems()
       var decoded: [Item] = []
       decoded.reserveCapacity(items.count)
+      var error = parseError.map { ($0 as? JSONParseError).map(JSONStreamDecoder.notJSON) ?? $0 }
       for item in items {
-        decoded.append(try decoder.decodeItem(Item.self, item, number: count))
-        count += 1
+        do {
+          decoded.append(try decoder.decodeItem(Item.self, item, number: count))
+          count += 1
+        } catch let decodingError {
+          error = decodingError
+          break
+        }
+      }
+      if let error {
+        failure = error
+        if decoded.isEmpty || last { throw error }
       }
       return decoded
     }
@@ -127,9 +155,21 @@ extension JSONStreamDecoder {
   public func decodeLines<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes)
     throws -> [T] where Bytes.Element == UInt8
   {
+    var result: [T] = []
+    try decodeLines(type, from: bytes) { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with each line of NDJSON in `bytes`, decoded as a `T`, in order: every line
+  /// before a failing one is handed on before its error is thrown.
+  public func decodeLines<T: Decodable, Bytes: Sequence>(
+    _ type: T.Type, from bytes: Bytes, _ body: (T) throws -> Void
+  ) throws where Bytes.Element == UInt8 {
     try Self.withContiguous(bytes) { buffer in
       var documents = _DocumentDecoder(options: self)
-      return try Self.lines(in: buffer).map { try documents.decodeLine(type, $0, in: buffer) }
+      for line in Self.lines(in: buffer) {
+        try body(try documents.decodeLine(type, line, in: buffer))
+      }
     }
   }
 

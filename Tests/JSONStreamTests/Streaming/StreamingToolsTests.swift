@@ -143,12 +143,19 @@ struct StreamingToolsTests {
       #expect(failures[1].description.hasPrefix("line 3, column 5:"))
       #expect((failures[2].error as? JSONParseError)?.kind == .trailingText)
     }
-    // Without skipping, the first bad line is thrown, naming its line.
+    // Without skipping, the first bad line is thrown, naming its line, once the document
+    // before it is returned; every later call throws it again.
     var strict = JSONDocumentReader()
+    let before = try strict.feed(Array(text.utf8))
+    #expect(try before.map { try $0.get().value } == [["ok": 1]])
     let failure = try #require(throws: JSONDocumentReader.Failure.self) {
-      _ = try strict.feed(Array(text.utf8))
+      _ = try strict.finish()
     }
     #expect(failure.line == 2)
+    let again = try #require(throws: JSONDocumentReader.Failure.self) {
+      _ = try strict.feed(Array("[5]\n".utf8))
+    }
+    #expect(again.line == 2 && again.index == 1)
   }
 
   @Test("JSON text sequences (RFC 7464) and concatenated values")

@@ -1,0 +1,472 @@
+import Foundation
+import JSONStream
+import JSONStreamTestSupport
+import Testing
+
+// The conformance matrix: every public way in × every case × every chunking gives the values
+// and the error (kind, offset, line, column) of `JSONParser` with a recording handler. The
+// Foundation module's ways in are in its own test target's matrix; the tool's commands are in
+// `ToolConformanceTests`. `EntryPointInventoryTests` fails for a public way in that no matrix
+// lists.
+
+/// A public way in: what it delivers, and how to run it on a case at a chunking.
+struct EntryPoint: Sendable, CustomStringConvertible {
+  let name: String
+  let units: ConformanceUnits
+  /// The case the reference reads for this entry point's case (an entry point may set an
+  /// option, as the document reader's framing does), or nil when the case is not its to take.
+  var reference: @Sendable (ConformanceCase) -> ConformanceOutcome?
+  /// Only the whole input (an API that takes one buffer, or reads byte by byte itself).
+  var wholeOnly = false
+  /// Delivers nothing when it fails (it returns one result or throws): the reference's units
+  /// are dropped when it has an error.
+  var allOrNothing = false
+  let run: @Sendable (ConformanceCase, [[UInt8]]) async throws -> ConformanceOutcome
+
+  var description: String { name }
+}
+
+extension EntryPoint {
+  /// An entry point whose reference is `JSONParser` on the same case, cut into `units`;
+  /// `takes` says which cases it takes (all but duplicate-key ones, by default).
+  init(
+    _ name: String, _ units: ConformanceUnits, wholeOnly: Bool = false, allOrNothing: Bool = false,
+    takes: @escaping @Sendable (ConformanceCase) -> Bool = { !$0.rejectsDuplicateKeys },
+    run: @escaping @Sendable (ConformanceCase, [[UInt8]]) async throws -> ConformanceOutcome
+  ) {
+    self.name = name
+    self.units = units
+    self.wholeOnly = wholeOnly
+    self.allOrNothing = allOrNothing
+    self.reference = { test in takes(test) ? referenceOutcome(test, units: units) : nil }
+    self.run = run
+  }
+}
+
+/// Takes every case, duplicate-key ones too (for consumers with a duplicate-key policy).
+@Sendable func everyCase(_ test: ConformanceCase) -> Bool { true }
+/// Takes cases of one value only.
+@Sendable func singleValue(_ test: ConformanceCase) -> Bool { !test.options.allowMultipleValues }
+
+/// The duplicate-key policy a case asks for.
+func policy(_ test: ConformanceCase) -> JSONDuplicateKeyPolicy {
+  test.rejectsDuplicateKeys ? .error : .lastWins
+}
+
+/// Feeds `chunks`, then finishes: the error's place, or nil. Errors that are not
+/// `JSONParseError`s are rethrown (an entry point must not throw them for bad input).
+func drive<Handler: JSONEventHandler>(_ parser: inout JSONParser<Handler>, _ chunks: [[UInt8]])
+  throws -> ErrorPlace?
+{
+  do {
+    for chunk in chunks where try parser.feed(chunk) != .needsMoreInput { break }
+    try parser.finish()
+    return nil
+  } catch let error as JSONParseError {
+    return ErrorPlace(error)
+  }
+}
+
+/// The events of a value.
+func events(_ value: JSONValue) throws -> [Event] {
+  var recorder = EventRecorder()
+  try value.replay(into: &recorder)
+  return recorder.events
+}
+
+/// A document reader's failure, placed in the whole stream.
+func place(_ failure: JSONDocumentReader.Failure) throws -> ErrorPlace {
+  let error = try #require(failure.error as? JSONParseError, "\(failure)")
+  return ErrorPlace(
+    kind: error.kind, offset: failure.offset + error.offset, line: failure.line + error.line - 1,
+    column: error.column)
+}
+
+/// Chunks as an async sequence.
+struct AsyncChunks: AsyncSequence, Sendable {
+  let chunks: [[UInt8]]
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var chunks: IndexingIterator<[[UInt8]]>
+    mutating func next() async -> [UInt8]? { chunks.next() }
+  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
+}
+
+/// Single bytes as an async sequence (the shape of `URLSession.AsyncBytes`).
+struct AsyncBytes: AsyncSequence, Sendable {
+  let bytes: [UInt8]
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var bytes: IndexingIterator<[UInt8]>
+    mutating func next() async -> UInt8? { bytes.next() }
+  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes.makeIterator()) }
+}
+
+/// Takes every output of an async sequence until it ends or throws, then checks it returns nil
+/// after throwing: the outputs and the error.
+func drain<S: AsyncSequence>(_ sequence: S) async throws -> (
+  outputs: [S.Element], error: (any Error)?
+) {
+  var iterator = sequence.makeAsyncIterator()
+  var outputs: [S.Element] = []
+  do {
+    while let output = try await iterator.next() { outputs.append(output) }
+    return (outputs, nil)
+  } catch {
+    let after = try await iterator.next()
+    #expect(after == nil, "an async iterator must return nil after it threw")
+    return (outputs, error)
+  }
+}
+
+/// A document reader's results, stopping at a thrown failure (checked to be thrown again).
+func readDocuments(_ reader: inout JSONDocumentReader, _ chunks: [[UInt8]]) throws
+  -> ConformanceOutcome
+{
+  var units: [[Event]] = []
+  func take(_ results: [Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>]) throws {
+    for result in results { units.append(try events(try result.get().value)) }
+  }
+  do {
+    for chunk in chunks { try take(try reader.feed(chunk)) }
+    try take(try reader.finish())
+    return ConformanceOutcome(units: units, error: nil)
+  } catch let failure as JSONDocumentReader.Failure {
+    let again = #expect(throws: JSONDocumentReader.Failure.self) { _ = try reader.finish() }
+    #expect(again.map { try? place($0) } == (try place(failure)), "the same failure again")
+    return ConformanceOutcome(units: units, error: try place(failure))
+  }
+}
+
+enum Matrix {
+  /// The ways in of the core module. The names are what `EntryPointInventoryTests` matches.
+  static let entryPoints: [EntryPoint] = [
+    EntryPoint("JSONParser.feed", .events) { test, chunks in
+      var parser = JSONParser(handler: EventRecorder(), options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: [parser.handler.events], error: error)
+    },
+    EntryPoint("JSONParser.parse", .events, wholeOnly: true, allOrNothing: true) { test, _ in
+      do {
+        let recorder = try JSONParser.parse(
+          test.bytes, handler: EventRecorder(), options: test.options)
+        return ConformanceOutcome(units: [recorder.events], error: nil)
+      } catch let error as JSONParseError {
+        return ConformanceOutcome(units: [], error: ErrorPlace(error))
+      }
+    },
+    EntryPoint("JSONTreeBuilder", .topLevelValues, takes: everyCase) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONTreeBuilder(duplicateKeyPolicy: policy(test)), options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: try parser.handler.values.map(events), error: error)
+    },
+    EntryPoint(
+      "JSONValue(parsing:)", .topLevelValues, wholeOnly: true, allOrNothing: true,
+      takes: singleValue
+    ) { test, _ in
+      do {
+        let value = try JSONValue(
+          parsing: test.bytes, options: test.options, duplicateKeys: policy(test))
+        return ConformanceOutcome(units: [try events(value)], error: nil)
+      } catch let error as JSONParseError {
+        return ConformanceOutcome(units: [], error: ErrorPlace(error))
+      }
+    },
+    EntryPoint("JSONPathTracker", .events) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONPathTracker(downstream: EventRecorder()), options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: [parser.handler.downstream.events], error: error)
+    },
+    EntryPoint("JSONPathTracker over a tree builder", .topLevelValues, takes: everyCase) {
+      test, chunks in
+      var parser = JSONParser(
+        handler: JSONPathTracker(downstream: JSONTreeBuilder(duplicateKeyPolicy: policy(test))),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(
+        units: try parser.handler.downstream.values.map(events), error: error)
+    },
+    EntryPoint("JSONSelectFilter", .events) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONSelectFilter(paths: [try JSONPath("$")], downstream: EventRecorder()),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: [parser.handler.downstream.events], error: error)
+    },
+    // A filter that selects nothing skips every container: the same errors, no events.
+    EntryPoint(
+      name: "JSONSelectFilter selecting nothing", units: .events,
+      reference: { test in
+        if test.rejectsDuplicateKeys { return nil }
+        return ConformanceOutcome(units: [[]], error: referenceOutcome(test, units: .events).error)
+      },
+      run: { test, chunks in
+        var parser = JSONParser(
+          handler: JSONSelectFilter(paths: [try JSONPath("$.none")], downstream: EventRecorder()),
+          options: test.options)
+        let error = try drive(&parser, chunks)
+        return ConformanceOutcome(units: [parser.handler.downstream.events], error: error)
+      }),
+    EntryPoint("JSONExcludeFilter", .events) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONExcludeFilter(paths: [try JSONPath("$.none")], downstream: EventRecorder()),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: [parser.handler.downstream.events], error: error)
+    },
+    EntryPoint("JSONTransform", .events) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONTransform(rules: [], downstream: EventRecorder()), options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(units: [parser.handler.downstream.events], error: error)
+    },
+    EntryPoint("JSONItemStreamer", .rootElements, takes: everyCase) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONItemStreamer(paths: [try JSONPath("$[*]")], duplicateKeys: policy(test)),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(
+        units: try parser.handler.takeItems().map { try events($0.value) }, error: error)
+    },
+    EntryPoint("JSONItemStreamer at the root", .topLevelValues, takes: everyCase) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONItemStreamer(paths: [try JSONPath("$")], duplicateKeys: policy(test)),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(
+        units: try parser.handler.takeItems().map { try events($0.value) }, error: error)
+    },
+    // parser → writer: what was written before an error is a prefix of the output, and holds
+    // the complete values.
+    EntryPoint("JSONWriter", .topLevelValues) { test, chunks in
+      var writeOptions = JSONWriteOptions()
+      writeOptions.allowMultipleValues = true
+      writeOptions.allowNonFiniteNumbers = test.options.allowNonFiniteNumbers
+      var parser = JSONParser(handler: JSONWriter(options: writeOptions), options: test.options)
+      let error = try drive(&parser, chunks)
+      if error == nil { try parser.handler.finish() } else { try parser.handler.flush() }
+      var readOptions = JSONParseOptions()
+      readOptions.allowMultipleValues = true
+      readOptions.allowNonFiniteNumbers = test.options.allowNonFiniteNumbers
+      readOptions.limits.maxNumberLength = .max
+      var reader = JSONParser(handler: JSONTreeBuilder(), options: readOptions)
+      try reader.feed(parser.handler.bytes)
+      if error == nil {
+        try reader.finish()
+      } else {
+        // A prefix of valid JSON: it may end inside a value, but never in error.
+        do { try reader.finish() } catch let cut as JSONParseError {
+          #expect(cut.kind == .unexpectedEndOfInput, "the output is not a prefix: \(cut)")
+        }
+      }
+      return ConformanceOutcome(units: try reader.handler.values.map(events), error: error)
+    },
+    EntryPoint(
+      name: "JSONDocumentReader, concatenated", units: .topLevelValues,
+      reference: { test in
+        if test.options.allowTrailingText { return nil }  // no end to a value's trailing text
+        return referenceOutcome(test.with { $0.allowMultipleValues = true }, units: .topLevelValues)
+      },
+      run: { test, chunks in
+        var reader = JSONDocumentReader(
+          framing: .concatenated, options: test.options, duplicateKeys: policy(test))
+        return try readDocuments(&reader, chunks)
+      }),
+    EntryPoint(
+      name: "JSONDocumentReader, lines", units: .topLevelValues,
+      reference: { test in referenceLinesOutcome(test) },
+      run: { test, chunks in
+        var options = test.options
+        options.allowMultipleValues = false
+        var reader = JSONDocumentReader(
+          framing: .lines, options: options, duplicateKeys: policy(test))
+        return try readDocuments(&reader, chunks)
+      }),
+    EntryPoint("jsonEvents, chunks", .events) { test, chunks in
+      let (events, error) = try await drain(
+        AsyncChunks(chunks: chunks).jsonEvents(options: test.options))
+      var recorder = EventRecorder()
+      for event in events { try event.send(to: &recorder) }
+      return ConformanceOutcome(units: [recorder.events], error: try asyncPlace(error))
+    },
+    EntryPoint("jsonEvents, bytes", .events, wholeOnly: true) { test, _ in
+      let (events, error) = try await drain(
+        AsyncBytes(bytes: test.bytes).jsonEvents(options: test.options))
+      var recorder = EventRecorder()
+      for event in events { try event.send(to: &recorder) }
+      return ConformanceOutcome(units: [recorder.events], error: try asyncPlace(error))
+    },
+    EntryPoint("jsonItems, chunks", .rootElements, takes: everyCase) { test, chunks in
+      let (items, error) = try await drain(
+        AsyncChunks(chunks: chunks).jsonItems(
+          paths: [try JSONPath("$[*]")], options: test.options, duplicateKeys: policy(test)))
+      return ConformanceOutcome(
+        units: try items.map { try events($0.value) }, error: try asyncPlace(error))
+    },
+    EntryPoint("jsonItems, bytes", .rootElements, wholeOnly: true, takes: everyCase) { test, _ in
+      let (items, error) = try await drain(
+        AsyncBytes(bytes: test.bytes).jsonItems(
+          paths: [try JSONPath("$[*]")], options: test.options, duplicateKeys: policy(test)))
+      return ConformanceOutcome(
+        units: try items.map { try events($0.value) }, error: try asyncPlace(error))
+    },
+    EntryPoint(
+      name: "jsonDocuments, chunks", units: .topLevelValues,
+      reference: { test in referenceLinesOutcome(test) },
+      run: { test, chunks in
+        var options = test.options
+        options.allowMultipleValues = false
+        let (results, error) = try await drain(
+          AsyncChunks(chunks: chunks).jsonDocuments(options: options, duplicateKeys: policy(test)))
+        return ConformanceOutcome(
+          units: try results.map { try events(try $0.get().value) }, error: try asyncPlace(error))
+      }),
+    EntryPoint(
+      name: "jsonDocuments, bytes", units: .topLevelValues,
+      reference: { test in referenceLinesOutcome(test) }, wholeOnly: true,
+      run: { test, _ in
+        var options = test.options
+        options.allowMultipleValues = false
+        let (results, error) = try await drain(
+          AsyncBytes(bytes: test.bytes).jsonDocuments(options: options, duplicateKeys: policy(test))
+        )
+        return ConformanceOutcome(
+          units: try results.map { try events(try $0.get().value) }, error: try asyncPlace(error))
+      }),
+  ]
+}
+
+/// An async adapter's error, placed.
+func asyncPlace(_ error: (any Error)?) throws -> ErrorPlace? {
+  switch error {
+  case nil: return nil
+  case let error as JSONParseError: return ErrorPlace(error)
+  case let failure as JSONDocumentReader.Failure: return try place(failure)
+  case let error?: throw error
+  }
+}
+
+extension EntryPoint {
+  init(
+    name: String, units: ConformanceUnits,
+    reference: @escaping @Sendable (ConformanceCase) -> ConformanceOutcome?,
+    wholeOnly: Bool = false,
+    run: @escaping @Sendable (ConformanceCase, [[UInt8]]) async throws -> ConformanceOutcome
+  ) {
+    self.name = name
+    self.units = units
+    self.reference = reference
+    self.wholeOnly = wholeOnly
+    self.run = run
+  }
+
+}
+
+/// Every case of the matrix: the written ones, and the JSONTestSuite's files when present.
+func matrixCases() throws -> [ConformanceCase] {
+  var cases = ConformanceCase.written
+  if SharedData.hasJSONTestSuite {
+    for file in try SharedData.files(in: SharedData.jsonTestSuite, prefix: "") {
+      cases.append(ConformanceCase(file.name, file.bytes))
+    }
+  }
+  return cases
+}
+
+@Suite("Conformance matrix")
+struct ConformanceMatrixTests {
+  @Test(
+    "every way in gives the reference's values and error, at every chunking",
+    arguments: Matrix.entryPoints)
+  func matrix(_ entryPoint: EntryPoint) async throws {
+    if !SharedData.hasJSONTestSuite {
+      print("JSONTestSuite not found at \(SharedData.jsonTestSuite.path): its files are left out")
+    }
+    var compared = 0
+    for test in try matrixCases() {
+      guard var expected = entryPoint.reference(test) else { continue }
+      if entryPoint.allOrNothing && expected.error != nil { expected.units = [] }
+      for chunking in entryPoint.wholeOnly ? [.whole] : Chunking.allCases {
+        // Byte by byte, large inputs only cost time: the small cases cover every split.
+        if chunking == .oneByte && test.bytes.count > 4096 { continue }
+        let outcome = try await entryPoint.run(test, chunking.chunks(test.bytes))
+        #expect(outcome == expected, "\(entryPoint), \(test), \(chunking)")
+        compared += 1
+      }
+    }
+    #expect(compared > 0)
+  }
+}
+
+@Suite("Seams between the layers")
+struct SeamTests {
+  @Test("a path tracker keeps its consumer's skipping")
+  func trackerKeepsSkipping() throws {
+    #expect(JSONPathTracker<SkippingRecorder>.canSkipContainers)
+    let all = try parsedEvents(SkipTests.text)
+    for depth in 1...3 {
+      var parser = JSONParser(
+        handler: JSONPathTracker(downstream: SkippingRecorder(skipDepth: depth)))
+      try parser.feed(SkipTests.text.utf8)
+      try parser.finish()
+      #expect(parser.handler.downstream.recorder.events == withoutContents(all, at: depth))
+    }
+  }
+
+  @Test("a repeated key is a located parse error from every consumer; a tracker adds its path")
+  func duplicateKeys() async throws {
+    let text = "[{\"a\":1},\n {\"b\":{\"k\":1,\"k\":2}}]"
+    let expected = ErrorPlace(kind: .duplicateKey, offset: 23, line: 2, column: 14)
+    let direct = try #require(throws: JSONParseError.self) {
+      try JSONValue(parsing: text, duplicateKeys: .error)
+    }
+    #expect(ErrorPlace(direct) == expected && direct.path == nil)
+    #expect(direct.description == #"line 2, column 14: duplicate key "k" in an object"#)
+
+    var tracked = JSONParser(
+      handler: JSONPathTracker(downstream: JSONTreeBuilder(duplicateKeyPolicy: .error)))
+    let located = try #require(throws: JSONParseError.self) {
+      try tracked.feed(text.utf8)
+    }
+    #expect(ErrorPlace(located) == expected)
+    #expect(located.path == [.index(1), .key("b"), .key("k")])
+    #expect(located.description.hasPrefix("line 2, column 14 (at /1/b/k): duplicate key"))
+
+    var items = JSONParser(
+      handler: JSONItemStreamer(paths: [try JSONPath("$[*]")], duplicateKeys: .error))
+    let fromItems = try #require(throws: JSONParseError.self) { try items.feed(text.utf8) }
+    #expect(ErrorPlace(fromItems) == expected)
+    #expect(items.handler.takeItems().map(\.value) == [["a": 1]])
+
+    var reader = JSONDocumentReader(framing: .concatenated, duplicateKeys: .error)
+    let failure = try #require(throws: JSONDocumentReader.Failure.self) {
+      _ = try reader.feed(Array(text.utf8))
+    }
+    #expect(try place(failure) == expected)
+  }
+
+  @Test("after an error, every later call throws the same error; async iterators end")
+  func stickyErrors() async throws {
+    let text = #"[{"a":1},{"a":2}, x]"#
+    var items = AsyncChunks(chunks: [Array(text.utf8)]).jsonItems(paths: [try JSONPath("$[*]")])
+      .makeAsyncIterator()
+    #expect(try await items.next()?.value == ["a": 1])
+    #expect(try await items.next()?.value == ["a": 2])
+    await #expect(throws: JSONParseError.self) { try await items.next() }
+    #expect(try await items.next() == nil)
+    #expect(try await items.next() == nil)
+
+    var reader = JSONDocumentReader()
+    let documents = try reader.feed(Array("[1]\n[2]\n{bad\n[4]\n".utf8))
+    #expect(try documents.map { try $0.get().value } == [[1], [2]])
+    for _ in 0..<2 {
+      let failure = try #require(throws: JSONDocumentReader.Failure.self) {
+        _ = try reader.feed(Array("[5]\n".utf8))
+      }
+      #expect(failure.line == 3 && failure.index == 2)
+    }
+    #expect(throws: JSONDocumentReader.Failure.self) { _ = try reader.finish() }
+  }
+}
