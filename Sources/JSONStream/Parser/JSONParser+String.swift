@@ -350,6 +350,9 @@ extension JSONParser {
     }
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(_utf8.scalar) {
       if !options.looseUnicode {
+        // The error points at the character's first byte: its continuation bytes, counted as
+        // they were read, lie after that point and must not shorten the column.
+        _continuationBytes &-= Int(_utf8.length) &- 1
         throw _stringError(
           _disallowedCharacterError(_utf8.scalar, at: p - Int(_utf8.length)),
           unflushed: p - runStart)
