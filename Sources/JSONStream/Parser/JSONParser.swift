@@ -82,6 +82,10 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _escapeValue: UInt32 = 0
   /// A high surrogate escape waiting for its low half; 0 when none.
   @usableFromInline var _pendingHighSurrogate: UInt32 = 0
+  /// Offsets of the `\` of the escape in progress and of the pending high surrogate's escape:
+  /// errors about a `\u` escape point at its start, wherever the chunks were cut.
+  @usableFromInline var _escapeStart = 0
+  @usableFromInline var _highSurrogateStart = 0
   @usableFromInline var _utf8 = _UTF8Sequence()
   @usableFromInline var _numberState = _NumberState.start
   @usableFromInline var _literal = _Literal.true

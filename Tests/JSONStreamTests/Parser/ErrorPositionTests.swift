@@ -98,6 +98,48 @@ struct ErrorPositionTests {
       #expect(found?.column == 5)
     }
   }
+
+  @Test("an escaped noncharacter is reported at the escape's backslash")
+  func escapedNoncharacter() {
+    let cases: [(String, String)] = [
+      (#"["\uFDD0"]"#, #"\uFDD0"#), (#"["ab\uFFFE"]"#, #"\uFFFE"#),
+      (#"["é€😀\u0000"]"#, #"\u0000"#), (#"["😀\uDBFF\uDFFF"]"#, #"\uDBFF"#),
+      (#"{"é\uD83F\uDFFE": 1}"#, #"\uD83F"#), (#"[1,\n"x",\n"€\uFDEF"]"#, #"\uFDEF"#),
+    ]
+    for (text, marker) in cases {
+      let text = text.replacingOccurrences(of: #"\n"#, with: "\n")
+      Self.expectError(.disallowedCharacter, in: text, at: marker, options: Self.rejecting)
+    }
+  }
+
+  @Test("unpaired surrogates are reported at the backslash of the unpaired escape")
+  func unpairedSurrogates() {
+    // (text, the escape the error points at: its first occurrence)
+    let cases: [(String, String)] = [
+      (#""\uD800""#, #"\uD800"#),
+      (#""\uD800x""#, #"\uD800"#),
+      (#""\uD800é""#, #"\uD800"#),
+      (#""€\uDBFF😀""#, #"\uDBFF"#),
+      (#""\uD800\u0041""#, #"\uD800"#),
+      (#""\uD800\n""#, #"\uD800"#),
+      (#""\uD800\\""#, #"\uD800"#),
+      (#""\uDC00""#, #"\uDC00"#),
+      (#""ab\uDFFFcd""#, #"\uDFFF"#),
+      (#""a\uD800\uD800""#, #"\uD800"#),
+      (#""\u0041\uDC00\uD800""#, #"\uDC00"#),
+      (#"["x", "é\uD83D"]"#, #"\uD83D"#),
+      (#"{"\uD800": 1}"#, #"\uD800"#),
+      (#"{"a": 1, "k\uD800\u0041": 2}"#, #"\uD800"#),
+      (#"{"😀\uDC00": 1}"#, #"\uDC00"#),
+      (#"[1,\n  "\uD800x"]"#, #"\uD800"#),
+    ]
+    for (text, marker) in cases {
+      let text = text.replacingOccurrences(of: #"\n"#, with: "\n")
+      Self.expectError(.unpairedSurrogate, in: text, at: marker, options: JSONParseOptions())
+      // Rejecting noncharacters as well changes nothing here.
+      Self.expectError(.unpairedSurrogate, in: text, at: marker, options: Self.rejecting)
+    }
+  }
 }
 
 extension String {
