@@ -52,7 +52,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
     switch phase {
     case .stopped: return .stopped
-    case .running: break
+    case .running: try _checkOptions()
     default: throw error(.inputAfterFinish, "input after finish()", at: offset)
     }
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
@@ -129,6 +129,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @inlinable public mutating func finish() throws {
     if phase == .stopped { return }
     guard phase == .running else { throw error(.inputAfterFinish, "finish() twice", at: offset) }
+    try _checkOptions()
     phase = .ended
     if !headerDone && carry.isEmpty && offset == 0 {
       throw error(.emptyInput, "no input", at: 0)
@@ -459,6 +460,14 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   @inlinable @inline(__always)
   mutating func endValue() throws {
     if depth == 0 { valueCount &+= 1 }
+  }
+
+  /// Invalid limits fail every call before any input is read (once per chunk: no cost that
+  /// matters).
+  @inlinable func _checkOptions() throws {
+    if let invalid = options.limits._validationError {
+      throw error(invalid.kind, invalid.message, at: 0)
+    }
   }
 
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)

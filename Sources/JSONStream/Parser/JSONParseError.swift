@@ -51,6 +51,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Binary input (``JSONBinaryReader``) that is not the binary format: a bad header, an
     /// unknown tag, a reference to no earlier entry, a value or key out of place.
     case invalidBinary
+    /// The options are invalid (a negative limit): reported at offset 0 by the first call of
+    /// a parser or reader made with them, before any input is read; the message names the
+    /// option and its value. See ``JSONParseOptions/validate()``.
+    case invalidOption
   }
 
   /// What went wrong.

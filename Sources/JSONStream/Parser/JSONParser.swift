@@ -93,9 +93,16 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _commentSawStar = false
 
   /// A parser that delivers events to `handler`.
+  ///
+  /// Invalid options (see ``JSONParseOptions/validate()``) leave the parser failed from the
+  /// start: its first call throws the error, and parsing never sees a bad limit.
   public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
     self.handler = handler
     self.options = options
+    if let error = options.limits._validationError {
+      _phase = .failed
+      _failure = error
+    }
   }
 
   /// Bytes consumed so far. After ``JSONParseStatus/stopped`` or ``JSONParseStatus/finished``,
