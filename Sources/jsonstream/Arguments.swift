@@ -218,6 +218,10 @@ extension Arguments {
     if command == .select && result.paths.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
     }
+    // Values the library would refuse later are usage errors, reported before any input.
+    if let indent = result.writeOptions.indent, indent > JSONWriteOptions.maxIndent {
+      throw ToolError.usage("--indent must be at most \(JSONWriteOptions.maxIndent), not \(indent)")
+    }
     return result
   }
 }

@@ -63,7 +63,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   mutating func _feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
     switch phase {
     case .stopped: return .stopped
-    case .running: break
+    case .running: try _checkOptions()
     case .failed: throw _failure!
     default: throw error(.inputAfterFinish, "input after finish()", at: offset)
     }
@@ -150,6 +150,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if phase == .stopped { return }
     if phase == .failed { throw _failure! }
     guard phase == .running else { throw error(.inputAfterFinish, "finish() twice", at: offset) }
+    try _checkOptions()
     phase = .ended
     if !headerDone && carry.isEmpty && offset == 0 {
       throw error(.emptyInput, "no input", at: 0)
@@ -491,6 +492,14 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     phase = .failed
     _failure = JSONParseError(content: error, offset: offset, line: 0, column: 0) ?? error
     return _failure!
+  }
+
+  /// Invalid limits fail every call before any input is read (once per chunk: no cost that
+  /// matters).
+  @inlinable func _checkOptions() throws {
+    if let invalid = options.limits._validationError {
+      throw error(invalid.kind, invalid.message, at: 0)
+    }
   }
 
   @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)

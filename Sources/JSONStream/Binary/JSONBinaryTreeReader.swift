@@ -92,6 +92,9 @@ struct _BinaryTreeReader {
   }
 
   mutating func read(_ input: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+    if let invalid = limits._validationError {
+      throw failure(invalid.kind, invalid.message, at: 0)
+    }
     guard let base = input.baseAddress, input.count > 0 else {
       throw failure(.emptyInput, "no input", at: 0)
     }

@@ -271,7 +271,9 @@ public struct JSONDocumentReader {
 
   private mutating func fail(_ error: any Error) throws {
     let failure = Failure(line: documentLine, index: index, offset: documentOffset, error: error)
-    guard skipsInvalidDocuments else { throw failure }
+    // Invalid options fail every document alike: no document to skip, but a mistake to report.
+    let invalidOptions = (error as? JSONParseError)?.kind == .invalidOption
+    guard skipsInvalidDocuments && !invalidOptions else { throw failure }
     failed = true
     results.append(.failure(failure))
     index += 1

@@ -27,14 +27,18 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidEscape
     /// `\u` not followed by four hex digits.
     case invalidUnicodeEscape
-    /// A high surrogate escape without its low half, or a lone low surrogate.
+    /// A high surrogate escape without its low half, reported at the `\` of the high
+    /// surrogate's escape (`"\uD800x"` at offset 1, not at the `x`); or a lone low surrogate
+    /// escape, reported at its own `\`.
     case unpairedSurrogate
     /// Ill-formed UTF-8: a bad lead byte, bad continuation, overlong form, encoded surrogate,
     /// value above U+10FFFF, or a truncated sequence.
     case invalidUTF8
     /// A raw byte below 0x20 inside a string (must be escaped).
     case controlCharacterInString
-    /// U+0000 or a noncharacter, under ``JSONParseOptions/rejectNullAndNoncharacters``.
+    /// U+0000 or a noncharacter, under ``JSONParseOptions/rejectNullAndNoncharacters``;
+    /// reported at the character's first byte, or at the `\` of the escape that writes it (of
+    /// the high surrogate's escape, for a pair).
     case disallowedCharacter
     /// A UTF-8 byte order mark at the start, without ``JSONParseOptions/allowByteOrderMark``.
     case byteOrderMark
@@ -47,6 +51,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Binary input (``JSONBinaryReader``) that is not the binary format: a bad header, an
     /// unknown tag, a reference to no earlier entry, a value or key out of place.
     case invalidBinary
+    /// The options are invalid (a negative limit): reported at offset 0 by the first call of
+    /// a parser or reader made with them, before any input is read; the message names the
+    /// option and its value. See ``JSONParseOptions/validate()``.
+    case invalidOption
   }
 
   /// What went wrong.

@@ -58,6 +58,15 @@ public struct JSONParseOptions: Sendable, Equatable {
 
   /// Strict RFC 8259 with the default limits.
   public init() {}
+
+  /// Checks the options (only ``limits`` can be invalid; see ``JSONParseLimits/validate()``).
+  /// Setters cannot throw, so a parser or reader made with invalid options fails instead:
+  /// its first `feed` or `finish` throws this error. Call this to find out sooner.
+  ///
+  /// - Throws: ``JSONParseError`` of kind ``JSONParseError/Kind/invalidOption``.
+  public func validate() throws {
+    try limits.validate()
+  }
 }
 
 /// Limits that protect a program from hostile or runaway input. Exceeding one is an error of
@@ -77,4 +86,30 @@ public struct JSONParseLimits: Sendable, Equatable {
   public var maxInputLength = Int.max
 
   public init() {}
+
+  /// Checks that no limit is negative. Zero is valid and allows none of what the limit
+  /// counts: `maxDepth` 0 allows only a scalar document, `maxStringLength` 0 only empty
+  /// strings, `maxNumberLength` 0 no numbers, `maxInputLength` 0 no input.
+  ///
+  /// - Throws: ``JSONParseError`` of kind ``JSONParseError/Kind/invalidOption`` at offset 0,
+  ///   naming the limit and its value.
+  public func validate() throws {
+    if let error = _validationError { throw error }
+  }
+
+  /// The error ``validate()`` throws, or nil: for the parser to hold from the start.
+  @usableFromInline
+  var _validationError: JSONParseError? {
+    if maxDepth < 0 { return Self._negative("maxDepth", maxDepth) }
+    if maxStringLength < 0 { return Self._negative("maxStringLength", maxStringLength) }
+    if maxNumberLength < 0 { return Self._negative("maxNumberLength", maxNumberLength) }
+    if maxInputLength < 0 { return Self._negative("maxInputLength", maxInputLength) }
+    return nil
+  }
+
+  private static func _negative(_ name: String, _ value: Int) -> JSONParseError {
+    JSONParseError(
+      kind: .invalidOption, offset: 0, line: 1, column: 1,
+      message: "invalid option: limits.\(name) is \(value); it must be 0 or more")
+  }
 }

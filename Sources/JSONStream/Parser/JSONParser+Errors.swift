@@ -251,13 +251,13 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _unpairedSurrogateError(_ unit: UInt32, at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _unpairedSurrogateError(_ unit: UInt32, offset: Int) -> JSONParseError {
     let text = "\\u" + _hex(UInt8(unit >> 8)) + _hex(UInt8(unit & 0xFF))
     let message =
       unit >= 0xDC00
       ? "unpaired surrogate \(text): a low surrogate must follow a high surrogate escape"
       : "unpaired surrogate \(text): a high surrogate must be followed by a low surrogate escape"
-    return _error(.unpairedSurrogate, message, at: p)
+    return _error(.unpairedSurrogate, message, offset: offset)
   }
 
   @usableFromInline
@@ -273,11 +273,11 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _disallowedCharacterError(_ scalar: UInt32, at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _disallowedCharacterError(_ scalar: UInt32, offset: Int) -> JSONParseError {
     var digits = String(scalar, radix: 16, uppercase: true)
     while digits.count < 4 { digits = "0" + digits }
     let what = scalar == 0 ? "U+0000" : "the noncharacter U+\(digits)"
-    return _error(.disallowedCharacter, "\(what) is not allowed in strings", at: p)
+    return _error(.disallowedCharacter, "\(what) is not allowed in strings", offset: offset)
   }
 }
 

@@ -82,7 +82,7 @@ extension JSONParser {
       if _pendingHighSurrogate != 0 && p < end && p.pointee != ._backslash {
         // A high surrogate escape must be followed by `\u` and its low half.
         try _appendToScratch(runStart, p)
-        try _unpairedSurrogate(at: p)
+        try _unpairedSurrogate(at: _highSurrogateStart)
         runStart = p
       }
       p = _skipPlainStringBytes(p, end)
@@ -98,6 +98,7 @@ extension JSONParser {
       } else if c == ._backslash {
         try _appendToScratch(runStart, p)
         _escape = 1
+        _escapeStart = _offset(p)
         p = try _scanEscape(p + 1, end)
         runStart = p
         if _escape != 0 {
@@ -245,7 +246,7 @@ extension JSONParser {
         default:
           throw _stringError(_invalidEscapeError(at: p), unflushed: 0)
         }
-        if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: p) }
+        if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: _highSurrogateStart) }
         if _skipping { _skippedTokenLength &+= 1 } else { _scratch.append(decoded) }
         _escape = 0
         return p + 1
@@ -262,41 +263,44 @@ extension JSONParser {
       p += 1
       if _escape == 6 {
         _escape = 0
-        try _codeUnitEscape(_escapeValue, at: p - 1)
+        try _codeUnitEscape(_escapeValue)
         return p
       }
     }
     return end
   }
 
-  /// A complete `\uXXXX` escape: pairs surrogates, checks the scalar, appends it.
+  /// A complete `\uXXXX` escape (its `\` at `_escapeStart`): pairs surrogates, checks the
+  /// scalar, appends it. Errors point at the `\` of the escape that starts the character.
   @inlinable
-  mutating func _codeUnitEscape(_ unit: UInt32, at p: UnsafePointer<UInt8>) throws {
+  mutating func _codeUnitEscape(_ unit: UInt32) throws {
     if _pendingHighSurrogate != 0 {
       if unit >= 0xDC00 && unit <= 0xDFFF {
         let scalar = 0x10000 &+ ((_pendingHighSurrogate &- 0xD800) << 10) &+ (unit &- 0xDC00)
         _pendingHighSurrogate = 0
-        try _appendCheckedScalar(scalar, at: p)
+        try _appendCheckedScalar(scalar, at: _highSurrogateStart)
         return
       }
-      try _unpairedSurrogate(at: p)  // then `unit` stands on its own
+      try _unpairedSurrogate(at: _highSurrogateStart)  // then `unit` stands on its own
     }
     if unit >= 0xD800 && unit <= 0xDBFF {
       _pendingHighSurrogate = unit
+      _highSurrogateStart = _escapeStart
     } else if unit >= 0xDC00 && unit <= 0xDFFF {
       _pendingHighSurrogate = unit  // reported as the unpaired unit
-      try _unpairedSurrogate(at: p)
+      try _unpairedSurrogate(at: _escapeStart)
     } else {
-      try _appendCheckedScalar(unit, at: p)
+      try _appendCheckedScalar(unit, at: _escapeStart)
     }
   }
 
-  /// Appends a decoded scalar, applying the NUL/noncharacter policy.
+  /// Appends a scalar decoded from the escape at offset `escape`, applying the NUL/noncharacter
+  /// policy.
   @inlinable
-  mutating func _appendCheckedScalar(_ scalar: UInt32, at p: UnsafePointer<UInt8>) throws {
+  mutating func _appendCheckedScalar(_ scalar: UInt32, at escape: Int) throws {
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(scalar) {
       if !options.looseUnicode {
-        throw _stringError(_disallowedCharacterError(scalar, at: p), unflushed: 0)
+        throw _stringError(_disallowedCharacterError(scalar, offset: escape), unflushed: 0)
       }
       _appendScalar(0xFFFD)
       return
@@ -304,11 +308,13 @@ extension JSONParser {
     _appendScalar(scalar)
   }
 
-  /// `_pendingHighSurrogate` has no partner: U+FFFD or an error, by the options.
+  /// `_pendingHighSurrogate` has no partner: U+FFFD or an error (at `escape`, the offset of
+  /// the unpaired escape's `\`), by the options.
   @inlinable
-  mutating func _unpairedSurrogate(at p: UnsafePointer<UInt8>) throws {
+  mutating func _unpairedSurrogate(at escape: Int) throws {
     if !(options.looseUnicode || options.replaceUnpairedSurrogates) {
-      throw _stringError(_unpairedSurrogateError(_pendingHighSurrogate, at: p), unflushed: 0)
+      throw _stringError(
+        _unpairedSurrogateError(_pendingHighSurrogate, offset: escape), unflushed: 0)
     }
     _pendingHighSurrogate = 0
     _appendScalar(0xFFFD)
@@ -359,8 +365,11 @@ extension JSONParser {
     }
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(_utf8.scalar) {
       if !options.looseUnicode {
+        // The error points at the character's first byte: its continuation bytes, counted as
+        // they were read, lie after that point and must not shorten the column.
+        _continuationBytes &-= Int(_utf8.length) &- 1
         throw _stringError(
-          _disallowedCharacterError(_utf8.scalar, at: p - Int(_utf8.length)),
+          _disallowedCharacterError(_utf8.scalar, offset: _offset(p - Int(_utf8.length))),
           unflushed: p - runStart)
       }
       try _replaceIllFormed(runStart, p)

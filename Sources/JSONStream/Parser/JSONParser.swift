@@ -86,6 +86,10 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _escapeValue: UInt32 = 0
   /// A high surrogate escape waiting for its low half; 0 when none.
   @usableFromInline var _pendingHighSurrogate: UInt32 = 0
+  /// Offsets of the `\` of the escape in progress and of the pending high surrogate's escape:
+  /// errors about a `\u` escape point at its start, wherever the chunks were cut.
+  @usableFromInline var _escapeStart = 0
+  @usableFromInline var _highSurrogateStart = 0
   @usableFromInline var _utf8 = _UTF8Sequence()
   @usableFromInline var _numberState = _NumberState.start
   @usableFromInline var _literal = _Literal.true
@@ -93,9 +97,16 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _commentSawStar = false
 
   /// A parser that delivers events to `handler`.
+  ///
+  /// Invalid options (see ``JSONParseOptions/validate()``) leave the parser failed from the
+  /// start: its first call throws the error, and parsing never sees a bad limit.
   public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
     self.handler = handler
     self.options = options
+    if let error = options.limits._validationError {
+      _phase = .failed
+      _failure = error
+    }
   }
 
   /// Bytes consumed so far. After ``JSONParseStatus/stopped`` or ``JSONParseStatus/finished``,

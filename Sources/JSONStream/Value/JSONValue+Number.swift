@@ -4,8 +4,8 @@ extension JSONValue {
   /// number's text — `123456789012345678901234567890`, `1e400` and
   /// `0.10000000000000000001` survive a parse and write unchanged.
   ///
-  /// Equality is numeric across representations (`1 == 1.0`); text-kept numbers equal each
-  /// other by text.
+  /// Equality is numeric across representations (`1 == 1.0`, `1.50 == 15e-1`): numbers compare
+  /// by the decimal value they are written as (see ``==(_:_:)``), and hash alike when equal.
   public struct Number: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     enum Storage: Sendable {
@@ -165,58 +165,78 @@ extension JSONValue {
       }
     }
 
+    /// Numbers are equal when the decimal values they are written as are equal: an integer is
+    /// its value, kept text the value it denotes, and a `Double` its shortest round-trip text
+    /// (what writers emit). Comparing those values alone keeps `==` transitive and makes every
+    /// number equal to what it reads back as once written; so `Double(1 << 60)`, written
+    /// `1.152921504606847e+18`, is not equal to the integer `1 << 60`.
     public static func == (lhs: Number, rhs: Number) -> Bool {
       switch (lhs.storage, rhs.storage) {
       case (.int(let a), .int(let b)): return a == b
       case (.uint(let a), .uint(let b)): return a == b
+      // Equal doubles have the same shortest text; -0 and 0 are the same number.
       case (.double(let a), .double(let b)): return a == b
-      case (.text(let a), .text(let b)):
-        return a == b || Self.decimalsEqual(a, b)
       case (.int, .uint), (.uint, .int): return false  // .uint is always above Int64.max
-      case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
-        return Double(exactly: a) == b
-      case (.uint(let a), .double(let b)), (.double(let b), .uint(let a)):
-        return Double(exactly: a) == b
-      case (.text(let a), .double(let b)), (.double(let b), .text(let a)):
-        return Self.withNumber(a) { $0.losslessDouble } == b
-      case (.text(let a), .int(let b)), (.int(let b), .text(let a)):
-        return Self.withNumber(a) { $0.int64 } == b
-      case (.text(let a), .uint(let b)), (.uint(let b), .text(let a)):
-        return Self.withNumber(a) { $0.uint64 } == b
+      default: return lhs._key == rhs._key
       }
     }
 
-    static func decimalsEqual(_ a: String, _ b: String) -> Bool {
-      _NormalizedDecimal(a) == _NormalizedDecimal(b)
-    }
-
+    /// Hashes the value `==` compares: an integer that fits in 64 bits by its sign and
+    /// magnitude, any other value by its nearest double (equal decimals round alike).
     public func hash(into hasher: inout Hasher) {
-      // Equal numbers must hash alike: integers that a Double holds exactly hash as that
-      // Double.
       switch storage {
       case .int(let value):
-        if let exact = Double(exactly: value) {
-          hasher.combine(exact == 0 ? 0 : exact)
-        } else {
+        // The hot case, with no conversion: what `_key` gives, hashed as below.
+        hasher.combine(value < 0)
+        hasher.combine(value.magnitude)
+      case .double(let value) where !value.isFinite || value.rounded(.towardZero) != value:
+        // A fraction's shortest text is no integer, and the text reads back as this double.
+        hasher.combine(value)
+      default:
+        switch _key {
+        case .integer(let negative, let magnitude):
+          hasher.combine(negative)
+          hasher.combine(magnitude)
+        case .decimal:
+          hasher.combine(double)
+        case .nonFinite(let value):
           hasher.combine(value)
-        }
-      case .uint(let value):
-        if let exact = Double(exactly: value) {
-          hasher.combine(exact)
-        } else {
-          hasher.combine(value)
-        }
-      case .double(let value): hasher.combine(value == 0 ? 0 : value)
-      case .text(let text):
-        // Hash as the equal double or integer would, else by normalized decimal digits.
-        if let value = Self.withNumber(text, { $0.int64 }), let exact = Double(exactly: value) {
-          hasher.combine(exact == 0 ? 0 : exact)
-        } else if let value = Self.withNumber(text, { $0.losslessDouble }) {
-          hasher.combine(value == 0 ? 0 : value)
-        } else {
-          hasher.combine(_NormalizedDecimal(text))
         }
       }
+    }
+
+    /// The decimal value a number denotes, in one form per value, for `==` and hashing.
+    enum _Key: Equatable {
+      /// An integer whose magnitude fits in `UInt64` (zero is not negative).
+      case integer(negative: Bool, magnitude: UInt64)
+      /// Every other finite value.
+      case decimal(_NormalizedDecimal)
+      /// NaN or an infinity, which only doubles and the non-finite literals hold.
+      case nonFinite(Double)
+    }
+
+    var _key: _Key {
+      switch storage {
+      case .int(let value): return .integer(negative: value < 0, magnitude: value.magnitude)
+      case .uint(let value): return .integer(negative: false, magnitude: value)
+      case .double(let value):
+        guard value.isFinite else { return .nonFinite(value) }
+        // Below 2^53 an integral double's shortest text is the integer itself.
+        if value.magnitude < 0x1p53 && value.rounded(.towardZero) == value {
+          return .integer(negative: value < 0, magnitude: UInt64(value.magnitude))
+        }
+        return Self._key(text: _shortestText(value))
+      case .text(let text): return Self._key(text: text)
+      }
+    }
+
+    static func _key(text: String) -> _Key {
+      let key = withNumber(text) { number -> _Key? in
+        if number.isNonFinite { return .nonFinite(number.double) }
+        guard let magnitude = number._integerMagnitude() else { return nil }
+        return .integer(negative: number.isNegative && magnitude != 0, magnitude: magnitude)
+      }
+      return key ?? .decimal(_NormalizedDecimal(text))
     }
   }
 }
@@ -234,23 +254,6 @@ extension JSONNumber {
     if value.isNormal || (value == 0 && digits.significand == 0) { return value }
     return nil
   }
-
-  /// The value as a `Double` when writing that double back (shortest round-trip text) gives the
-  /// same decimal value as the text here — so keeping the double loses nothing.
-  @usableFromInline
-  var losslessDouble: Double? {
-    if let value = _shortDouble { return value }
-    let value = double
-    guard value.isNormal, let digits = _DecimalDigits(self) else { return nil }
-    var shortest = _shortestText(value)
-    let same = shortest.withUTF8 { bytes -> Bool in
-      guard let flags = _classifyNumberText(bytes),
-        let other = _DecimalDigits(JSONNumber(_utf8: bytes, flags: flags))
-      else { return false }
-      return other.sameValue(as: digits)
-    }
-    return same ? value : nil
-  }
 }
 
 /// The shortest text that reads back as `value`, as a JSON number (Swift's `description`,
@@ -262,46 +265,99 @@ func _shortestText(_ value: Double) -> String {
 
 /// A number's decimal value in a canonical form — sign, significant digits without leading or
 /// trailing zeros, and the exponent of the last digit — so that `1.50`, `15e-1` and `1.5`
-/// compare and hash alike, at any length. Only for valid number text.
-struct _NormalizedDecimal: Hashable {
+/// compare alike, at any length and with exponents of any length (which are not saturated, so
+/// `1e1000000000` and `1e2000000000` stay apart). Only for valid, finite number text.
+struct _NormalizedDecimal: Equatable {
   var negative = false
+  /// Significant digits (ASCII); empty for zero.
   var digits: [UInt8] = []
+  /// The exponent of the last digit when its magnitude is below 10^17; else only its sign (±1).
   var exponent = 0
+  /// The exponent's magnitude in decimal digits when it is 10^17 or more, else empty: one
+  /// form per value, without a big-number type.
+  var largeExponent: [UInt8] = []
 
   init(_ text: String) {
     var fractionDigits = 0
     var inFraction = false
-    var explicitExponent = 0
-    var exponentSign = 1
     var inExponent = false
+    var exponentNegative = false
+    var exponentDigits: [UInt8] = []  // without leading zeros
     for byte in text.utf8 {
       switch byte {
       case ._minus where !inExponent: negative = true
-      case ._minus: exponentSign = -1
+      case ._minus: exponentNegative = true
       case ._plus: break
       case ._period: inFraction = true
       case ._lowerE, ._upperE: inExponent = true
       case _ where inExponent:
-        if explicitExponent < 1_000_000_000 {
-          explicitExponent = explicitExponent * 10 + Int(byte - ._zero)
-        }
+        if byte != ._zero || !exponentDigits.isEmpty { exponentDigits.append(byte) }
       default:
-        if byte == ._zero && digits.isEmpty {
-          if inFraction { fractionDigits += 1 }
-          continue
-        }
-        digits.append(byte)
         if inFraction { fractionDigits += 1 }
+        if byte == ._zero && digits.isEmpty { continue }
+        digits.append(byte)
       }
     }
-    exponent = exponentSign * explicitExponent - fractionDigits
+    // What the point and the trailing zeros move the exponent by: bounded by the text length.
+    var shift = -fractionDigits
     while digits.last == ._zero {
       digits.removeLast()
-      exponent += 1
+      shift += 1
     }
     if digits.isEmpty {
       negative = false
-      exponent = 0
+      return
+    }
+    if exponentDigits.count <= 17 {
+      var explicit = 0
+      for digit in exponentDigits { explicit = explicit * 10 + Int(digit - ._zero) }
+      setExponent((exponentNegative ? -explicit : explicit) + shift)
+    } else {
+      // |explicit| ≥ 10^17 exceeds |shift|: the sign stays, the magnitude moves by the shift.
+      let magnitude = _addingSmall(exponentDigits, exponentNegative ? -shift : shift)
+      if magnitude.count <= 17 {
+        var value = 0
+        for digit in magnitude { value = value * 10 + Int(digit - ._zero) }
+        setExponent(exponentNegative ? -value : value)
+      } else {
+        exponent = exponentNegative ? -1 : 1
+        largeExponent = magnitude
+      }
     }
   }
+
+  private mutating func setExponent(_ value: Int) {
+    if value.magnitude < 100_000_000_000_000_000 {
+      exponent = value
+    } else {
+      exponent = value < 0 ? -1 : 1
+      largeExponent = Array(String(value.magnitude).utf8)
+    }
+  }
+}
+
+/// `digits` (a decimal magnitude, most significant first) plus `delta`, which must not take it
+/// below zero; the result has no leading zeros.
+func _addingSmall(_ digits: [UInt8], _ delta: Int) -> [UInt8] {
+  var result = digits
+  var carry = delta
+  var index = result.count - 1
+  while carry != 0 && index >= 0 {
+    let sum = Int(result[index] - ._zero) + carry
+    var digit = sum % 10
+    carry = sum / 10
+    if digit < 0 {
+      digit += 10
+      carry -= 1
+    }
+    result[index] = UInt8(digit) + ._zero
+    index -= 1
+  }
+  if carry > 0 { result.insert(contentsOf: String(carry).utf8, at: 0) }
+  if let first = result.firstIndex(where: { $0 != ._zero }) {
+    result.removeFirst(first)
+  } else {
+    result = []
+  }
+  return result
 }

@@ -6,7 +6,9 @@
 /// options.escapeUnicode = true              // "é" → "\u00e9"
 /// ```
 public struct JSONWriteOptions: Sendable, Equatable {
-  /// Spaces per nesting level for pretty output; nil for compact output (the default).
+  /// Spaces per nesting level for pretty output; nil for compact output (the default). 0
+  /// breaks lines without indenting them. At most ``maxIndent``; anything outside
+  /// `0...maxIndent` is invalid (see ``validate()``).
   public var indent: Int? = nil
 
   /// Write object members sorted by key (by Unicode code point, which is UTF-8 byte order).
@@ -40,6 +42,31 @@ public struct JSONWriteOptions: Sendable, Equatable {
     options.indent = 2
     return options
   }
+
+  /// The largest valid ``indent``: wider serves no reader, and the bound keeps the spaces of
+  /// a deep line (indent × depth) far from overflowing.
+  public static var maxIndent: Int { 1024 }
+
+  /// Checks the options: ``indent`` must be nil or in `0...maxIndent`. Setters cannot throw,
+  /// so a writer made with invalid options fails instead: its first value, key, end or
+  /// `finish()` throws this error, before anything is written. Call this to find out sooner.
+  ///
+  /// - Throws: ``JSONWriterError`` of kind ``JSONWriterError/Kind/invalidOption``, naming the
+  ///   option and its value.
+  public func validate() throws {
+    if let error = _validationError { throw error }
+  }
+
+  /// The error ``validate()`` throws, or nil.
+  @usableFromInline
+  var _validationError: JSONWriterError? {
+    if let indent, indent < 0 || indent > Self.maxIndent {
+      return JSONWriterError(
+        kind: .invalidOption,
+        message: "invalid option: indent is \(indent); it must be nil or 0...\(Self.maxIndent)")
+    }
+    return nil
+  }
 }
 
 /// An event a ``JSONWriter`` refused, so that it never writes invalid JSON.
@@ -60,6 +87,9 @@ public struct JSONWriterError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidUTF8
     /// `finish()` with containers still open or no value at all.
     case incompleteDocument
+    /// The writer's options are invalid (see ``JSONWriteOptions/validate()``); the message
+    /// names the option and its value.
+    case invalidOption
   }
 
   public let kind: Kind

@@ -54,6 +54,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// Checks that a complete document was written and hands the rest of the output to the sink.
   public mutating func finish() throws {
+    try _checkOptions()
     let state = _state()
     guard state.pointee.stack.count == 0 else {
       throw JSONWriterError(
@@ -305,7 +306,13 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   func _beginValue(_ state: UnsafeMutablePointer<_WriterState>) throws {
     let depth = state.pointee.stack.count
     guard depth > 0 else {
-      if state.pointee.valueCount > 0 { try _beginNextTopLevelValue(state) }
+      // Every document starts with a top-level value: the options are checked there, once,
+      // rather than in every event.
+      if state.pointee.valueCount > 0 {
+        try _beginNextTopLevelValue(state)
+      } else {
+        try _checkOptions()
+      }
       return
     }
     let top = state.pointee.stack[depth &- 1]
@@ -421,8 +428,15 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   // MARK: Errors
 
+  /// Throws when the options are invalid, so that none is ever used.
+  @usableFromInline
+  func _checkOptions() throws {
+    if let error = options._validationError { throw error }
+  }
+
   @usableFromInline
   func _unbalanced(closing: String) -> JSONWriterError {
+    if let error = options._validationError { return error }
     let message: String
     let stack = _box.state.pointee.stack
     if stack.count > 0 {
@@ -441,6 +455,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   @usableFromInline
   func _misplacedKey() -> JSONWriterError {
+    if let error = options._validationError { return error }
     let stack = _box.state.pointee.stack
     let message =
       stack.count == 0

@@ -72,7 +72,7 @@ struct ErrorTests {
       ),
       (
         "\"\\uDE00\"",
-        "line 1, column 7: unpaired surrogate \\uDE00: a low surrogate must follow a high surrogate escape"
+        "line 1, column 2: unpaired surrogate \\uDE00: a low surrogate must follow a high surrogate escape"
       ),
     ])
   func messages(text: String, description: String) {

@@ -264,6 +264,9 @@ struct TranscodeToolTests {
     #expect(try Tool.run(["minify", "--indent", "2"]).status == 2)
     #expect(try Tool.run(["validate", "--sort-keys"]).status == 2)
     #expect(try Tool.run(["fmt", "--indent", "-1"]).status == 2)
+    #expect(try Tool.run(["fmt", "--indent", "1025"], input: "[1]").status == 2)
+    #expect(try Tool.run(["fmt", "--indent", "1024"], input: "[1]").status == 0)
+    #expect(try Tool.run(["validate", "--max-depth", "-1"], input: "1").status == 2)
   }
 
   @Test("select: each selected value on its own line, in document order, at any chunk size")
