@@ -116,10 +116,11 @@ public struct ConformanceOutcome: Equatable, CustomStringConvertible {
       + (error.map { ", then \($0)" } ?? "")
   }
 
-  /// The outcome with every unit in canonical form (``canonicalUnit(_:)``), for consumers
-  /// that keep values but not number text or key order (Foundation objects, Codable).
-  public var canonical: ConformanceOutcome {
-    ConformanceOutcome(units: units.map { [.string(canonicalUnit($0))] }, error: error)
+  /// The outcome with every unit in canonical form (``canonicalUnit(_:firstKeyWins:)``), for
+  /// consumers that keep values but not number text or key order (Foundation objects, Codable).
+  public func canonical(firstKeyWins: Bool = false) -> ConformanceOutcome {
+    ConformanceOutcome(
+      units: units.map { [.string(canonicalUnit($0, firstKeyWins: firstKeyWins))] }, error: error)
   }
 }
 
@@ -180,10 +181,11 @@ public struct ReferenceRecorder: JSONEventHandler {
 }
 
 /// The reference: `JSONParser` with a recording handler, fed the whole input at once, its
-/// events cut into `units`.
-public func referenceOutcome(_ test: ConformanceCase, units: ConformanceUnits)
-  -> ConformanceOutcome
-{
+/// events cut into `units`; each value as a tree holds it (``lastKeyWins(_:)``) unless
+/// `asWritten`.
+public func referenceOutcome(
+  _ test: ConformanceCase, units: ConformanceUnits, asWritten: Bool = false
+) -> ConformanceOutcome {
   var parser = JSONParser(
     handler: ReferenceRecorder(
       rejectsDuplicateKeys: test.rejectsDuplicateKeys,
@@ -198,14 +200,25 @@ public func referenceOutcome(_ test: ConformanceCase, units: ConformanceUnits)
   } catch {
     fatalError("the reference threw \(error)")
   }
-  return ConformanceOutcome(units: cut(parser.handler.recorder.events, units), error: error)
+  let values = cut(parser.handler.recorder.events, units)
+  return ConformanceOutcome(
+    units: asWritten || units == .events ? values : values.map(lastKeyWins), error: error)
 }
 
 /// The reference for NDJSON: each line that is not blank is one document, read by `JSONParser`
 /// alone with its position counted from the line's start; the first error ends the stream. As
 /// for one parser, `maxInputLength` bounds the stream: what lies before it is read, then the
 /// limit is the error, where the bytes run out.
-public func referenceLinesOutcome(_ test: ConformanceCase) -> ConformanceOutcome {
+public func referenceLinesOutcome(_ test: ConformanceCase, asWritten: Bool = false)
+  -> ConformanceOutcome
+{
+  do {
+    try test.options.validate()
+  } catch let error as JSONParseError {
+    return ConformanceOutcome(units: [], error: ErrorPlace(error))
+  } catch {
+    fatalError("validate() threw \(error)")
+  }
   let limit = test.options.limits.maxInputLength
   let readable = Array(test.bytes.prefix(limit))
   var units: [[Event]] = []
@@ -237,7 +250,8 @@ public func referenceLinesOutcome(_ test: ConformanceCase) -> ConformanceOutcome
       }
       if text.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
         try parser.finish()
-        units.append(lastKeyWins(parser.handler.recorder.events))
+        let events = parser.handler.recorder.events
+        units.append(asWritten ? events : lastKeyWins(events))
       }
     } catch let error as JSONParseError {
       return ConformanceOutcome(units: units, error: located(error))
@@ -256,14 +270,14 @@ public func referenceLinesOutcome(_ test: ConformanceCase) -> ConformanceOutcome
 public func cut(_ events: [Event], _ units: ConformanceUnits) -> [[Event]] {
   switch units {
   case .events: return [events]
-  case .topLevelValues: return completeValues(events, at: 0).map(lastKeyWins)
+  case .topLevelValues: return completeValues(events, at: 0)
   case .rootElements:
     // The children of each top-level container: an array's elements, an object's members'
     // values (`$[*]` is RFC 9535's wildcard).
     var result: [[Event]] = []
     for value in completeValues(events, at: 0, keepIncomplete: true)
     where value.first == .startArray || value.first == .startObject {
-      result += completeValues(Array(value.dropFirst()), at: 0).map(lastKeyWins)
+      result += completeValues(Array(value.dropFirst()), at: 0)
     }
     return result
   }
@@ -339,13 +353,16 @@ func completeValues(_ events: [Event], at depth: Int, keepIncomplete: Bool = fal
 }
 
 /// A unit's value in a form that ignores what lossy consumers lose: object members sorted by
-/// key (the last of a repeated key kept, as a dictionary does), numbers as their `Double`.
-public func canonicalUnit(_ events: [Event]) -> String {
+/// key (the last of a repeated key kept, as a dictionary does, or the first, as Codable
+/// does), numbers as their `Double`.
+public func canonicalUnit(_ events: [Event], firstKeyWins: Bool = false) -> String {
   var index = 0
-  return canonicalValue(events, &index)
+  return canonicalValue(events, &index, firstKeyWins)
 }
 
-private func canonicalValue(_ events: [Event], _ index: inout Int) -> String {
+private func canonicalValue(_ events: [Event], _ index: inout Int, _ firstKeyWins: Bool)
+  -> String
+{
   guard index < events.count else { return "…" }
   let event = events[index]
   index += 1
@@ -353,7 +370,7 @@ private func canonicalValue(_ events: [Event], _ index: inout Int) -> String {
   case .startArray:
     var elements: [String] = []
     while index < events.count && events[index] != .endArray {
-      elements.append(canonicalValue(events, &index))
+      elements.append(canonicalValue(events, &index, firstKeyWins))
     }
     index += 1
     return "[" + elements.joined(separator: ",") + "]"
@@ -361,13 +378,15 @@ private func canonicalValue(_ events: [Event], _ index: inout Int) -> String {
     var members: [String: String] = [:]
     while index < events.count, case .key(let key) = events[index] {
       index += 1
-      members[key] = canonicalValue(events, &index)
+      let value = canonicalValue(events, &index, firstKeyWins)
+      if !firstKeyWins || members[key] == nil { members[key] = value }
     }
     index += 1
     return "{"
       + members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }
       .joined(separator: ",") + "}"
-  case .number(let text): return Double(text).map { "\($0)" } ?? text
+  // Zero's sign too: a Foundation tree holds `-0` as the integer 0, as JSONSerialization does.
+  case .number(let text): return Double(text).map { $0 == 0 ? "0.0" : "\($0)" } ?? text
   case .string(let text): return text.debugDescription
   default: return event.description
   }

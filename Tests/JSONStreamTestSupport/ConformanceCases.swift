@@ -85,6 +85,14 @@ extension ConformanceCase {
     .init("default number limit", "[[" + String(repeating: "1", count: 2000) + "]]"),
     .init("input at limit", "[1,2,3,4]").with { $0.limits.maxInputLength = 9 },
     .init("input past limit", "[1,2,3,4,5]").with { $0.limits.maxInputLength = 9 },
+    .init("depth zero", "1").with { $0.limits.maxDepth = 0 },
+    .init("depth zero, a container", "[1]").with { $0.limits.maxDepth = 0 },
+    .init("empty strings only", #"["",{"":""}]"#).with { $0.limits.maxStringLength = 0 },
+    // Invalid limits: an error before any input is read, whatever the input.
+    .init("negative depth", "[1]").with { $0.limits.maxDepth = -1 },
+    .init("negative string length", #"["a"]"#).with { $0.limits.maxStringLength = -5 },
+    .init("negative number length", "1").with { $0.limits.maxNumberLength = -1 },
+    .init("negative input length", "").with { $0.limits.maxInputLength = -1 },
   ]
 
   static let options: [ConformanceCase] = [

@@ -104,7 +104,8 @@ public struct JSONDocumentReader {
 
   /// - Parameters:
   ///   - framing: how documents are separated; NDJSON by default.
-  ///   - options: parse options for each document (`allowMultipleValues` is set by the framing).
+  ///   - options: parse options for each document. `allowMultipleValues` is implied by
+  ///     ``Framing/concatenated`` and an error for the other framings (thrown by the first call).
   ///   - duplicateKeys: what a repeated key in an object does.
   ///   - skipsInvalidDocuments: report a bad line or record and go on, instead of throwing.
   public init(
@@ -113,6 +114,16 @@ public struct JSONDocumentReader {
   ) {
     self.framing = framing
     var options = options
+    // Invalid options fail the stream before it starts, skipping or not: no document is bad,
+    // the call is.
+    if let error = options.limits._validationError {
+      failure = Failure(line: 1, index: 0, offset: 0, error: error)
+    } else if framing != .concatenated,
+      let error = options.oneDocumentError(
+        "a JSONDocumentReader of lines or records", instead: "its framing makes each one document")
+    {
+      failure = Failure(line: 1, index: 0, offset: 0, error: error)
+    }
     options.allowMultipleValues = framing == .concatenated
     self.options = options
     self.duplicateKeys = duplicateKeys
@@ -271,9 +282,7 @@ public struct JSONDocumentReader {
 
   private mutating func fail(_ error: any Error) throws {
     let failure = Failure(line: documentLine, index: index, offset: documentOffset, error: error)
-    // Invalid options fail every document alike: no document to skip, but a mistake to report.
-    let invalidOptions = (error as? JSONParseError)?.kind == .invalidOption
-    guard skipsInvalidDocuments && !invalidOptions else { throw failure }
+    guard skipsInvalidDocuments else { throw failure }
     failed = true
     results.append(.failure(failure))
     index += 1

@@ -67,6 +67,16 @@ public struct JSONParseOptions: Sendable, Equatable {
   public func validate() throws {
     try limits.validate()
   }
+
+  /// The error of an API that reads one document when ``allowMultipleValues`` is on: it cannot
+  /// honour the option, and saying so beats ignoring it.
+  @usableFromInline
+  package func oneDocumentError(_ api: String, instead: String) -> JSONParseError? {
+    guard allowMultipleValues else { return nil }
+    return JSONParseError(
+      kind: .invalidOption, offset: 0, line: 1, column: 1,
+      message: "invalid option: allowMultipleValues, but \(api) reads one document; \(instead)")
+  }
 }
 
 /// Limits that protect a program from hostile or runaway input. Exceeding one is an error of
@@ -107,7 +117,7 @@ public struct JSONParseLimits: Sendable, Equatable {
     return nil
   }
 
-  private static func _negative(_ name: String, _ value: Int) -> JSONParseError {
+  static func _negative(_ name: String, _ value: Int) -> JSONParseError {
     JSONParseError(
       kind: .invalidOption, offset: 0, line: 1, column: 1,
       message: "invalid option: limits.\(name) is \(value); it must be 0 or more")

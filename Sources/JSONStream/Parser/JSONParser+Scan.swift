@@ -311,13 +311,15 @@ extension JSONParser {
     switch _token {
     case .none, .lineComment:
       _token = .none
+    // Only a top-level number ends at the end of input. Inside a container the input ended
+    // before its delimiter: the number is not delivered (the same for every consumer: an item
+    // streamer has no item to return beside the error), and the containers are what is missing.
+    case .number where _numberState.isComplete && !_stack.isEmpty:
+      _token = .none
+      _expect = .afterValue
     case .number where _numberState.isComplete:
       _cursor = _tokenStart
-      if _skipping {
-        _token = .none  // inside a skipped container: not delivered
-      } else {
-        try _emitScratchNumber()
-      }
+      try _emitScratchNumber()
       _valueCompleted()
       if handler.isDone { _phase = .stopped }
     default:

@@ -7,14 +7,18 @@ extension JSONValue {
   /// ```
   ///
   /// - Throws: ``JSONParseError``, including ``JSONParseError/Kind/duplicateKey`` (at the
-  ///   repeated key) under ``JSONDuplicateKeyPolicy/error``.
+  ///   repeated key) under ``JSONDuplicateKeyPolicy/error``, and
+  ///   ``JSONParseError/Kind/invalidOption`` for ``JSONParseOptions/allowMultipleValues``.
   @inlinable  // so the parser is specialized for the tree builder at the call site
   public init<Bytes: Sequence>(
     parsing bytes: Bytes, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
   ) throws where Bytes.Element == UInt8 {
-    var options = options
-    options.allowMultipleValues = false
+    if let error = options.oneDocumentError(
+      "JSONValue(parsing:)", instead: "read several with JSONDocumentReader or JSONTreeBuilder")
+    {
+      throw error
+    }
     var parser = JSONParser(
       handler: JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys), options: options)
     try parser.feed(bytes)

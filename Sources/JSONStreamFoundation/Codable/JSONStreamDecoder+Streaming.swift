@@ -42,12 +42,10 @@ extension JSONStreamDecoder {
       _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
     ) throws {
       self.decoder = decoder
-      var options = decoder.parseOptions
-      options.allowMultipleValues = false
       // A repeated key keeps its first value, as Foundation's decoder reads it.
       parser = JSONParser(
         handler: JSONItemStreamer(paths: [try JSONPath(path)], duplicateKeys: .firstWins),
-        options: options)
+        options: decoder.parseOptions)
     }
 
     /// Parses the next chunk; returns the items it completed, decoded. An error after some of
@@ -166,10 +164,35 @@ extension JSONStreamDecoder {
     _ type: T.Type, from bytes: Bytes, _ body: (T) throws -> Void
   ) throws where Bytes.Element == UInt8 {
     try Self.withContiguous(bytes) { buffer in
+      if buffer.count > parseOptions.limits.maxInputLength {
+        return try decodeLinesPastLimit(type, buffer, body)
+      }
       var documents = _DocumentDecoder(options: self)
       for line in Self.lines(in: buffer) {
         try body(try documents.decodeLine(type, line, in: buffer))
       }
+    }
+  }
+
+  /// Input longer than `maxInputLength`, which bounds it as a whole: the document reader finds
+  /// where the limit falls among the lines (its errors placed as the other lines' are).
+  private func decodeLinesPastLimit<T: Decodable>(
+    _ type: T.Type, _ buffer: UnsafeRawBufferPointer, _ body: (T) throws -> Void
+  ) throws {
+    if let error = parseOptions.oneDocumentError("decodeLines", instead: Self.oneDocument) {
+      throw Self.notJSON(error)
+    }
+    var reader = JSONDocumentReader(options: parseOptions, duplicateKeys: .firstWins)
+    do {
+      // The lines before an error come out of `feed`; its error out of `finish`.
+      for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
+      for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
+    } catch let failure as JSONDocumentReader.Failure {
+      guard let error = failure.error as? JSONParseError else { throw failure.error }
+      throw Self.notJSON(
+        JSONParseError(
+          kind: error.kind, offset: failure.offset + error.offset,
+          line: failure.line + error.line - 1, column: error.column, message: error.message))
     }
   }
 
@@ -184,6 +207,9 @@ extension JSONStreamDecoder {
     _ type: T.Type, from bytes: Bytes
   ) throws -> [T] where Bytes.Element == UInt8 {
     try Self.withContiguous(bytes) { buffer in
+      if buffer.count > parseOptions.limits.maxInputLength {
+        return try decodeLines(type, from: buffer.bindMemory(to: UInt8.self))
+      }
       let lines = Self.lines(in: buffer)
       let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
       guard workers > 1 else {

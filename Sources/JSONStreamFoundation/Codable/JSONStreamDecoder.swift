@@ -75,7 +75,9 @@ public struct JSONStreamDecoder: Sendable {
   /// and ReportNilProperties): to log how the JSON and the models drift apart. Runs on the
   /// decoding thread, before `decode` returns.
   public var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? = nil
-  /// Parse options; `allowMultipleValues` does not apply.
+  /// Parse options. `allowMultipleValues` is an error for the calls that read one document
+  /// (`decode`, and each line of `decodeLines`); ``ItemDecoder`` and `decodeItems` take items
+  /// from every top-level value with it.
   public var parseOptions = JSONParseOptions()
   /// Available to `init(from:)` as `decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -114,10 +116,12 @@ public struct JSONStreamDecoder: Sendable {
   public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
     throws -> T where Bytes.Element == UInt8
   {
-    var options = parseOptions
-    options.allowMultipleValues = false
+    if let error = parseOptions.oneDocumentError("decode(_:fromBinary:)", instead: Self.oneDocument)
+    {
+      throw Self.notJSON(error)
+    }
     var reader = JSONBinaryReader(
-      handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: options)
+      handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: parseOptions)
     do {
       try reader.feed(bytes)
       try reader.finish()
@@ -134,13 +138,19 @@ public struct JSONStreamDecoder: Sendable {
     return try native.decode(type, from: reader.handler.value!)
   }
 
-  /// The error for input that is not JSON, as Foundation reports it (with the position).
+  /// The error for input that is not JSON, as Foundation reports it (with the position), or
+  /// for parse options the call cannot honour.
   static func notJSON(_ error: JSONParseError) -> DecodingError {
-    DecodingError.dataCorrupted(
+    let what =
+      error.kind == .invalidOption
+      ? "The decoder's parse options are invalid" : "The given data was not valid JSON"
+    return DecodingError.dataCorrupted(
       DecodingError.Context(
-        codingPath: [], debugDescription: "The given data was not valid JSON: \(error)",
-        underlyingError: error))
+        codingPath: [], debugDescription: "\(what): \(error)", underlyingError: error))
   }
+
+  /// What to do instead of `allowMultipleValues` where one document is read.
+  static let oneDocument = "each line of decodeLines is one, and decodeItems reads several"
 
   /// Decodes a `T` from a parsed value.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
@@ -191,6 +201,11 @@ struct _DocumentDecoder {
   mutating func decode<T: Decodable>(
     _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int)
   ) throws -> T {
+    if let error = options.parseOptions.oneDocumentError(
+      "JSONStreamDecoder", instead: JSONStreamDecoder.oneDocument)
+    {
+      throw JSONStreamDecoder.notJSON(error)
+    }
     let value: JSONValue
     do {
       defer {

@@ -43,10 +43,18 @@ extension EntryPoint {
   }
 }
 
+/// The error of an option an entry point cannot honour, at the call.
+let cannotHonour = ErrorPlace(kind: .invalidOption, offset: 0, line: 1, column: 1)
+
+/// The reference of an API that reads one document: `allowMultipleValues` is an error.
+@Sendable func oneDocumentReference(_ test: ConformanceCase) -> ConformanceOutcome {
+  test.options.allowMultipleValues
+    ? ConformanceOutcome(units: [], error: cannotHonour)
+    : referenceOutcome(test, units: .topLevelValues)
+}
+
 /// Takes every case, duplicate-key ones too (for consumers with a duplicate-key policy).
 @Sendable func everyCase(_ test: ConformanceCase) -> Bool { true }
-/// Takes cases of one value only.
-@Sendable func singleValue(_ test: ConformanceCase) -> Bool { !test.options.allowMultipleValues }
 
 /// The duplicate-key policy a case asks for.
 func policy(_ test: ConformanceCase) -> JSONDuplicateKeyPolicy {
@@ -162,8 +170,8 @@ enum Matrix {
       return ConformanceOutcome(units: try parser.handler.values.map(events), error: error)
     },
     EntryPoint(
-      "JSONValue(parsing:)", .topLevelValues, wholeOnly: true, allOrNothing: true,
-      takes: singleValue
+      name: "JSONValue(parsing:)", units: .topLevelValues,
+      reference: oneDocumentReference, wholeOnly: true, allOrNothing: true
     ) { test, _ in
       do {
         let value = try JSONValue(
@@ -346,22 +354,6 @@ func asyncPlace(_ error: (any Error)?) throws -> ErrorPlace? {
   case let failure as JSONDocumentReader.Failure: return try place(failure)
   case let error?: throw error
   }
-}
-
-extension EntryPoint {
-  init(
-    name: String, units: ConformanceUnits,
-    reference: @escaping @Sendable (ConformanceCase) -> ConformanceOutcome?,
-    wholeOnly: Bool = false,
-    run: @escaping @Sendable (ConformanceCase, [[UInt8]]) async throws -> ConformanceOutcome
-  ) {
-    self.name = name
-    self.units = units
-    self.reference = reference
-    self.wholeOnly = wholeOnly
-    self.run = run
-  }
-
 }
 
 /// Every case of the matrix: the written ones, and the JSONTestSuite's files when present.

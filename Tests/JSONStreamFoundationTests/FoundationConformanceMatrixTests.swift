@@ -1,0 +1,358 @@
+import Foundation
+import JSONStream
+import JSONStreamFoundation
+import JSONStreamTestSupport
+import Testing
+
+// The conformance matrix for the Foundation module's ways in (see the core module's matrix):
+// Foundation trees and Codable keep values but not number text or key order, so outcomes are
+// compared in canonical form.
+
+/// Any JSON value, decoded through `Decodable` only.
+enum AnyJSON: Decodable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([AnyJSON])
+  case object([String: AnyJSON])
+
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    if var array = try? decoder.unkeyedContainer() {
+      var elements: [AnyJSON] = []
+      while !array.isAtEnd { elements.append(try array.decode(AnyJSON.self)) }
+      self = .array(elements)
+    } else if let object = try? decoder.container(keyedBy: Key.self) {
+      var members: [String: AnyJSON] = [:]
+      for key in object.allKeys {
+        members[key.stringValue] = try object.decode(AnyJSON.self, forKey: key)
+      }
+      self = .object(members)
+    } else {
+      let value = try decoder.singleValueContainer()
+      if value.decodeNil() {
+        self = .null
+      } else if let bool = try? value.decode(Bool.self) {
+        self = .bool(bool)
+      } else if let number = try? value.decode(Double.self) {
+        self = .number(number)
+      } else {
+        self = .string(try value.decode(String.self))
+      }
+    }
+  }
+
+  /// Its events, numbers written as their `Double`.
+  var events: [Event] {
+    switch self {
+    case .null: return [.null]
+    case .bool(let value): return [.bool(value)]
+    case .number(let value): return [.number("\(value)")]
+    case .string(let value): return [.string(value)]
+    case .array(let elements): return [.startArray] + elements.flatMap(\.events) + [.endArray]
+    case .object(let members):
+      return [.startObject] + members.flatMap { [.key($0.key)] + $0.value.events } + [.endObject]
+    }
+  }
+}
+
+/// A way in of the Foundation module (see `EntryPoint` in the core module's matrix).
+struct FoundationEntryPoint: Sendable, CustomStringConvertible {
+  let name: String
+  /// The reference, or nil for a case not this entry point's to take.
+  let reference: @Sendable (ConformanceCase) -> ConformanceOutcome?
+  var wholeOnly = false
+  var allOrNothing = false
+  /// Codable keeps the first of a repeated key (as Foundation's decoder does).
+  var firstKeyWins = false
+  let run: @Sendable (ConformanceCase, [[UInt8]]) async throws -> ConformanceOutcome
+
+  var description: String { name }
+}
+
+/// Whether every number of the case fits a `Double` (Foundation trees and `Double` fields
+/// refuse the others, by design): no huge exponents, no NaN or infinities.
+@Sendable func finiteNumbers(_ test: ConformanceCase) -> Bool {
+  !referenceOutcome(test, units: .events).units[0].contains { event in
+    if case .number(let text) = event { return !(Double(text)?.isFinite ?? false) }
+    return false
+  }
+}
+
+/// The reference for Foundation trees and Codable: top-level values, or `$[*]` items, or NDJSON
+/// lines; nil for duplicate-key cases (no policy) and numbers no `Double` holds.
+@Sendable func foundationReference(_ units: ConformanceUnits)
+  -> @Sendable (ConformanceCase) -> ConformanceOutcome?
+{
+  { test in
+    test.rejectsDuplicateKeys || !finiteNumbers(test)
+      ? nil : referenceOutcome(test, units: units, asWritten: true)
+  }
+}
+
+@Sendable func foundationLinesReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  test.rejectsDuplicateKeys || !finiteNumbers(test)
+    ? nil : referenceLinesOutcome(test, asWritten: true)
+}
+
+/// `JSONFoundation.object`: several values are `objects(with:)`'s to read.
+@Sendable func firstObjectReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  test.options.allowMultipleValues ? nil : foundationReference(.topLevelValues)(test)
+}
+
+/// `JSONStreamDecoder.decode` reads one document: `allowMultipleValues` is an error.
+@Sendable func decodeReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  if test.options.allowMultipleValues {
+    return ConformanceOutcome(
+      units: [], error: ErrorPlace(kind: .invalidOption, offset: 0, line: 1, column: 1))
+  }
+  return foundationReference(.topLevelValues)(test)
+}
+
+/// The place of an error from these entry points: a parse error, alone or under a decoding
+/// error or a document reader's failure.
+func foundationPlace(_ error: any Error) throws -> ErrorPlace {
+  switch error {
+  case let error as JSONParseError: return ErrorPlace(error)
+  case DecodingError.dataCorrupted(let context):
+    guard let underlying = context.underlyingError else { throw error }
+    return try foundationPlace(underlying)
+  case let failure as JSONDocumentReader.Failure:
+    let error = try #require(failure.error as? JSONParseError, "\(failure)")
+    return ErrorPlace(
+      kind: error.kind, offset: failure.offset + error.offset, line: failure.line + error.line - 1,
+      column: error.column)
+  default: throw error
+  }
+}
+
+/// Events of a Foundation tree.
+func events(ofFoundation object: Any) throws -> [Event] {
+  var recorder = EventRecorder()
+  try JSONFoundation.replay(object, into: &recorder, sortedKeys: true)
+  return recorder.events
+}
+
+/// Decoder options for a case.
+func decoder(_ test: ConformanceCase) -> JSONStreamDecoder {
+  var decoder = JSONStreamDecoder()
+  decoder.parseOptions = test.options
+  return decoder
+}
+
+/// The case with one document per line: the framing, not the option, says where they end.
+func oneDocumentEach(_ test: ConformanceCase) -> JSONParseOptions {
+  var options = test.options
+  options.allowMultipleValues = false
+  return options
+}
+
+struct AsyncChunkSequence: AsyncSequence, Sendable {
+  let chunks: [[UInt8]]
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var chunks: IndexingIterator<[[UInt8]]>
+    mutating func next() async -> [UInt8]? { chunks.next() }
+  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
+}
+
+/// Every output until the end or an error; nil after the error is checked too.
+func drainAsync<S: AsyncSequence>(_ sequence: S) async throws -> ([S.Element], (any Error)?) {
+  var iterator = sequence.makeAsyncIterator()
+  var outputs: [S.Element] = []
+  do {
+    while let output = try await iterator.next() { outputs.append(output) }
+    return (outputs, nil)
+  } catch {
+    #expect(try await iterator.next() == nil, "an async iterator must return nil after it threw")
+    return (outputs, error)
+  }
+}
+
+enum FoundationMatrix {
+  /// The names are what `EntryPointInventoryTests` matches.
+  static let entryPoints: [FoundationEntryPoint] = [
+    FoundationEntryPoint(
+      name: "JSONFoundationBuilder", reference: foundationReference(.topLevelValues)
+    ) {
+      test, chunks in
+      var parser = JSONParser(
+        handler: JSONFoundationBuilder(options: .fragmentsAllowed), options: test.options)
+      var place: ErrorPlace? = nil
+      do {
+        for chunk in chunks { try parser.feed(chunk) }
+        try parser.finish()
+      } catch {
+        place = try foundationPlace(error)
+      }
+      return ConformanceOutcome(
+        units: try parser.handler.values.map(events(ofFoundation:)), error: place)
+    },
+    FoundationEntryPoint(
+      name: "JSONFoundation.objects", reference: foundationReference(.topLevelValues),
+      wholeOnly: true, allOrNothing: true
+    ) { test, _ in
+      do {
+        let objects = try JSONFoundation.objects(
+          with: test.bytes, options: .fragmentsAllowed, parseOptions: test.options)
+        return ConformanceOutcome(units: try objects.map(events(ofFoundation:)), error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONFoundation.object",
+      reference: firstObjectReference, wholeOnly: true, allOrNothing: true
+    ) { test, _ in
+      do {
+        let object = try JSONFoundation.object(
+          with: test.bytes, options: .fragmentsAllowed, parseOptions: test.options)
+        return ConformanceOutcome(units: [try events(ofFoundation: object)], error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    // Returns its handler or throws: all or nothing.
+    FoundationEntryPoint(
+      name: "JSONFileReader.parse", reference: foundationReference(.topLevelValues),
+      allOrNothing: true
+    ) { test, chunks in
+      // The file is read in chunks of the chunking's first size.
+      let chunkSize = chunks.count <= 1 ? 64 * 1024 : max(1, chunks[0].count)
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("matrix-\(UUID().uuidString).json").path
+      try Data(test.bytes).write(to: URL(fileURLWithPath: path))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      do {
+        let handler = try JSONFileReader.parse(
+          path: path, handler: JSONFoundationBuilder(options: .fragmentsAllowed),
+          options: test.options, chunkSize: chunkSize)
+        return ConformanceOutcome(units: try handler.values.map(events(ofFoundation:)), error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decode",
+      reference: decodeReference, wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      do {
+        let value = try decoder(test).decode(AnyJSON.self, from: test.bytes)
+        return ConformanceOutcome(units: [value.events], error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.ItemDecoder", reference: foundationReference(.rootElements),
+      firstKeyWins: true
+    ) { test, chunks in
+      var items = try JSONStreamDecoder.ItemDecoder(AnyJSON.self, decoder: decoder(test))
+      var units: [[Event]] = []
+      do {
+        for chunk in chunks { units += try items.feed(chunk).map(\.events) }
+        units += try items.finish().map(\.events)
+        return ConformanceOutcome(units: units, error: nil)
+      } catch {
+        let place = try foundationPlace(error)
+        // Every later call throws it again.
+        let again = #expect(throws: (any Error).self) { _ = try items.finish() }
+        #expect(try again.map(foundationPlace) == place)
+        return ConformanceOutcome(units: units, error: place)
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decodeItems", reference: foundationReference(.rootElements),
+      wholeOnly: true, firstKeyWins: true
+    ) { test, _ in
+      var units: [[Event]] = []
+      do {
+        try decoder(test).decodeItems(AnyJSON.self, from: test.bytes) { units.append($0.events) }
+        return ConformanceOutcome(units: units, error: nil)
+      } catch {
+        return ConformanceOutcome(units: units, error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decodeLines", reference: foundationLinesReference,
+      wholeOnly: true, firstKeyWins: true
+    ) { test, _ in
+      var units: [[Event]] = []
+      var lines = decoder(test)
+      lines.parseOptions = oneDocumentEach(test)
+      do {
+        try lines.decodeLines(AnyJSON.self, from: test.bytes) { units.append($0.events) }
+        return ConformanceOutcome(units: units, error: nil)
+      } catch {
+        return ConformanceOutcome(units: units, error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decodeLinesInParallel", reference: foundationLinesReference,
+      wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      var lines = decoder(test)
+      lines.parseOptions = oneDocumentEach(test)
+      do {
+        let values = try lines.decodeLinesInParallel(AnyJSON.self, from: test.bytes)
+        return ConformanceOutcome(units: values.map(\.events), error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "AsyncSequence.decodeItems", reference: foundationReference(.rootElements),
+      firstKeyWins: true
+    ) { test, chunks in
+      let (values, error) = try await drainAsync(
+        try AsyncChunkSequence(chunks: chunks).decodeItems(AnyJSON.self, decoder: decoder(test)))
+      return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
+    },
+    FoundationEntryPoint(
+      name: "AsyncSequence.decodeLines", reference: foundationLinesReference, firstKeyWins: true
+    ) { test, chunks in
+      var lines = decoder(test)
+      lines.parseOptions = oneDocumentEach(test)
+      let (values, error) = try await drainAsync(
+        AsyncChunkSequence(chunks: chunks).decodeLines(AnyJSON.self, decoder: lines))
+      return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
+    },
+  ]
+}
+
+@Suite("Conformance matrix: Foundation")
+struct FoundationConformanceMatrixTests {
+  @Test(
+    "every way in gives the reference's values and error, at every chunking",
+    arguments: FoundationMatrix.entryPoints)
+  func matrix(_ entryPoint: FoundationEntryPoint) async throws {
+    var cases = ConformanceCase.written
+    if SharedData.hasJSONTestSuite {
+      for file in try SharedData.files(in: SharedData.jsonTestSuite, prefix: "") {
+        cases.append(ConformanceCase(file.name, file.bytes))
+      }
+    }
+    var compared = 0
+    for test in cases {
+      guard var expected = entryPoint.reference(test) else { continue }
+      if entryPoint.allOrNothing && expected.error != nil { expected.units = [] }
+      for chunking in entryPoint.wholeOnly ? [.whole] : Chunking.allCases {
+        if chunking == .oneByte && test.bytes.count > 4096 { continue }
+        let outcome = try await entryPoint.run(test, chunking.chunks(test.bytes))
+        #expect(
+          outcome.canonical(firstKeyWins: entryPoint.firstKeyWins)
+            == expected.canonical(firstKeyWins: entryPoint.firstKeyWins),
+          "\(entryPoint), \(test), \(chunking)")
+        compared += 1
+      }
+    }
+    #expect(compared > 0)
+  }
+}
