@@ -74,7 +74,8 @@ mkdir -p "$out" "$corpus" "$artifacts"
 # library's sources (it may use internal API). A target that imports the library's modules
 # (`import JSONStreamFoundation`) gets each module built on its own, as a package client
 # sees them, with FUZZ_SEPARATE_MODULES defined for the shared helpers.
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
+# `package` declarations need a package name, as SwiftPM gives every target of one package.
+flags=(-sanitize=fuzzer,address -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
 library_sources() {
   find "$repo_root/Sources/$1" -name '*.swift' -print0 | sort -z
 }

@@ -356,3 +356,34 @@ struct FoundationConformanceMatrixTests {
     #expect(compared > 0)
   }
 }
+
+@Suite("Entry point inventory: Foundation")
+struct FoundationEntryPointInventoryTests {
+  /// Each public way in of the Foundation module, and the matrix entries that run it.
+  static let covered: [String: [String]] = [
+    "JSONFoundation.object": ["JSONFoundation.object"],
+    "JSONFoundation.objects": ["JSONFoundation.objects"],
+    "JSONFileReader.parse": ["JSONFileReader.parse"],
+    "JSONStreamDecoder.decode": ["JSONStreamDecoder.decode"],
+    "JSONStreamDecoder.decodeItems": ["JSONStreamDecoder.decodeItems"],
+    "JSONStreamDecoder.decodeLines": ["JSONStreamDecoder.decodeLines"],
+    "JSONStreamDecoder.decodeLinesInParallel": ["JSONStreamDecoder.decodeLinesInParallel"],
+    "ItemDecoder.feed": ["JSONStreamDecoder.ItemDecoder"],
+    "AsyncSequence.decodeItems": ["AsyncSequence.decodeItems"],
+    "AsyncSequence.decodeLines": ["AsyncSequence.decodeLines"],
+  ]
+
+  @Test("every public way in of the Foundation module is in the conformance matrix")
+  func everyWayInIsInTheMatrix() throws {
+    let found = try EntryPointInventory.entryPoints(inModule: "JSONStreamFoundation")
+    let names = Set(FoundationMatrix.entryPoints.map(\.name))
+    for entryPoint in found {
+      let runs = try #require(
+        Self.covered[entryPoint], "\(entryPoint) is a way in that the conformance matrix lacks")
+      for name in runs { #expect(names.contains(name), "no matrix entry named \(name)") }
+    }
+    for listed in Self.covered.keys {
+      #expect(found.contains(listed), "\(listed) is listed but no longer declared")
+    }
+  }
+}

@@ -462,3 +462,67 @@ struct SeamTests {
     #expect(throws: JSONDocumentReader.Failure.self) { _ = try reader.finish() }
   }
 }
+
+@Suite("Entry point inventory")
+struct EntryPointInventoryTests {
+  /// Each public way in of the core module, and the matrix entry that runs it.
+  static let covered: [String: [String]] = [
+    "JSONParser.feed": ["JSONParser.feed"],
+    "JSONParser.parse": ["JSONParser.parse"],
+    "JSONValue.init": ["JSONValue(parsing:)"],
+    "JSONDocumentReader.feed": ["JSONDocumentReader, concatenated", "JSONDocumentReader, lines"],
+    "AsyncSequence.jsonEvents": ["jsonEvents, chunks", "jsonEvents, bytes"],
+    "AsyncSequence.jsonItems": ["jsonItems, chunks", "jsonItems, bytes"],
+    "AsyncSequence.jsonDocuments": ["jsonDocuments, chunks", "jsonDocuments, bytes"],
+  ]
+
+  /// Ways in that the matrix does not run, and why.
+  static let excluded: [String: String] = [
+    "JSONBinaryReader.feed":
+      "binary input, not JSON text: BinaryFormatTests and the binary fuzz target hold it to the parser's rules",
+    "_EventPump.feed": "the machinery of jsonEvents, run through it",
+    "_ItemPump.feed": "the machinery of jsonItems, run through it",
+    "_DocumentPump.feed": "the machinery of jsonDocuments, run through it",
+  ]
+
+  @Test("every public way in of the core module is in the conformance matrix")
+  func everyWayInIsInTheMatrix() throws {
+    let found = try EntryPointInventory.entryPoints(inModule: "JSONStream")
+    #expect(found.count >= Self.covered.count, "the inventory found \(found)")
+    let names = Set(Matrix.entryPoints.map(\.name))
+    for entryPoint in found where Self.excluded[entryPoint] == nil {
+      let runs = try #require(
+        Self.covered[entryPoint], "\(entryPoint) is a way in that the conformance matrix lacks")
+      for name in runs { #expect(names.contains(name), "no matrix entry named \(name)") }
+    }
+    for listed in Array(Self.covered.keys) + Array(Self.excluded.keys) {
+      #expect(found.contains(listed), "\(listed) is listed but no longer declared")
+    }
+  }
+
+  @Test("the inventory finds ways in inside nested types and extensions")
+  func inventoryReadsScopes() {
+    let source = """
+      public struct Outer {
+        public mutating func feed(_ x: Int) {}
+        public struct Inner {
+          public func decodeItems() {} // "{" in a comment
+        }
+        public static func parse(_ s: String = "}") {}
+      }
+      extension AsyncSequence where Element == UInt8 {
+        public func jsonItems() {}
+      }
+      extension Outer {
+        public init<Bytes: Sequence>(
+          parsing bytes: Bytes
+        ) {}
+      }
+      """
+    #expect(
+      EntryPointInventory.entryPoints(inSource: source)
+        == [
+          "Outer.feed", "Inner.decodeItems", "Outer.parse", "AsyncSequence.jsonItems", "Outer.init",
+        ])
+  }
+}
