@@ -59,10 +59,13 @@ struct OptionFlag: Sendable {
   let apply: @Sendable (inout JSONParseOptions) -> Void
 }
 
-/// A flag that takes a positive whole number.
+/// A flag that takes a whole number in `accepted`.
 struct NumberFlag: Sendable {
   let name: String
   let help: String
+  /// The values the flag takes: most are counts or sizes, at least 1; a bound keeps a value
+  /// such as an indent from making the output absurdly large.
+  var accepted: ClosedRange<Int> = 1...Int.max
   let apply: @Sendable (inout Arguments, Int) -> Void
 
   /// `--indent` is fmt's, `--top` stats'; the others are every command's.
@@ -131,9 +134,11 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
     $0.chunkSize = $1
   },
-  NumberFlag(name: "--indent", help: "fmt: spaces per level (default 2; 0 for line breaks only)") {
-    $0.writeOptions.indent = $1
-  },
+  // 0 is line breaks without indentation: the writer's `indent` is the spaces per level.
+  NumberFlag(
+    name: "--indent", help: "spaces per level, 0-16 (0: line breaks only; fmt: default 2)",
+    accepted: 0...16
+  ) { $0.writeOptions.indent = $1 },
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
   },
@@ -194,9 +199,12 @@ extension Arguments {
         guard index < arguments.count else {
           throw ToolError.usage("\(argument) needs a number")
         }
-        guard let value = Int(arguments[index]), value > 0 else {
-          throw ToolError.usage(
-            "\(argument) needs a positive whole number, not '\(arguments[index])'")
+        guard let value = Int(arguments[index]), flag.accepted.contains(value) else {
+          let wanted =
+            flag.accepted.upperBound == Int.max
+            ? "a positive whole number"
+            : "a whole number from \(flag.accepted.lowerBound) to \(flag.accepted.upperBound)"
+          throw ToolError.usage("\(argument) needs \(wanted), not '\(arguments[index])'")
         }
         index += 1
         flag.apply(&result, value)
