@@ -6,8 +6,9 @@ struct Arguments {
   var inputPath: String?
   /// `-o FILE`: where output goes (standard output when nil or `-`).
   var outputPath: String?
-  /// `select`'s JSONPaths.
-  var paths: [String] = []
+  /// `select`'s JSONPaths, compiled while parsing so that a bad one is a usage error before
+  /// any file is opened.
+  var paths: [JSONPath] = []
   /// `--quiet`: no message about the input on standard error (exit status only).
   var quiet = false
   /// `ndjson --to-array`: lines to one array.
@@ -167,6 +168,7 @@ extension Arguments {
     }
     var result = Arguments(command: command)
     if command == .fmt { result.writeOptions.indent = 2 }
+    var pathTexts: [String] = []
     var index = 1
     while index < arguments.count {
       let argument = arguments[index]
@@ -185,7 +187,8 @@ extension Arguments {
         }
         result.convertTo = arguments[index]
         index += 1
-      } else if argument == "-o" || argument == "--output" {
+      } else if (argument == "-o" || argument == "--output") && command != .validate {
+        // validate writes nothing: an output file would only be emptied.
         guard index < arguments.count else { throw ToolError.usage("\(argument) needs a file") }
         result.outputPath = arguments[index]
         index += 1
@@ -210,9 +213,9 @@ extension Arguments {
         flag.apply(&result, value)
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
-      } else if command == .select && (result.paths.isEmpty || argument.hasPrefix("$")) {
+      } else if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
         // A JSONPath starts with `$`; the first argument is always one.
-        result.paths.append(argument)
+        pathTexts.append(argument)
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
@@ -223,12 +226,24 @@ extension Arguments {
     if command == .convert && result.convertTo == nil && !result.wantsHelp {
       throw ToolError.usage("'convert' needs --to binary or --to json")
     }
-    if command == .select && result.paths.isEmpty && !result.wantsHelp {
+    if command == .select && pathTexts.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
     }
     // Values the library would refuse later are usage errors, reported before any input.
     if let indent = result.writeOptions.indent, indent > JSONWriteOptions.maxIndent {
       throw ToolError.usage("--indent must be at most \(JSONWriteOptions.maxIndent), not \(indent)")
+    }
+    if !result.wantsHelp {
+      for text in pathTexts {
+        do {
+          result.paths.append(try JSONPath(text))
+        } catch let error as JSONPathError {
+          throw ToolError.usage(
+            "invalid path '\(text)': \(error.message) (offset \(error.offset))")
+        } catch {
+          throw ToolError.usage("invalid path '\(text)': \(error)")
+        }
+      }
     }
     return result
   }
