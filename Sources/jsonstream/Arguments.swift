@@ -258,7 +258,8 @@ func generalHelp() -> String {
            jsonstream select PATH [PATH...] [OPTIONS] [FILE]
 
     Reads FILE, or standard input when FILE is '-' or absent; writes standard
-    output, or FILE with -o FILE.
+    output, or FILE with -o FILE, which is replaced only when the command
+    succeeds (so -o may name the input: it is rewritten in place).
 
     Commands:
 
@@ -391,7 +392,7 @@ func commandHelp(_ command: Command) -> String {
   text += "\nOptions:\n"
   if command != .validate {
     text +=
-      "  " + "-o FILE, --output FILE".padding(32) + "write to FILE instead of standard output\n"
+      "  " + "-o FILE, --output FILE".padding(32) + "write to FILE (replaced only on success)\n"
   }
   text += "  " + "-q, --quiet".padding(32) + "no message about invalid input (exit status only)\n"
   if command == .ndjson {

@@ -34,7 +34,8 @@ func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) thr
 
 /// Streams the input through the handler `makeHandler` builds around a writer to `output`
 /// (reached through `writer`). On invalid input, what was written so far stays written (a
-/// prefix of valid JSON), the error goes to stderr as for `validate`, and the status is 1.
+/// prefix of valid JSON; `-o FILE` is left as it was instead), the error goes to stderr as for
+/// `validate`, and the status is 1.
 /// The output ends with a newline.
 func writeThrough<Handler: JSONEventHandler>(
   _ arguments: Arguments, input: ByteInput, output: ByteOutput, writeOptions: JSONWriteOptions,
