@@ -16,6 +16,9 @@
 /// gets those of any new file (0666 less the umask) when FILE did not exist.
 ///
 /// Replacing makes a new file: hard links to FILE keep the old content.
+///
+/// Ctrl-C, SIGTERM or SIGHUP removes the temporary file (see `removeOnTerminatingSignal`);
+/// after SIGKILL or a crash, a `.FILE.jsonstream-XXXXXX` may remain next to FILE.
 final class ReplacingFile {
   /// The file replaced on success: FILE with symbolic links resolved.
   let path: String
@@ -82,6 +85,7 @@ final class ReplacingFile {
       throw failure(
         "cannot create a temporary file in \(place): \(String(cString: strerror(errno)))")
     }
+    removeOnTerminatingSignal(temporaryPath)
     if exists {
       // Owner first: a change of owner clears the set-user-ID bit that fchmod then restores.
       // Only root or the owner in FILE's group can do it; otherwise the file is the user's.
@@ -104,8 +108,10 @@ final class ReplacingFile {
     if failed {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
+      forgetRemovalOnSignal()
       throw ToolError.io("cannot write \(path): \(reason)")
     }
+    forgetRemovalOnSignal()
   }
 
   /// Removes the temporary file, leaving FILE as it was. Does nothing after `commit`.
@@ -114,5 +120,6 @@ final class ReplacingFile {
     finished = true
     close(fd)
     unlink(temporaryPath)
+    forgetRemovalOnSignal()
   }
 }
