@@ -17,15 +17,19 @@ struct Tool {
 
   /// Runs the tool with `input` on its standard input, or with the file at `pipedPath` piped
   /// in by `cat` (large inputs: written here before the output is read, they would fill both
-  /// pipes).
-  static func run(_ arguments: [String], input: String = "", pipedPath: String? = nil) throws
-    -> Result
-  {
+  /// pipes). `setup` is shell commands run before the tool, for what only a shell sets, such
+  /// as `umask 027` or `ulimit -f 1` (not with `pipedPath`).
+  static func run(
+    _ arguments: [String], input: String = "", pipedPath: String? = nil, setup: String? = nil
+  ) throws -> Result {
     let process = Process()
     if let pipedPath {
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       let script = #"cat "$0" 2>/dev/null | "$@""#
       process.arguments = ["-c", script, pipedPath, binary.path] + arguments
+    } else if let setup {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", setup + #" && exec "$0" "$@""#, binary.path] + arguments
     } else {
       process.executableURL = binary
       process.arguments = arguments
