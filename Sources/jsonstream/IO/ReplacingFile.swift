@@ -15,7 +15,8 @@
 /// stays. The new file keeps FILE's permission bits (and its owner and group where allowed), or
 /// gets those of any new file (0666 less the umask) when FILE did not exist.
 ///
-/// Replacing makes a new file: hard links to FILE keep the old content.
+/// Replacing makes a new file: hard links to FILE keep the old content. A FILE the user may not
+/// write is refused, as by the shell's `>`.
 ///
 /// Ctrl-C, SIGTERM or SIGHUP removes the temporary file (see `removeOnTerminatingSignal`);
 /// after SIGKILL or a crash, a `.FILE.jsonstream-XXXXXX` may remain next to FILE.
@@ -63,6 +64,10 @@ final class ReplacingFile {
     self.path = target
     var existing = stat()
     let exists = stat(target, &existing) == 0
+    // A read-only FILE stays read-only, as with the shell's `>`: the rename below would not ask.
+    if exists && access(target, W_OK) != 0 {
+      throw failure(String(cString: strerror(errno)))
+    }
 
     let slash = target.lastIndex(of: "/")
     let directory = slash.map { String(target[...$0]) } ?? ""

@@ -100,6 +100,21 @@ struct OutputFileTests {
     }
   }
 
+  @Test(
+    "a read-only FILE is refused, as by the shell",
+    .enabled(if: getuid() != 0, "root may write any file; skipped"))
+  func readOnly() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    let out = try scratch.write("precious.json", original)
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: out)
+    let result = try Tool.run(["minify", "-o", out], input: "[1]")
+    #expect(result.status == 3)
+    #expect(result.stderr == "jsonstream: cannot write \(out): Permission denied\n")
+    #expect(try scratch.read("precious.json") == Data(original.utf8))
+    #expect(try scratch.names() == ["precious.json"])
+  }
+
   @Test("a missing input, a bad path or a bad flag leaves FILE byte for byte and creates nothing")
   func badArguments() throws {
     let scratch = try Scratch()
