@@ -135,10 +135,11 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
     $0.chunkSize = $1
   },
-  // 0 is line breaks without indentation: the writer's `indent` is the spaces per level.
+  // 0 is line breaks without indentation: the writer's `indent` is the spaces per level. The
+  // writer refuses more than its maximum; refused here, it is a usage error before any input.
   NumberFlag(
-    name: "--indent", help: "spaces per level, 0-16 (0: line breaks only; fmt: default 2)",
-    accepted: 0...16
+    name: "--indent", help: "spaces per level (0: line breaks only; fmt: default 2)",
+    accepted: 0...JSONWriteOptions.maxIndent
   ) { $0.writeOptions.indent = $1 },
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
@@ -228,10 +229,6 @@ extension Arguments {
     }
     if command == .select && pathTexts.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
-    }
-    // Values the library would refuse later are usage errors, reported before any input.
-    if let indent = result.writeOptions.indent, indent > JSONWriteOptions.maxIndent {
-      throw ToolError.usage("--indent must be at most \(JSONWriteOptions.maxIndent), not \(indent)")
     }
     if !result.wantsHelp {
       for text in pathTexts {

@@ -273,7 +273,7 @@ struct TranscodeToolTests {
     #expect(try Tool.run(["validate", "--max-depth", "-1"], input: "1").status == 2)
   }
 
-  @Test("--indent 0: line breaks without indentation; an indent out of 0-16 is a usage error")
+  @Test("--indent 0: line breaks without indentation; an indent out of 0-1024 is a usage error")
   func indentZero() throws {
     let result = try Tool.run(["fmt", "--indent", "0"], input: #"{"a":[1,{"b":null}],"c":{}}"#)
     #expect(result.status == 0)
@@ -281,10 +281,10 @@ struct TranscodeToolTests {
     #expect(
       try Tool.run(["ndjson", "--to-array", "--indent", "0"], input: "1\n2\n").stdout
         == "[\n1,\n2\n]\n")
-    for value in ["-1", "-0x1", "17", "99999999999999999999", "two"] {
+    for value in ["-1", "-0x1", "1025", "99999999999999999999", "two"] {
       let refused = try Tool.run(["fmt", "--indent", value], input: "[1]")
       #expect(refused.status == 2, "\(value)")
-      let message = "jsonstream: --indent needs a whole number from 0 to 16, not '\(value)'\n"
+      let message = "jsonstream: --indent needs a whole number from 0 to 1024, not '\(value)'\n"
       #expect(refused.stderr == message)
     }
     #expect(try Tool.run(["fmt", "--help"]).stdout.contains("0: line breaks only"))
