@@ -6,8 +6,9 @@ struct Arguments {
   var inputPath: String?
   /// `-o FILE`: where output goes (standard output when nil or `-`).
   var outputPath: String?
-  /// `select`'s JSONPaths.
-  var paths: [String] = []
+  /// `select`'s JSONPaths, compiled while parsing so that a bad one is a usage error before
+  /// any file is opened.
+  var paths: [JSONPath] = []
   /// `--quiet`: no message about the input on standard error (exit status only).
   var quiet = false
   /// `ndjson --to-array`: lines to one array.
@@ -59,10 +60,13 @@ struct OptionFlag: Sendable {
   let apply: @Sendable (inout JSONParseOptions) -> Void
 }
 
-/// A flag that takes a positive whole number.
+/// A flag that takes a whole number in `accepted`.
 struct NumberFlag: Sendable {
   let name: String
   let help: String
+  /// The values the flag takes: most are counts or sizes, at least 1; a bound keeps a value
+  /// such as an indent from making the output absurdly large.
+  var accepted: ClosedRange<Int> = 1...Int.max
   let apply: @Sendable (inout Arguments, Int) -> Void
 
   /// `--indent` is fmt's, `--top` stats'; the others are every command's.
@@ -131,9 +135,12 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
     $0.chunkSize = $1
   },
-  NumberFlag(name: "--indent", help: "fmt: spaces per level (default 2; 0 for line breaks only)") {
-    $0.writeOptions.indent = $1
-  },
+  // 0 is line breaks without indentation: the writer's `indent` is the spaces per level. The
+  // writer refuses more than its maximum; refused here, it is a usage error before any input.
+  NumberFlag(
+    name: "--indent", help: "spaces per level (0: line breaks only; fmt: default 2)",
+    accepted: 0...JSONWriteOptions.maxIndent
+  ) { $0.writeOptions.indent = $1 },
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
   },
@@ -162,6 +169,7 @@ extension Arguments {
     }
     var result = Arguments(command: command)
     if command == .fmt { result.writeOptions.indent = 2 }
+    var pathTexts: [String] = []
     var index = 1
     while index < arguments.count {
       let argument = arguments[index]
@@ -180,7 +188,8 @@ extension Arguments {
         }
         result.convertTo = arguments[index]
         index += 1
-      } else if argument == "-o" || argument == "--output" {
+      } else if (argument == "-o" || argument == "--output") && command != .validate {
+        // validate writes nothing: an output file would only be emptied.
         guard index < arguments.count else { throw ToolError.usage("\(argument) needs a file") }
         result.outputPath = arguments[index]
         index += 1
@@ -194,17 +203,20 @@ extension Arguments {
         guard index < arguments.count else {
           throw ToolError.usage("\(argument) needs a number")
         }
-        guard let value = Int(arguments[index]), value > 0 else {
-          throw ToolError.usage(
-            "\(argument) needs a positive whole number, not '\(arguments[index])'")
+        guard let value = Int(arguments[index]), flag.accepted.contains(value) else {
+          let wanted =
+            flag.accepted.upperBound == Int.max
+            ? "a positive whole number"
+            : "a whole number from \(flag.accepted.lowerBound) to \(flag.accepted.upperBound)"
+          throw ToolError.usage("\(argument) needs \(wanted), not '\(arguments[index])'")
         }
         index += 1
         flag.apply(&result, value)
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
-      } else if command == .select && (result.paths.isEmpty || argument.hasPrefix("$")) {
+      } else if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
         // A JSONPath starts with `$`; the first argument is always one.
-        result.paths.append(argument)
+        pathTexts.append(argument)
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
@@ -215,12 +227,20 @@ extension Arguments {
     if command == .convert && result.convertTo == nil && !result.wantsHelp {
       throw ToolError.usage("'convert' needs --to binary or --to json")
     }
-    if command == .select && result.paths.isEmpty && !result.wantsHelp {
+    if command == .select && pathTexts.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
     }
-    // Values the library would refuse later are usage errors, reported before any input.
-    if let indent = result.writeOptions.indent, indent > JSONWriteOptions.maxIndent {
-      throw ToolError.usage("--indent must be at most \(JSONWriteOptions.maxIndent), not \(indent)")
+    if !result.wantsHelp {
+      for text in pathTexts {
+        do {
+          result.paths.append(try JSONPath(text))
+        } catch let error as JSONPathError {
+          throw ToolError.usage(
+            "invalid path '\(text)': \(error.message) (offset \(error.offset))")
+        } catch {
+          throw ToolError.usage("invalid path '\(text)': \(error)")
+        }
+      }
     }
     return result
   }
@@ -235,7 +255,8 @@ func generalHelp() -> String {
            jsonstream select PATH [PATH...] [OPTIONS] [FILE]
 
     Reads FILE, or standard input when FILE is '-' or absent; writes standard
-    output, or FILE with -o FILE.
+    output, or FILE with -o FILE, which is replaced only when the command
+    succeeds (so -o may name the input: it is rewritten in place).
 
     Commands:
 
@@ -368,7 +389,7 @@ func commandHelp(_ command: Command) -> String {
   text += "\nOptions:\n"
   if command != .validate {
     text +=
-      "  " + "-o FILE, --output FILE".padding(32) + "write to FILE instead of standard output\n"
+      "  " + "-o FILE, --output FILE".padding(32) + "write to FILE (replaced only on success)\n"
   }
   text += "  " + "-q, --quiet".padding(32) + "no message about invalid input (exit status only)\n"
   if command == .ndjson {

@@ -31,15 +31,21 @@ func runTool(_ arguments: [String]) -> Int32 {
       output.flush()
       return 0
     }
+    // The input opens before the output is created: a missing input must not cost an
+    // existing output file anything.
+    let input = try ByteInput(
+      path: parsed.inputPath, chunkSize: parsed.chunkSize, showsProgress: !parsed.quiet)
+    // validate writes nothing, so it creates no output.
+    if parsed.command == .validate { return try runValidate(parsed, input: input) }
     let output = try ByteOutput(path: parsed.outputPath)
-    switch parsed.command {
-    case .validate: return try runValidate(parsed)
-    case .events: return try runEvents(parsed, output: output)
-    case .fmt, .minify: return try runTranscode(parsed, output: output)
-    case .select: return try runSelect(parsed, output: output)
-    case .ndjson: return try runNDJSON(parsed, output: output)
-    case .stats: return try runStats(parsed, output: output)
-    case .convert: return try runConvert(parsed, output: output)
+    do {
+      let status = try runWriting(parsed, input: input, output: output)
+      // Any failure, invalid input included, leaves an -o FILE as it was.
+      if status == 0 { try output.commit() } else { output.discard() }
+      return status
+    } catch {
+      output.discard()
+      throw error
     }
   } catch let error as ToolError {
     writeStandardError("jsonstream: \(error.message)\n")
@@ -50,6 +56,22 @@ func runTool(_ arguments: [String]) -> Int32 {
   }
 }
 
+/// Runs a command that writes to `output`; returns its exit status.
+func runWriting(_ parsed: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
+  switch parsed.command {
+  case .validate: return try runValidate(parsed, input: input)
+  case .events: return try runEvents(parsed, input: input, output: output)
+  case .fmt, .minify: return try runTranscode(parsed, input: input, output: output)
+  case .select: return try runSelect(parsed, input: input, output: output)
+  case .ndjson: return try runNDJSON(parsed, input: input, output: output)
+  case .stats: return try runStats(parsed, input: input, output: output)
+  case .convert: return try runConvert(parsed, input: input, output: output)
+  }
+}
+
 // A closed pipe is reported by write() as EPIPE and handled there, not as a fatal signal.
 signal(SIGPIPE, SIG_IGN)
+// Output beyond the file size limit (`ulimit -f`) is then a write error (EFBIG), reported and
+// cleaned up, not a kill that would leave -o FILE's temporary file behind.
+signal(SIGXFSZ, SIG_IGN)
 exit(runTool(Array(CommandLine.arguments.dropFirst())))

@@ -1,9 +1,7 @@
 import JSONStream
 
 /// `jsonstream convert --to binary|json`: a streaming transcode either way.
-func runConvert(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+func runConvert(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
   if arguments.convertTo == "binary" {
     var parser = JSONParser(
       handler: JSONBinaryWriter(

@@ -42,9 +42,7 @@ struct EventPrinter: JSONEventHandler {
 
 /// `jsonstream events`: the event stream as text. On invalid input, the events before the
 /// error are printed, then the error as for `validate`, and the exit status is 1.
-func runEvents(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+func runEvents(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
   var parser = JSONParser(handler: EventPrinter(output: output), options: arguments.options)
   let error = try parseInput(input, into: &parser)
   output.flush()

@@ -2,12 +2,10 @@ import JSONStream
 
 /// `jsonstream ndjson`: the elements of a top-level array, one compact value per line; with
 /// `--to-array`, the values of NDJSON lines (or any top-level values) as one array.
-func runNDJSON(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+func runNDJSON(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
   var writeOptions = arguments.writeOptions
   writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
   let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
   if arguments.toArray {
     var options = arguments.options
     options.allowMultipleValues = true

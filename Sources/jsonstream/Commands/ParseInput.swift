@@ -37,7 +37,7 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
 
 /// Ends a command that was writing when the input turned out invalid: what was written stays
 /// (`flushWriter` hands the writer's buffered part to the output), then the error is reported.
-/// Returns the exit status, 1.
+/// Returns the exit status, 1, on which `runTool` drops the output to an `-o FILE`.
 func endInvalid(
   _ error: JSONParseError, in input: ByteInput, _ arguments: Arguments, output: ByteOutput,
   flushWriter: () throws -> Void

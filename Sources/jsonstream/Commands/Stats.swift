@@ -1,9 +1,7 @@
 import JSONStream
 
 /// `jsonstream stats`: what the input holds, in one streaming pass and bounded memory.
-func runStats(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+func runStats(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
   let clock = ContinuousClock()
   let start = clock.now
   var parser = JSONParser(handler: StatsCollector(), options: arguments.options)

@@ -11,44 +11,37 @@ struct ByteOutputSink: JSONOutputSink {
 
 /// `jsonstream fmt` and `jsonstream minify`: parser → writer, chunk by chunk, so memory stays
 /// bounded whatever the input size.
-func runTranscode(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
+func runTranscode(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws
+  -> Int32
+{
   var writeOptions = arguments.writeOptions
   if arguments.command == .minify { writeOptions.indent = nil }
   writeOptions.allowMultipleValues = arguments.options.allowMultipleValues
-  return try writeThrough(arguments, output: output, writeOptions: writeOptions, writer: \.self) {
-    $0
-  }
+  return try writeThrough(
+    arguments, input: input, output: output, writeOptions: writeOptions, writer: \.self
+  ) { $0 }
 }
 
 /// `jsonstream select PATH`: parser → select filter → compact writer, one value per line.
-func runSelect(_ arguments: Arguments, output: ByteOutput) throws -> Int32 {
-  var paths: [JSONPath] = []
-  for text in arguments.paths {
-    do {
-      paths.append(try JSONPath(text))
-    } catch let error as JSONPathError {
-      throw ToolError.usage("invalid path '\(text)': \(error.message) (offset \(error.offset))")
-    }
-  }
+func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
   var writeOptions = arguments.writeOptions
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
   return try writeThrough(
-    arguments, output: output, writeOptions: writeOptions, writer: \.downstream
-  ) { JSONSelectFilter(paths: paths, downstream: $0) }
+    arguments, input: input, output: output, writeOptions: writeOptions, writer: \.downstream
+  ) { JSONSelectFilter(paths: arguments.paths, downstream: $0) }
 }
 
 /// Streams the input through the handler `makeHandler` builds around a writer to `output`
 /// (reached through `writer`). On invalid input, what was written so far stays written (a
-/// prefix of valid JSON), the error goes to stderr as for `validate`, and the status is 1.
+/// prefix of valid JSON; `-o FILE` is left as it was instead), the error goes to stderr as for
+/// `validate`, and the status is 1.
 /// The output ends with a newline.
 func writeThrough<Handler: JSONEventHandler>(
-  _ arguments: Arguments, output: ByteOutput, writeOptions: JSONWriteOptions,
+  _ arguments: Arguments, input: ByteInput, output: ByteOutput, writeOptions: JSONWriteOptions,
   writer: WritableKeyPath<Handler, JSONWriter<ByteOutputSink>>,
   _ makeHandler: (JSONWriter<ByteOutputSink>) -> Handler
 ) throws -> Int32 {
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
   var writeOptions = writeOptions
   writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
   var parser = JSONParser(

@@ -9,9 +9,7 @@ struct ValidatingHandler: JSONEventHandler {
 }
 
 /// `jsonstream validate`: exit 0 when valid, 1 with `FILE:LINE:COLUMN: message` when not.
-func runValidate(_ arguments: Arguments) throws -> Int32 {
-  let input = try ByteInput(
-    path: arguments.inputPath, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+func runValidate(_ arguments: Arguments, input: ByteInput) throws -> Int32 {
   var parser = JSONParser(handler: ValidatingHandler(), options: arguments.options)
   guard let error = try parseInput(input, into: &parser) else { return 0 }
   report(error, in: input, arguments)

@@ -12,23 +12,45 @@ final class ByteOutput {
   var buffer: [UInt8] = []
   private let fd: Int32
   private let flushThreshold = 1 << 16
+  /// With `-o FILE` for a regular file: the temporary file that replaces FILE on `commit`.
+  private let replacing: ReplacingFile?
 
-  init(fd: Int32) {
+  init(fd: Int32, replacing: ReplacingFile? = nil) {
     self.fd = fd
+    self.replacing = replacing
     buffer.reserveCapacity(flushThreshold + 4096)
   }
 
-  /// Output to the file at `path` (created or truncated), or standard output for nil or `-`.
+  /// Output for `-o path`: standard output for nil or `-`; for a regular file (or a new one),
+  /// a temporary file that replaces it on `commit` (see `ReplacingFile`); anything else, such
+  /// as a device, opened and written in place.
   convenience init(path: String?) throws(ToolError) {
     guard let path, path != "-" else {
       self.init(fd: 1)
       return
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if ReplacingFile.suits(path) {
+      let file = try ReplacingFile(path: path)
+      self.init(fd: file.fd, replacing: file)
+      return
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
     guard fd >= 0 else {
       throw ToolError.io("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     self.init(fd: fd)
+  }
+
+  /// Ends a successful command: the output is written out and, with `-o FILE`, replaces FILE.
+  func commit() throws(ToolError) {
+    flush()
+    try replacing?.commit()
+  }
+
+  /// Ends a failed command: with `-o FILE`, FILE stays as it was and the output is dropped.
+  /// Output to standard output or a device has gone already.
+  func discard() {
+    replacing?.discard()
   }
 
   func write(_ text: String) {
@@ -64,6 +86,10 @@ final class ByteOutput {
       let n = systemWrite(fd, bytes.baseAddress! + written, bytes.count - written)
       if n < 0 {
         if errno == EINTR { continue }
+        let error = errno
+        // exit() below skips the caller's discard.
+        discard()
+        errno = error
         // A reader that went away (`| head`): no message, as any tool in a pipeline, but
         // not a success either: the output is cut short (`set -o pipefail` sees it).
         if errno == EPIPE { exit(3) }

@@ -17,15 +17,19 @@ struct Tool {
 
   /// Runs the tool with `input` on its standard input, or with the file at `pipedPath` piped
   /// in by `cat` (large inputs: written here before the output is read, they would fill both
-  /// pipes).
-  static func run(_ arguments: [String], input: String = "", pipedPath: String? = nil) throws
-    -> Result
-  {
+  /// pipes). `setup` is shell commands run before the tool, for what only a shell sets, such
+  /// as `umask 027` or `ulimit -f 1` (not with `pipedPath`).
+  static func run(
+    _ arguments: [String], input: String = "", pipedPath: String? = nil, setup: String? = nil
+  ) throws -> Result {
     let process = Process()
     if let pipedPath {
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       let script = #"cat "$0" 2>/dev/null | "$@""#
       process.arguments = ["-c", script, pipedPath, binary.path] + arguments
+    } else if let setup {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", setup + #" && exec "$0" "$@""#, binary.path] + arguments
     } else {
       process.executableURL = binary
       process.arguments = arguments
@@ -267,6 +271,23 @@ struct TranscodeToolTests {
     #expect(try Tool.run(["fmt", "--indent", "1025"], input: "[1]").status == 2)
     #expect(try Tool.run(["fmt", "--indent", "1024"], input: "[1]").status == 0)
     #expect(try Tool.run(["validate", "--max-depth", "-1"], input: "1").status == 2)
+  }
+
+  @Test("--indent 0: line breaks without indentation; an indent out of 0-1024 is a usage error")
+  func indentZero() throws {
+    let result = try Tool.run(["fmt", "--indent", "0"], input: #"{"a":[1,{"b":null}],"c":{}}"#)
+    #expect(result.status == 0)
+    #expect(result.stdout == "{\n\"a\": [\n1,\n{\n\"b\": null\n}\n],\n\"c\": {}\n}\n")
+    #expect(
+      try Tool.run(["ndjson", "--to-array", "--indent", "0"], input: "1\n2\n").stdout
+        == "[\n1,\n2\n]\n")
+    for value in ["-1", "-0x1", "1025", "99999999999999999999", "two"] {
+      let refused = try Tool.run(["fmt", "--indent", value], input: "[1]")
+      #expect(refused.status == 2, "\(value)")
+      let message = "jsonstream: --indent needs a whole number from 0 to 1024, not '\(value)'\n"
+      #expect(refused.stderr == message)
+    }
+    #expect(try Tool.run(["fmt", "--help"]).stdout.contains("0: line breaks only"))
   }
 
   @Test("select: each selected value on its own line, in document order, at any chunk size")

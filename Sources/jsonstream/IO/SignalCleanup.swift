@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The file a terminating signal removes (a C string), or nil. Written by the main thread only,
+/// first before the handlers are installed (so that its lazy initialization never runs in a
+/// handler); handlers only read it. Never freed: a handler on another thread may be reading it,
+/// and a run sets at most one.
+nonisolated(unsafe) private var pathToRemoveOnSignal: UnsafeMutablePointer<CChar>? = nil
+
+/// The signals by which a user ends the tool: Ctrl-C, kill, a closed terminal.
+private let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+/// Removes the file at `path` if SIGINT, SIGTERM or SIGHUP ends the tool before
+/// `forgetRemovalOnSignal()`. A signal that was ignored when the tool started (`nohup`, a
+/// background job) stays ignored. SIGKILL cannot be caught: the file then remains.
+func removeOnTerminatingSignal(_ path: String) {
+  pathToRemoveOnSignal = strdup(path)
+  for number in terminatingSignals {
+    let previous = signal(number, removeFileAndEnd)
+    // Handlers are C function pointers, not comparable in Swift: compared as addresses.
+    if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+      signal(number, SIG_IGN)
+    }
+  }
+}
+
+/// The file is gone (renamed or removed): a signal now ends the tool with nothing to remove.
+func forgetRemovalOnSignal() {
+  pathToRemoveOnSignal = nil
+}
+
+/// Removes the file, then lets the signal end the tool as it would have, so that the parent
+/// sees the signal in the exit status. Calls only async-signal-safe functions.
+private func removeFileAndEnd(_ number: Int32) {
+  if let path = pathToRemoveOnSignal { unlink(path) }
+  signal(number, SIG_DFL)
+  raise(number)
+}
