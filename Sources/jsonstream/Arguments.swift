@@ -64,8 +64,9 @@ struct OptionFlag: Sendable {
 struct NumberFlag: Sendable {
   let name: String
   let help: String
-  /// The values the flag takes: most are counts or sizes, at least 1; a bound keeps a value
-  /// such as an indent from making the output absurdly large.
+  /// The values the flag takes: most are counts or sizes, at least 1; the limits take 0, as
+  /// the library does; a bound keeps a value such as an indent from making the output
+  /// absurdly large.
   var accepted: ClosedRange<Int> = 1...Int.max
   let apply: @Sendable (inout Arguments, Int) -> Void
 
@@ -144,16 +145,28 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
   },
-  NumberFlag(name: "--max-depth", help: "deepest nesting allowed (default 1000)") {
+  NumberFlag(
+    name: "--max-depth", help: "deepest nesting allowed (default 1000)",
+    accepted: 0...Int.max
+  ) {
     $0.options.limits.maxDepth = $1
   },
-  NumberFlag(name: "--max-string-length", help: "longest string in bytes (default 128 MiB)") {
+  NumberFlag(
+    name: "--max-string-length", help: "longest string in bytes (default 128 MiB)",
+    accepted: 0...Int.max
+  ) {
     $0.options.limits.maxStringLength = $1
   },
-  NumberFlag(name: "--max-number-length", help: "longest number in characters (default 1000)") {
+  NumberFlag(
+    name: "--max-number-length", help: "longest number in characters (default 1000)",
+    accepted: 0...Int.max
+  ) {
     $0.options.limits.maxNumberLength = $1
   },
-  NumberFlag(name: "--max-input-length", help: "longest input in bytes (default unlimited)") {
+  NumberFlag(
+    name: "--max-input-length", help: "longest input in bytes (default unlimited)",
+    accepted: 0...Int.max
+  ) {
     $0.options.limits.maxInputLength = $1
   },
 ]
@@ -205,9 +218,11 @@ extension Arguments {
         }
         guard let value = Int(arguments[index]), flag.accepted.contains(value) else {
           let wanted =
-            flag.accepted.upperBound == Int.max
+            flag.accepted == 1...Int.max
             ? "a positive whole number"
-            : "a whole number from \(flag.accepted.lowerBound) to \(flag.accepted.upperBound)"
+            : flag.accepted.upperBound == Int.max
+              ? "a whole number, 0 or more"
+              : "a whole number from \(flag.accepted.lowerBound) to \(flag.accepted.upperBound)"
           throw ToolError.usage("\(argument) needs \(wanted), not '\(arguments[index])'")
         }
         index += 1

@@ -10,7 +10,8 @@ public enum EntryPointInventory {
   public static func entryPoints(inModule module: String) throws -> [String] {
     let folder = packageRoot.appendingPathComponent("Sources/\(module)")
     var found: Set<String> = []
-    let files = FileManager.default.enumerator(atPath: folder.path)?
+    let files =
+      FileManager.default.enumerator(atPath: folder.path)?
       .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -28,7 +29,8 @@ public enum EntryPointInventory {
       #"public\s+(?:static\s+)?(?:mutating\s+)?(?:func\s+(feed|parse|json(?:Events|Items|Documents)|decode(?:Items|Lines|LinesInParallel)?|objects?)\b|(init)(?:<[^>]*>)?\(\s*(?:parsing|binary))"#
   )
   static let declaration = try! NSRegularExpression(
-    pattern: #"^\s*(?:@\w+\s+)*(?:public\s+|package\s+)?(?:final\s+)?(?:struct|enum|class|extension|actor)\s+(\w+)"#
+    pattern:
+      #"^\s*(?:@\w+\s+)*(?:public\s+|package\s+)?(?:final\s+)?(?:struct|enum|class|extension|actor)\s+(\w+)"#
   )
 
   /// The ways in of one source file, each named after its innermost enclosing type.

@@ -36,8 +36,9 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
 }
 
 /// Ends a command that was writing when the input turned out invalid: what was written stays
-/// (`flushWriter` hands the writer's buffered part to the output), then the error is reported.
-/// Returns the exit status, 1, on which `runTool` drops the output to an `-o FILE`.
+/// (`flushWriter` hands the writer's buffered part to the output), then the error is reported,
+/// saying what became of the output. Returns the exit status, 1, on which `runTool` drops the
+/// output to an `-o FILE`.
 func endInvalid(
   _ error: JSONParseError, in input: ByteInput, _ arguments: Arguments, output: ByteOutput,
   flushWriter: () throws -> Void
@@ -45,5 +46,14 @@ func endInvalid(
   try? flushWriter()
   output.flush()
   report(error, in: input, arguments)
+  guard !arguments.quiet else { return 1 }
+  if output.replacesFile, let path = arguments.outputPath {
+    writeStandardError("jsonstream: nothing written to \(path), which is as it was\n")
+  } else if output.bytesWritten > 0 {
+    // The writer closed nothing it had opened: its output is the start of valid JSON.
+    writeStandardError(
+      "jsonstream: the output stops at this error: what was written (\(output.bytesWritten)"
+        + " bytes) is the start of the JSON, cut short\n")
+  }
   return 1
 }

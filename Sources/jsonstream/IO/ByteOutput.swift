@@ -14,6 +14,11 @@ final class ByteOutput {
   private let flushThreshold = 1 << 16
   /// With `-o FILE` for a regular file: the temporary file that replaces FILE on `commit`.
   private let replacing: ReplacingFile?
+  /// Bytes written out so far (not counting the buffer).
+  private(set) var bytesWritten = 0
+
+  /// Whether the output replaces a file on success only (`-o FILE`), dropping it on failure.
+  var replacesFile: Bool { replacing != nil }
 
   init(fd: Int32, replacing: ReplacingFile? = nil) {
     self.fd = fd
@@ -98,6 +103,7 @@ final class ByteOutput {
       }
       written += n
     }
+    bytesWritten += written
   }
 }
 

@@ -264,7 +264,10 @@ struct TranscodeToolTests {
   func errors() throws {
     let result = try Tool.run(["fmt"], input: "[1,\n x]")
     #expect(result.status == 1)
-    #expect(result.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n")
+    #expect(
+      result.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n"
+        + "jsonstream: the output stops at this error: what was written (5 bytes) is the start"
+        + " of the JSON, cut short\n")
     #expect(try Tool.run(["minify", "--indent", "2"]).status == 2)
     #expect(try Tool.run(["validate", "--sort-keys"]).status == 2)
     #expect(try Tool.run(["fmt", "--indent", "-1"]).status == 2)
@@ -311,6 +314,9 @@ struct TranscodeToolTests {
     let broken = try Tool.run(["select", "$[*]"], input: "[1,2,\n x]")
     #expect(broken.status == 1)
     #expect(broken.stdout == "1\n2")
-    #expect(broken.stderr == "<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n")
+    #expect(
+      broken.stderr.hasPrefix("<stdin>:2:2: expected a value after ',', found 'x'\n   x]\n   ^\n"))
+    #expect(
+      broken.stderr.hasSuffix("what was written (3 bytes) is the start of the JSON, cut short\n"))
   }
 }
