@@ -80,7 +80,9 @@ public struct JSONParseOptions: Sendable, Equatable {
 }
 
 /// Limits that protect a program from hostile or runaway input. Exceeding one is an error of
-/// kind ``JSONParseError/Kind/limitExceeded``, naming the limit.
+/// kind ``JSONParseError/Kind/limitExceeded``, naming the limit, at the same place whatever
+/// reads the input (the parser, a tree, a filter that skips what it does not need, a document
+/// reader, a decoder, the tool) and however it is chunked.
 public struct JSONParseLimits: Sendable, Equatable {
   /// Deepest nesting of arrays and objects. The parser never recurses, so this is a policy,
   /// not a stack-safety limit: raise it as far as memory allows (one byte per level).
@@ -92,7 +94,9 @@ public struct JSONParseLimits: Sendable, Equatable {
   /// Longest number, in characters.
   public var maxNumberLength = 1_000
 
-  /// Longest input, in bytes, over all chunks. Unlimited by default.
+  /// Longest input, in bytes, over all chunks: the whole input for every way in, all the
+  /// documents of a stream (NDJSON lines, records, values one after another) and their
+  /// separators included. Unlimited by default.
   public var maxInputLength = Int.max
 
   public init() {}
