@@ -59,7 +59,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     guard state.pointee.stack.count == 0 else {
       throw JSONWriterError(
         kind: .incompleteDocument,
-        message: "finish() with \(state.pointee.stack.count) container(s) still open")
+        message: "finish() with \(state.pointee.stack.count) container(s) still open: the"
+          + " output so far is the start of a JSON document, cut short (flush() hands it on)")
     }
     guard state.pointee.valueCount > 0 || options.allowMultipleValues else {
       throw JSONWriterError(kind: .incompleteDocument, message: "finish() before any value")
@@ -68,7 +69,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   /// Hands everything buffered so far to the sink, without checking that the document is
-  /// complete (for example to show progress, or to keep what was written before an error).
+  /// complete (for example to show progress, or to keep what was written before an error: the
+  /// writer closes nothing it opened, so its output is the start of valid JSON).
   /// Output inside an object held for ``JSONWriteOptions/sortKeys`` stays held.
   public mutating func flush() throws {
     if !_state().pointee.sortFrames.isEmpty { return }

@@ -526,3 +526,77 @@ struct EntryPointInventoryTests {
         ])
   }
 }
+
+/// Forwards events to a writer and stops after `limit` of them: a chain cut in the middle.
+struct StoppingWriter: JSONEventHandler {
+  var writer = JSONWriter(options: JSONWriteOptions())
+  let limit: Int
+  var count = 0
+  var isDone: Bool { count >= limit }
+
+  init(limit: Int) { self.limit = limit }
+
+  mutating func startObject() throws {
+    count += 1
+    try writer.startObject()
+  }
+  mutating func endObject() throws {
+    count += 1
+    try writer.endObject()
+  }
+  mutating func startArray() throws {
+    count += 1
+    try writer.startArray()
+  }
+  mutating func endArray() throws {
+    count += 1
+    try writer.endArray()
+  }
+  mutating func key(_ key: JSONString) throws {
+    count += 1
+    try writer.key(key)
+  }
+  mutating func string(_ value: JSONString) throws {
+    count += 1
+    try writer.string(value)
+  }
+  mutating func number(_ value: JSONNumber) throws {
+    count += 1
+    try writer.number(value)
+  }
+  mutating func bool(_ value: Bool) throws {
+    count += 1
+    try writer.bool(value)
+  }
+  mutating func null() throws {
+    count += 1
+    try writer.null()
+  }
+}
+
+extension SeamTests {
+  @Test("a chain stopped or failed midway: the writer's output is the start of valid JSON")
+  func cutChains() throws {
+    let text = #"{"a":[1,{"b":"x"},[]],"c":{"d":null,"e":true},"f":-1.5e3}"#
+    let events = try parsedEvents(text).count
+    for limit in 1..<events {
+      var parser = JSONParser(handler: JSONPathTracker(downstream: StoppingWriter(limit: limit)))
+      #expect(try parser.feed(text.utf8) == .stopped)
+      var writer = parser.handler.downstream.writer
+      try writer.flush()
+      // A prefix of the document: reading it only misses its end.
+      var reader = JSONParser(handler: EventRecorder())
+      try reader.feed(writer.bytes)
+      let cut = try #require(throws: JSONParseError.self) { try reader.finish() }
+      #expect(cut.kind == .unexpectedEndOfInput, "stopped after \(limit) events")
+      // All the events written, but for a number last: the end of input does not end a number
+      // inside a container.
+      var written = Array(try parsedEvents(text).prefix(limit))
+      if case .number = written.last { written.removeLast() }
+      #expect(reader.handler.events == written, "stopped after \(limit) events")
+      let unfinished = try #require(throws: JSONWriterError.self) { try writer.finish() }
+      #expect(unfinished.kind == .incompleteDocument)
+      #expect(unfinished.message.contains("the start of a JSON document, cut short"))
+    }
+  }
+}
