@@ -231,4 +231,66 @@ struct StreamingCodableTests {
     #expect(try JSONStreamEncoder().encode([Order](), to: JSONByteSink()).bytes == Array("[]".utf8))
     #expect(try JSONStreamEncoder().encode([Order](), as: .lines, to: JSONByteSink()).bytes.isEmpty)
   }
+
+  @Test("nothing lost: 500 lines with line 301 bad, in 64 KiB chunks, give the 300 first")
+  func nothingLostBeforeABadLine() async throws {
+    struct Line: Decodable, Equatable { var id: Int }
+    var text = ""
+    for id in 1...500 {
+      text +=
+        id == 301
+        ? "{\"id\":301,oops}\n"
+        : "{\"id\":\(id),\"pad\":\"\(String(repeating: "x", count: 200))\"}\n"
+    }
+    let bytes = Array(text.utf8)
+    let chunks = stride(from: 0, to: bytes.count, by: 65_536).map {
+      Array(bytes[$0..<min(bytes.count, $0 + 65_536)])
+    }
+    #expect(chunks.count > 1 && chunks[0].count == 65_536)
+    let expected = (1...300).map(Line.init)
+
+    var lines: [Line] = []
+    var iterator = AsyncChunks(chunks).decodeLines(Line.self).makeAsyncIterator()
+    do {
+      while let line = try await iterator.next() { lines.append(line) }
+      Issue.record("no error for line 301")
+    } catch let failure as JSONDocumentReader.Failure {
+      #expect(failure.line == 301)
+    }
+    #expect(lines == expected)
+    #expect(try await iterator.next() == nil)
+
+    var synchronous: [Line] = []
+    let error = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decodeLines(Line.self, from: bytes) { synchronous.append($0) }
+    }
+    #expect(synchronous == expected)
+    #expect("\(error)".contains("line 301, column"))
+
+    // An item that does not decode keeps its neighbours before it and ends the input with its
+    // error, from the next call and every one after.
+    var items = try JSONStreamDecoder.ItemDecoder(Line.self)
+    let decoded = try items.feed(Array(#"[{"id":1},{"id":"two"},{"id":3}]"#.utf8))
+    #expect(decoded == [Line(id: 1)])
+    for _ in 0..<2 {
+      let itemError = try #require(throws: DecodingError.self) { _ = try items.finish() }
+      guard case .typeMismatch(_, let context) = itemError else {
+        Issue.record("\(itemError)")
+        return
+      }
+      #expect(
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["1", "id"])
+    }
+  }
+}
+
+/// Chunks as an async sequence.
+private struct AsyncChunks: AsyncSequence, Sendable {
+  let chunks: [[UInt8]]
+  init(_ chunks: [[UInt8]]) { self.chunks = chunks }
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var chunks: IndexingIterator<[[UInt8]]>
+    mutating func next() async -> [UInt8]? { chunks.next() }
+  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
 }
