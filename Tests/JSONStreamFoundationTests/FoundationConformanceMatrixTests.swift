@@ -154,26 +154,11 @@ func oneDocumentEach(_ test: ConformanceCase) -> JSONParseOptions {
   return options
 }
 
-struct AsyncChunkSequence: AsyncSequence, Sendable {
-  let chunks: [[UInt8]]
-  struct AsyncIterator: AsyncIteratorProtocol {
-    var chunks: IndexingIterator<[[UInt8]]>
-    mutating func next() async -> [UInt8]? { chunks.next() }
-  }
-  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
-}
-
-/// Every output until the end or an error; nil after the error is checked too.
-func drainAsync<S: AsyncSequence>(_ sequence: S) async throws -> ([S.Element], (any Error)?) {
-  var iterator = sequence.makeAsyncIterator()
-  var outputs: [S.Element] = []
-  do {
-    while let output = try await iterator.next() { outputs.append(output) }
-    return (outputs, nil)
-  } catch {
-    #expect(try await iterator.next() == nil, "an async iterator must return nil after it threw")
-    return (outputs, error)
-  }
+/// Every output until the end or an error, checking that it returns nil after throwing.
+func drainChecked<S: AsyncSequence>(_ sequence: S) async throws -> ([S.Element], (any Error)?) {
+  let drained = try await drain(sequence)
+  #expect(drained.endsAfterError, "an async iterator must return nil after it threw")
+  return (drained.outputs, drained.error)
 }
 
 enum FoundationMatrix {
@@ -311,8 +296,8 @@ enum FoundationMatrix {
       name: "AsyncSequence.decodeItems", reference: foundationReference(.rootElements),
       firstKeyWins: true
     ) { test, chunks in
-      let (values, error) = try await drainAsync(
-        try AsyncChunkSequence(chunks: chunks).decodeItems(AnyJSON.self, decoder: decoder(test)))
+      let (values, error) = try await drainChecked(
+        try AsyncChunks(chunks: chunks).decodeItems(AnyJSON.self, decoder: decoder(test)))
       return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
     },
     FoundationEntryPoint(
@@ -320,8 +305,8 @@ enum FoundationMatrix {
     ) { test, chunks in
       var lines = decoder(test)
       lines.parseOptions = oneDocumentEach(test)
-      let (values, error) = try await drainAsync(
-        AsyncChunkSequence(chunks: chunks).decodeLines(AnyJSON.self, decoder: lines))
+      let (values, error) = try await drainChecked(
+        AsyncChunks(chunks: chunks).decodeLines(AnyJSON.self, decoder: lines))
       return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
     },
   ]

@@ -1,5 +1,6 @@
 import Foundation
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStreamFoundation
@@ -250,7 +251,7 @@ struct StreamingCodableTests {
     let expected = (1...300).map(Line.init)
 
     var lines: [Line] = []
-    var iterator = AsyncChunks(chunks).decodeLines(Line.self).makeAsyncIterator()
+    var iterator = AsyncChunks(chunks: chunks).decodeLines(Line.self).makeAsyncIterator()
     do {
       while let line = try await iterator.next() { lines.append(line) }
       Issue.record("no error for line 301")
@@ -282,15 +283,4 @@ struct StreamingCodableTests {
         context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["1", "id"])
     }
   }
-}
-
-/// Chunks as an async sequence.
-private struct AsyncChunks: AsyncSequence, Sendable {
-  let chunks: [[UInt8]]
-  init(_ chunks: [[UInt8]]) { self.chunks = chunks }
-  struct AsyncIterator: AsyncIteratorProtocol {
-    var chunks: IndexingIterator<[[UInt8]]>
-    mutating func next() async -> [UInt8]? { chunks.next() }
-  }
-  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
 }

@@ -90,41 +90,14 @@ func place(_ failure: JSONDocumentReader.Failure) throws -> ErrorPlace {
     column: error.column)
 }
 
-/// Chunks as an async sequence.
-struct AsyncChunks: AsyncSequence, Sendable {
-  let chunks: [[UInt8]]
-  struct AsyncIterator: AsyncIteratorProtocol {
-    var chunks: IndexingIterator<[[UInt8]]>
-    mutating func next() async -> [UInt8]? { chunks.next() }
-  }
-  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
-}
-
-/// Single bytes as an async sequence (the shape of `URLSession.AsyncBytes`).
-struct AsyncBytes: AsyncSequence, Sendable {
-  let bytes: [UInt8]
-  struct AsyncIterator: AsyncIteratorProtocol {
-    var bytes: IndexingIterator<[UInt8]>
-    mutating func next() async -> UInt8? { bytes.next() }
-  }
-  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes.makeIterator()) }
-}
-
-/// Takes every output of an async sequence until it ends or throws, then checks it returns nil
-/// after throwing: the outputs and the error.
-func drain<S: AsyncSequence>(_ sequence: S) async throws -> (
+/// Takes every output of an async sequence until it ends or throws, checking that it returns
+/// nil after throwing.
+func drainChecked<S: AsyncSequence>(_ sequence: S) async throws -> (
   outputs: [S.Element], error: (any Error)?
 ) {
-  var iterator = sequence.makeAsyncIterator()
-  var outputs: [S.Element] = []
-  do {
-    while let output = try await iterator.next() { outputs.append(output) }
-    return (outputs, nil)
-  } catch {
-    let after = try await iterator.next()
-    #expect(after == nil, "an async iterator must return nil after it threw")
-    return (outputs, error)
-  }
+  let drained = try await drain(sequence)
+  #expect(drained.endsAfterError, "an async iterator must return nil after it threw")
+  return (drained.outputs, drained.error)
 }
 
 /// A document reader's results, stopping at a thrown failure (checked to be thrown again).
@@ -293,28 +266,28 @@ enum Matrix {
         return try readDocuments(&reader, chunks)
       }),
     EntryPoint("jsonEvents, chunks", .events) { test, chunks in
-      let (events, error) = try await drain(
+      let (events, error) = try await drainChecked(
         AsyncChunks(chunks: chunks).jsonEvents(options: test.options))
       var recorder = EventRecorder()
       for event in events { try event.send(to: &recorder) }
       return ConformanceOutcome(units: [recorder.events], error: try asyncPlace(error))
     },
     EntryPoint("jsonEvents, bytes", .events, wholeOnly: true) { test, _ in
-      let (events, error) = try await drain(
+      let (events, error) = try await drainChecked(
         AsyncBytes(bytes: test.bytes).jsonEvents(options: test.options))
       var recorder = EventRecorder()
       for event in events { try event.send(to: &recorder) }
       return ConformanceOutcome(units: [recorder.events], error: try asyncPlace(error))
     },
     EntryPoint("jsonItems, chunks", .rootElements, takes: everyCase) { test, chunks in
-      let (items, error) = try await drain(
+      let (items, error) = try await drainChecked(
         AsyncChunks(chunks: chunks).jsonItems(
           paths: [try JSONPath("$[*]")], options: test.options, duplicateKeys: policy(test)))
       return ConformanceOutcome(
         units: try items.map { try events($0.value) }, error: try asyncPlace(error))
     },
     EntryPoint("jsonItems, bytes", .rootElements, wholeOnly: true, takes: everyCase) { test, _ in
-      let (items, error) = try await drain(
+      let (items, error) = try await drainChecked(
         AsyncBytes(bytes: test.bytes).jsonItems(
           paths: [try JSONPath("$[*]")], options: test.options, duplicateKeys: policy(test)))
       return ConformanceOutcome(
@@ -326,7 +299,7 @@ enum Matrix {
       run: { test, chunks in
         var options = test.options
         options.allowMultipleValues = false
-        let (results, error) = try await drain(
+        let (results, error) = try await drainChecked(
           AsyncChunks(chunks: chunks).jsonDocuments(options: options, duplicateKeys: policy(test)))
         return ConformanceOutcome(
           units: try results.map { try events(try $0.get().value) }, error: try asyncPlace(error))
@@ -337,7 +310,7 @@ enum Matrix {
       run: { test, _ in
         var options = test.options
         options.allowMultipleValues = false
-        let (results, error) = try await drain(
+        let (results, error) = try await drainChecked(
           AsyncBytes(bytes: test.bytes).jsonDocuments(options: options, duplicateKeys: policy(test))
         )
         return ConformanceOutcome(

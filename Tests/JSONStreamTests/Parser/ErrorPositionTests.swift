@@ -20,14 +20,7 @@ struct ErrorPositionTests {
   ) -> (error: JSONParseError, offset: Int, line: Int, column: Int)? {
     var parser = JSONParser(handler: EventRecorder(), options: options)
     do {
-      var start = 0
-      for size in chunkSizes where start < bytes.count {
-        let end = min(bytes.count, start + size)
-        try parser.feed(bytes[start..<end])
-        start = end
-      }
-      if start < bytes.count { try parser.feed(bytes[start...]) }
-      try parser.finish()
+      try feed(&parser, bytes, chunkSizes: chunkSizes)
       return nil
     } catch let error as JSONParseError {
       return (error, parser.offset, parser.line, parser.column)

@@ -56,6 +56,20 @@ func withoutContents(_ events: [Event], at skipDepth: Int) -> [Event] {
   return result
 }
 
+/// The error of parsing `text` in chunks of `chunk` bytes, skipping the containers at depth 2.
+func skippedError(_ text: String, options: JSONParseOptions = JSONParseOptions(), chunk: Int)
+  -> JSONParseError?
+{
+  var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2), options: options)
+  let bytes = Array(text.utf8)
+  do {
+    try feed(&parser, bytes, chunkSizes: Array(repeating: chunk, count: bytes.count / chunk + 1))
+    return nil
+  } catch {
+    return error as? JSONParseError
+  }
+}
+
 @Suite("Skipping containers")
 struct SkipTests {
   static let text = #"""
@@ -95,18 +109,7 @@ struct SkipTests {
       let expected = parse(text).error
       #expect(expected != nil, "\(text)")
       for chunk in [1, 3, 100] {
-        var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2))
-        let bytes = Array(text.utf8)
-        var error: JSONParseError?
-        do {
-          for start in stride(from: 0, to: bytes.count, by: chunk) {
-            try parser.feed(bytes[start..<min(bytes.count, start + chunk)])
-          }
-          try parser.finish()
-        } catch let caught as JSONParseError {
-          error = caught
-        }
-        #expect(error == expected, "\(text), chunk \(chunk)")
+        #expect(skippedError(text, chunk: chunk) == expected, "\(text), chunk \(chunk)")
       }
     }
   }
@@ -129,18 +132,9 @@ struct SkipTests {
     for text in cases {
       let expected = parse(text, options: limits)
       for chunk in [1, 2, 3, 7, 100] {
-        var parser = JSONParser(handler: SkippingRecorder(skipDepth: 2), options: limits)
-        let bytes = Array(text.utf8)
-        var error: JSONParseError?
-        do {
-          for start in stride(from: 0, to: bytes.count, by: chunk) {
-            try parser.feed(bytes[start..<min(bytes.count, start + chunk)])
-          }
-          try parser.finish()
-        } catch let caught as JSONParseError {
-          error = caught
-        }
-        #expect(error == expected.error, "\(text), chunk \(chunk)")
+        #expect(
+          skippedError(text, options: limits, chunk: chunk) == expected.error,
+          "\(text), chunk \(chunk)")
       }
     }
     // The default limit on numbers applies inside a skipped container (`[111…1]`).

@@ -13,6 +13,20 @@ struct Outcome: Equatable, CustomStringConvertible {
   }
 }
 
+/// Feeds `bytes` in chunks of the given sizes (the last chunk takes the rest), then finishes.
+func feed<Handler: JSONEventHandler>(
+  _ parser: inout JSONParser<Handler>, _ bytes: [UInt8], chunkSizes: [Int]
+) throws {
+  var start = 0
+  for size in chunkSizes where start < bytes.count {
+    let end = min(bytes.count, start + size)
+    try parser.feed(bytes[start..<end])
+    start = end
+  }
+  if start < bytes.count { try parser.feed(bytes[start...]) }
+  try parser.finish()
+}
+
 /// Parses `bytes` fed in chunks of the given sizes (the last chunk takes the rest).
 func parse(
   _ bytes: [UInt8], options: JSONParseOptions = JSONParseOptions(), chunkSizes: [Int] = []
@@ -20,14 +34,7 @@ func parse(
   var parser = JSONParser(handler: EventRecorder(), options: options)
   var error: JSONParseError?
   do {
-    var start = 0
-    for size in chunkSizes where start < bytes.count {
-      let end = min(bytes.count, start + size)
-      try parser.feed(bytes[start..<end])
-      start = end
-    }
-    if start < bytes.count { try parser.feed(bytes[start...]) }
-    try parser.finish()
+    try feed(&parser, bytes, chunkSizes: chunkSizes)
   } catch let e as JSONParseError {
     error = e
   } catch {
