@@ -126,9 +126,9 @@ func foundationPlace(_ error: any Error) throws -> ErrorPlace {
     return try foundationPlace(underlying)
   case let failure as JSONDocumentReader.Failure:
     let error = try #require(failure.error as? JSONParseError, "\(failure)")
+    let position = try #require(failure.streamPosition)
     return ErrorPlace(
-      kind: error.kind, offset: failure.offset + error.offset, line: failure.line + error.line - 1,
-      column: error.column)
+      kind: error.kind, offset: position.offset, line: position.line, column: position.column)
   default: throw error
   }
 }

@@ -58,6 +58,9 @@ public struct JSONDocumentReader {
     /// The line the document started on, from 1; for a `JSONParseError`, the error's own line
     /// within the document is `line + error.line - 1`.
     public var line: Int
+    /// The column the document started at, from 1 (after a record separator, 2): an error on
+    /// the document's first line is at column `column + error.column - 1` of the stream.
+    public var column: Int
     /// Its position among the documents and failures, from 0.
     public var index: Int
     /// Byte offset of the document's start in the stream.
@@ -65,16 +68,27 @@ public struct JSONDocumentReader {
     /// Why: a ``JSONParseError`` (its position counted within the document), or another error.
     public var error: any Error
 
-    public init(line: Int, index: Int, offset: Int, error: any Error) {
+    public init(line: Int, column: Int = 1, index: Int, offset: Int, error: any Error) {
       self.line = line
+      self.column = column
       self.index = index
       self.offset = offset
       self.error = error
     }
 
+    /// A ``JSONParseError``'s position in the stream: byte offset, line and column (nil for
+    /// another error).
+    public var streamPosition: (offset: Int, line: Int, column: Int)? {
+      guard let error = error as? JSONParseError else { return nil }
+      return (
+        offset + error.offset, line + error.line - 1,
+        error.line == 1 ? column + error.column - 1 : error.column
+      )
+    }
+
     public var description: String {
-      if let error = error as? JSONParseError {
-        return "line \(line + error.line - 1), column \(error.column): \(error.message)"
+      if let error = error as? JSONParseError, let position = streamPosition {
+        return "line \(position.line), column \(position.column): \(error.message)"
       }
       return "document at line \(line): \(error)"
     }
@@ -88,9 +102,12 @@ public struct JSONDocumentReader {
   private var parser: JSONParser<JSONTreeBuilder>
   /// The current document's first line and offset, and whether any byte of it was seen.
   private var documentLine = 1
+  private var documentColumn = 1
   private var documentOffset = 0
   /// Lines and bytes of the stream so far.
   private var line = 1
+  /// The column (in characters) of the next byte of the stream.
+  private var column = 1
   private var offset = 0
   private var index = 0
   /// The current document already failed (skipped until its end).
@@ -163,7 +180,9 @@ public struct JSONDocumentReader {
     let error = JSONParseError(
       kind: .limitExceeded(.inputLength), offset: parser.offset, line: parser.line,
       column: parser.column, message: "input is longer than the limit of \(limit) bytes")
-    throw Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+    throw Failure(
+      line: documentLine, column: documentColumn, index: index, offset: documentOffset,
+      error: error)
   }
 
   private mutating func readWithinLimit(_ bytes: UnsafeRawBufferPointer) throws {
@@ -211,7 +230,9 @@ public struct JSONDocumentReader {
         do {
           try parser.finish()
         } catch {
-          throw Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+          throw Failure(
+            line: documentLine, column: documentColumn, index: index, offset: documentOffset,
+            error: error)
         }
         collectConcatenated()
       case .lines, .textSequence:
@@ -259,6 +280,7 @@ public struct JSONDocumentReader {
       let builder = failed ? JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys) : parser.handler
       failed = false
       documentLine = line
+      documentColumn = column
       documentOffset = offset
       parser = JSONParser(handler: builder, options: options)
     }
@@ -281,7 +303,9 @@ public struct JSONDocumentReader {
   }
 
   private mutating func fail(_ error: any Error) throws {
-    let failure = Failure(line: documentLine, index: index, offset: documentOffset, error: error)
+    let failure = Failure(
+      line: documentLine, column: documentColumn, index: index, offset: documentOffset,
+      error: error)
     guard skipsInvalidDocuments else { throw failure }
     failed = true
     results.append(.failure(failure))
@@ -295,7 +319,17 @@ public struct JSONDocumentReader {
     }
   }
 
+  /// Moves the stream's line and column past `bytes` (columns count characters: UTF-8
+  /// continuation bytes do not start one).
   private mutating func countLines(_ bytes: UnsafeBufferPointer<UInt8>) {
-    for byte in bytes where byte == 0x0A { line += 1 }
+    for byte in bytes {
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
   }
+
 }

@@ -188,11 +188,12 @@ extension JSONStreamDecoder {
       for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
       for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
     } catch let failure as JSONDocumentReader.Failure {
-      guard let error = failure.error as? JSONParseError else { throw failure.error }
+      guard let error = failure.error as? JSONParseError, let position = failure.streamPosition
+      else { throw failure.error }
       throw Self.notJSON(
         JSONParseError(
-          kind: error.kind, offset: failure.offset + error.offset,
-          line: failure.line + error.line - 1, column: error.column, message: error.message))
+          kind: error.kind, offset: position.offset, line: position.line,
+          column: position.column, message: error.message))
     }
   }
 

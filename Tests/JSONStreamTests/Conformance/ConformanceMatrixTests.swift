@@ -53,6 +53,25 @@ let cannotHonour = ErrorPlace(kind: .invalidOption, offset: 0, line: 1, column: 
     : referenceOutcome(test, units: .topLevelValues)
 }
 
+/// The reference for a case read as one record of a text sequence: the case's own outcome,
+/// one byte (the separator) later, the record delivered whole or not at all; not for several
+/// values (a record holds one) or for no value at all (an empty record is not a document).
+@Sendable func oneRecordReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  if test.options.allowMultipleValues || test.options.limits.maxInputLength != .max {
+    return nil  // the separator would count against the input limit
+  }
+  var outcome = referenceOutcome(test, units: .topLevelValues)
+  guard var error = outcome.error else { return outcome }
+  if error.kind == .emptyInput { return nil }
+  outcome.units = []  // a record that fails is no document, whatever it began with
+  if error.kind != .invalidOption {
+    if error.line == 1 { error.column += 1 }
+    error.offset += 1
+  }
+  outcome.error = error
+  return outcome
+}
+
 /// Takes every case, duplicate-key ones too (for consumers with a duplicate-key policy).
 @Sendable func everyCase(_ test: ConformanceCase) -> Bool { true }
 
@@ -85,9 +104,9 @@ func events(_ value: JSONValue) throws -> [Event] {
 /// A document reader's failure, placed in the whole stream.
 func place(_ failure: JSONDocumentReader.Failure) throws -> ErrorPlace {
   let error = try #require(failure.error as? JSONParseError, "\(failure)")
+  let position = try #require(failure.streamPosition)
   return ErrorPlace(
-    kind: error.kind, offset: failure.offset + error.offset, line: failure.line + error.line - 1,
-    column: error.column)
+    kind: error.kind, offset: position.offset, line: position.line, column: position.column)
 }
 
 /// Takes every output of an async sequence until it ends or throws, checking that it returns
@@ -264,6 +283,18 @@ enum Matrix {
         var reader = JSONDocumentReader(
           framing: .lines, options: options, duplicateKeys: policy(test))
         return try readDocuments(&reader, chunks)
+      }),
+    // Each case as one record of an RFC 7464 text sequence: a record separator before it.
+    EntryPoint(
+      name: "JSONDocumentReader, text sequence", units: .topLevelValues,
+      reference: oneRecordReference,
+      run: { test, _ in
+        var options = test.options
+        options.allowMultipleValues = false
+        var reader = JSONDocumentReader(
+          framing: .textSequence, options: options, duplicateKeys: policy(test))
+        let record = Chunking.random.chunks([0x1E] + test.bytes)
+        return try readDocuments(&reader, record)
       }),
     EntryPoint("jsonEvents, chunks", .events) { test, chunks in
       let (events, error) = try await drainChecked(
@@ -443,7 +474,10 @@ struct EntryPointInventoryTests {
     "JSONParser.feed": ["JSONParser.feed"],
     "JSONParser.parse": ["JSONParser.parse"],
     "JSONValue.init": ["JSONValue(parsing:)"],
-    "JSONDocumentReader.feed": ["JSONDocumentReader, concatenated", "JSONDocumentReader, lines"],
+    "JSONDocumentReader.feed": [
+      "JSONDocumentReader, concatenated", "JSONDocumentReader, lines",
+      "JSONDocumentReader, text sequence",
+    ],
     "AsyncSequence.jsonEvents": ["jsonEvents, chunks", "jsonEvents, bytes"],
     "AsyncSequence.jsonItems": ["jsonItems, chunks", "jsonItems, bytes"],
     "AsyncSequence.jsonDocuments": ["jsonDocuments, chunks", "jsonDocuments, bytes"],

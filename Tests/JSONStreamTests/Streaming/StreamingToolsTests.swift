@@ -169,6 +169,13 @@ struct StreamingToolsTests {
     let results = try bad.feed(Array("junk\u{1E}1\n\u{1E}{\n\u{1E}2\n".utf8)) + bad.finish()
     #expect(results.compactMap { try? $0.get().value } == [1, 2])
     #expect(results.count == 4)
+    // A record that starts mid-line: its errors are placed in the stream's columns.
+    var midLine = JSONDocumentReader(framing: .textSequence)
+    #expect(
+      try midLine.feed(Array("\u{1E}[1]\u{1E}é[x]\n".utf8)).map { try $0.get().value } == [[1]])
+    let failure = try #require(throws: JSONDocumentReader.Failure.self) { _ = try midLine.finish() }
+    #expect(failure.column == 6 && failure.description.hasPrefix("line 1, column 6:"))
+    #expect(failure.streamPosition?.offset == 5)
     let concatenated = "{\"a\":1}[2]\"x\" 4 5"
     for chunk in [1, 100] {
       var reader = JSONDocumentReader(framing: .concatenated)
