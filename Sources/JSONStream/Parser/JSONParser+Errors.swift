@@ -142,6 +142,14 @@ extension JSONParser {
   @usableFromInline
   var _tokenLength: Int { _skipping ? _skippedTokenLength : _scratch.count }
 
+  /// Throws ``_tokenLimitError(_:)``: out of line, so that a scanning function's hot path
+  /// does not make room for the error it would box.
+  @usableFromInline
+  @inline(never)
+  func _throwTokenLimitError(_ limit: JSONParseLimit) throws -> Never {
+    throw _tokenLimitError(limit)
+  }
+
   /// A string or number over its limit, reported at the token's first byte.
   @usableFromInline
   @inline(never)

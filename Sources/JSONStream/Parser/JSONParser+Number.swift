@@ -56,12 +56,14 @@ extension JSONParser {
     if let numberEnd = Self._wellFormedNumberEnd(start, end, flags: &flags) {
       let count = numberEnd - start
       _cursor = _tokenStart
-      if count > options.limits.maxNumberLength { throw _tokenLimitError(.numberLength) }
       if !_skipping {
+        if count > options.limits.maxNumberLength { try _throwTokenLimitError(.numberLength) }
         try handler.number(
           JSONNumber(
             _utf8: UnsafeBufferPointer(start: start, count: count),
             flags: flags))
+      } else if count > options.limits.maxNumberLength {
+        try _throwTokenLimitError(.numberLength)  // skipped, and held to the same limit
       }
       _valueCompleted()
       return numberEnd
