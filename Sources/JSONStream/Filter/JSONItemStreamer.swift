@@ -95,12 +95,19 @@ public struct JSONItemStreamer: JSONEventHandler {
     if tracker.key(key.utf8) == .inside { try builder.key(key) }
   }
 
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    if tracker.key(key.utf8) == .inside { try builder._tableKey(key, entry: entry) }
+  }
+
+  public mutating func _beginEventRun() { builder._beginEventRun() }
+  public mutating func _endEventRun() { builder._endEventRun() }
+
   /// A scalar: part of an item, or an item of its own.
-  private mutating func scalar(_ add: (inout JSONTreeBuilder) -> Void) throws {
+  private mutating func scalar(_ add: (inout JSONTreeBuilder) throws -> Void) throws {
     switch tracker.valueStart(container: false) {
-    case .inside: add(&builder)
+    case .inside: try add(&builder)
     case .matchStart:
-      add(&builder)
+      try add(&builder)
       try deliver()
     case .outside, .matchEnd: break
     }
@@ -108,6 +115,12 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   public mutating func string(_ value: JSONString) throws { try scalar { $0.string(value) } }
   public mutating func number(_ value: JSONNumber) throws { try scalar { $0.number(value) } }
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    try scalar { $0._binaryNumber(value) }
+  }
+  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    try scalar { try $0._integer(value, text: text) }
+  }
   public mutating func bool(_ value: Bool) throws { try scalar { $0.bool(value) } }
   public mutating func null() throws { try scalar { $0.null() } }
 }

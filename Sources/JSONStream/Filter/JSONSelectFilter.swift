@@ -35,11 +35,21 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public var isDone: Bool { downstream.isDone }
 
-  /// A container no path can reach is skipped by the parser: checked, not decoded.
+  /// Whether the container that started last went to `downstream`, whose skipping then
+  /// applies to it.
+  @usableFromInline var _forwardedContainer = false
+
+  /// A container no path can reach is skipped by the parser: checked, not decoded; so is one
+  /// inside a match that `downstream` skips.
   @inlinable
-  public var skipsContainerContents: Bool { _tracker.deadDepth > 0 }
+  public var skipsContainerContents: Bool {
+    _tracker.deadDepth > 0 || (_forwardedContainer && downstream.skipsContainerContents)
+  }
   @inlinable
   public static var canSkipContainers: Bool { true }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
 
   @inlinable
   mutating func _start(_ action: _SelectionAction) throws -> Bool {
@@ -55,14 +65,14 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @inlinable
   public mutating func startObject() throws {
-    if try _start(_tracker.valueStart(container: true, isObject: true)) {
-      try downstream.startObject()
-    }
+    _forwardedContainer = try _start(_tracker.valueStart(container: true, isObject: true))
+    if _forwardedContainer { try downstream.startObject() }
   }
 
   @inlinable
   public mutating func startArray() throws {
-    if try _start(_tracker.valueStart(container: true)) { try downstream.startArray() }
+    _forwardedContainer = try _start(_tracker.valueStart(container: true))
+    if _forwardedContainer { try downstream.startArray() }
   }
 
   @inlinable
@@ -78,6 +88,23 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable
   public mutating func key(_ key: JSONString) throws {
     if _tracker.key(key.utf8) == .inside { try downstream.key(key) }
+  }
+
+  @inlinable
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    if _tracker.key(key.utf8) == .inside { try downstream._tableKey(key, entry: entry) }
+  }
+
+  @inlinable
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  }
+
+  @inlinable
+  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    if try _start(_tracker.valueStart(container: false)) {
+      try downstream._integer(value, text: text)
+    }
   }
 
   @inlinable
@@ -127,6 +154,30 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
 
   public var isDone: Bool { downstream.isDone }
 
+  /// What the container that started last is: dropped (a match), or forwarded.
+  @usableFromInline var _droppedContainer = false
+  @usableFromInline var _forwardedContainer = false
+
+  /// A container that is dropped is skipped by the parser: checked, not decoded; so is one
+  /// `downstream` skips.
+  @inlinable
+  public var skipsContainerContents: Bool {
+    _droppedContainer || (_forwardedContainer && downstream.skipsContainerContents)
+  }
+  @inlinable
+  public static var canSkipContainers: Bool { true }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+
+  /// A container starts: `action` says whether it is dropped or forwarded.
+  @inlinable
+  mutating func _containerStarts(_ action: _SelectionAction) -> Bool {
+    _droppedContainer = action == .matchStart
+    _forwardedContainer = _keeps(action)
+    return _forwardedContainer
+  }
+
   @inlinable
   mutating func _keeps(_ action: _SelectionAction) -> Bool {
     switch action {
@@ -140,14 +191,14 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
 
   @inlinable
   public mutating func startObject() throws {
-    if _keeps(_tracker.valueStart(container: true, isObject: true)) {
+    if _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
       try downstream.startObject()
     }
   }
 
   @inlinable
   public mutating func startArray() throws {
-    if _keeps(_tracker.valueStart(container: true)) { try downstream.startArray() }
+    if _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
   }
 
   @inlinable
@@ -164,6 +215,23 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   public mutating func key(_ key: JSONString) throws {
     // A key whose value is a match goes with it.
     if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
+  }
+
+  @inlinable
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    if _tracker.key(key.utf8) == .outside { try downstream._tableKey(key, entry: entry) }
+  }
+
+  @inlinable
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  }
+
+  @inlinable
+  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    if _keeps(_tracker.valueStart(container: false)) {
+      try downstream._integer(value, text: text)
+    }
   }
 
   @inlinable

@@ -46,6 +46,11 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// closure decides.
   private var builder = JSONTreeBuilder()
   private var heldKey: [UInt8]?
+  /// What became of the container that started last: its contents are skipped by the parser
+  /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
+  private var containerFate = ContainerFate.forwarded
+
+  private enum ContainerFate { case forwarded, discarded, built }
 
   public init(rules: [Rule], downstream: Downstream) {
     self.rules = rules
@@ -55,13 +60,39 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public var isDone: Bool { downstream.isDone }
 
+  public var skipsContainerContents: Bool {
+    switch containerFate {
+    case .discarded: return true
+    case .forwarded: return downstream.skipsContainerContents
+    case .built: return false
+    }
+  }
+  public static var canSkipContainers: Bool { true }
+
+  public mutating func _beginEventRun() { downstream._beginEventRun() }
+  public mutating func _endEventRun() { downstream._endEventRun() }
+
   public mutating func key(_ key: JSONString) throws {
+    try self.key(key, forward: { try $0.key(key) }, build: { try $0.key(key) })
+  }
+
+  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+    try self.key(
+      key, forward: { try $0._tableKey(key, entry: entry) },
+      build: { try $0._tableKey(key, entry: entry) })
+  }
+
+  /// A key; `forward` sends it on unchanged, `build` adds it to the `.map` value.
+  private mutating func key(
+    _ key: JSONString, forward: (inout Downstream) throws -> Void,
+    build: (inout JSONTreeBuilder) throws -> Void
+  ) throws {
     switch tracker.key(key.utf8) {
-    case .outside: try downstream.key(key)
+    case .outside: try forward(&downstream)
     case .inside:
       switch rules[rule] {
-      case .rename: try downstream.key(key)
-      case .map: try builder.key(key)
+      case .rename: try forward(&downstream)
+      case .map: try build(&builder)
       case .drop, .replace: break
       }
     case .matchStart, .matchEnd:
@@ -70,7 +101,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
       case .rename(_, let name):
         var name = name
         try name.withUTF8 { try downstream.key(JSONString(_wellFormed: $0)) }
-      case .replace: try downstream.key(key)
+      case .replace: try forward(&downstream)
       case .map: heldKey = Array(key.utf8)
       }
     }
@@ -81,25 +112,32 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     container: Bool, isObject: Bool = false, forward: (inout Downstream) throws -> Void,
     build: (inout JSONTreeBuilder) throws -> Void
   ) throws {
+    var fate = ContainerFate.forwarded
     switch tracker.valueStart(container: container, isObject: isObject) {
     case .outside: try forward(&downstream)
     case .inside:
       switch rules[rule] {
       case .rename: try forward(&downstream)
-      case .map: try build(&builder)
-      case .drop, .replace: break
+      case .map:
+        fate = .built
+        try build(&builder)
+      case .drop, .replace: fate = .discarded
       }
     case .matchStart, .matchEnd:
       rule = tracker.match.paths[0]
       switch rules[rule] {
-      case .drop: break
+      case .drop: fate = .discarded
       case .rename: try forward(&downstream)
-      case .replace(_, let value): try value.replay(into: &downstream)
+      case .replace(_, let value):
+        fate = .discarded
+        try value.replay(into: &downstream)
       case .map:
+        fate = .built
         try build(&builder)
         if !container { try finishMap() }
       }
     }
+    if container { containerFate = fate }
   }
 
   private mutating func valueEnd(
@@ -157,6 +195,18 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public mutating func number(_ value: JSONNumber) throws {
     try valueStart(container: false, forward: { try $0.number(value) }, build: { $0.number(value) })
+  }
+
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    try valueStart(
+      container: false, forward: { try $0._binaryNumber(value) },
+      build: { $0._binaryNumber(value) })
+  }
+
+  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
+    try valueStart(
+      container: false, forward: { try $0._integer(value, text: text) },
+      build: { try $0._integer(value, text: text) })
   }
 
   public mutating func bool(_ value: Bool) throws {
