@@ -43,7 +43,9 @@ if let operation = option("--profile") {
   // (value.jsonBytes(), the one-pass JSON writer), binarybytes (value.binaryBytes(), the
   // one-pass binary writer), binarytree (JSONBinaryReader into a tree), binaryvalue
   // (JSONValue(binary:)), binarywrite or eventwrite (a tree's events into JSONBinaryWriter or
-  // JSONWriter), transcode (JSONParser into JSONBinaryWriter),
+  // JSONWriter), transcode (JSONParser into JSONBinaryWriter), chainwrite / directwrite (JSON
+  // text through a select filter, or not, into JSONWriter), chaintree (binarytree through a
+  // path tracker), chainbinarywrite (binarywrite through a transform),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
   // that model, decoded once beforehand;
@@ -71,7 +73,7 @@ if let operation = option("--profile") {
   }
   // For binarytree: the input in the binary format.
   var binaryOfInput: [UInt8] = []
-  if operation == "binarytree" || operation == "binaryvalue" {
+  if operation == "binarytree" || operation == "binaryvalue" || operation == "chaintree" {
     var writer = JSONBinaryWriter()
     try value.replay(into: &writer)
     try writer.finish()
@@ -94,6 +96,10 @@ if let operation = option("--profile") {
       var writer = try JSONParser.parse(bytes, handler: JSONBinaryWriter())
       try writer.finish()
       blackHole(writer.bytes)
+    case "chainwrite": blackHole(try chainWrite(bytes, select: [try JSONPath("$")]))
+    case "directwrite": blackHole(try chainWrite(bytes, select: nil))
+    case "chaintree": blackHole(try chainTree(binaryOfInput, tracked: true))
+    case "chainbinarywrite": blackHole(try chainBinaryWrite(value, transformed: true))
     case "eventwrite":
       var writer = JSONWriter()
       try value.replay(into: &writer)
@@ -188,6 +194,47 @@ func tokenize(_ bytes: [UInt8], chunk: Int) throws {
     }
   }
   try parser.finish()
+}
+
+/// JSON text → (a select filter →) a writer: the output.
+func chainWrite(_ bytes: [UInt8], select paths: [JSONPath]?) throws -> [UInt8] {
+  if let paths {
+    var filter = try JSONParser.parse(
+      bytes, handler: JSONSelectFilter(paths: paths, downstream: JSONWriter()))
+    try filter.downstream.finish()
+    return filter.downstream.bytes
+  }
+  var writer = try JSONParser.parse(bytes, handler: JSONWriter())
+  try writer.finish()
+  return writer.bytes
+}
+
+/// The binary format → (a path tracker →) a tree builder: the tree.
+func chainTree(_ binary: [UInt8], tracked: Bool) throws -> JSONValue? {
+  if tracked {
+    var reader = JSONBinaryReader(handler: JSONPathTracker(downstream: JSONTreeBuilder()))
+    try reader.feed(binary)
+    try reader.finish()
+    return reader.handler.downstream.value
+  }
+  var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+  try reader.feed(binary)
+  try reader.finish()
+  return reader.handler.value
+}
+
+/// A tree's events → (a transform without rules →) the binary writer: the bytes.
+func chainBinaryWrite(_ value: JSONValue, transformed: Bool) throws -> [UInt8] {
+  if transformed {
+    var transform = JSONTransform(rules: [], downstream: JSONBinaryWriter())
+    try value.replay(into: &transform)
+    try transform.downstream.finish()
+    return transform.downstream.bytes
+  }
+  var writer = JSONBinaryWriter()
+  try value.replay(into: &writer)
+  try writer.finish()
+  return writer.bytes
 }
 
 /// Times ours against a peer, interleaved, and reports the row.
@@ -432,6 +479,23 @@ for (name, bytes) in inputs {
       try writer.finish()
       blackHole(writer.bytes)
     })
+
+  // Chains: a forwarding handler between producer and consumer passes the fast paths on, so
+  // a chain runs about as fast as its direct path (target: within 10%).
+  let everything = [try JSONPath("$")]
+  try row(
+    "chain: parser → select $ → writer", name, size, target: 0.9,
+    ours: { blackHole(try chainWrite(bytes, select: everything)) },
+    peer: "parser → writer (ours)", measuring: { blackHole(try chainWrite(bytes, select: nil)) })
+  try row(
+    "chain: binary → path tracker → tree", name, size, target: 0.9,
+    ours: { blackHole(try chainTree(binary, tracked: true)) },
+    peer: "binary → tree (ours)", measuring: { blackHole(try chainTree(binary, tracked: false)) })
+  try row(
+    "chain: tree → transform → binary writer", name, size, target: 0.9,
+    ours: { blackHole(try chainBinaryWrite(value, transformed: true)) },
+    peer: "tree → binary writer (ours)",
+    measuring: { blackHole(try chainBinaryWrite(value, transformed: false)) })
 
   // Streaming reformat: parser → writer.
   for prettyOutput in [false, true] {
