@@ -60,6 +60,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   public var isDone: Bool { downstream.isDone }
 
+  /// A container the transform drops or replaces is skipped by the parser (checked, not
+  /// decoded); one it forwards is skipped when `downstream` asks.
   public var skipsContainerContents: Bool {
     switch containerFate {
     case .discarded: return true

@@ -648,6 +648,7 @@ public enum JSONValueError: JSONContentError, Sendable, Equatable, CustomStringC
     }
   }
 
+  /// What is wrong: `duplicate key "k" in an object`.
   public var message: String {
     switch self {
     case .duplicateKey(let key): return "duplicate key \"\(key)\" in an object"
