@@ -60,6 +60,10 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   @usableFromInline var _frames: [_Frame] = []
   /// The current key of every open object, outermost first.
   @usableFromInline var _keys: [UInt8] = []
+  /// Where the current keys end in `_keys`, which only grows: a key is written over the one
+  /// before it, not removed and appended (the array's range replacement cost more than the
+  /// rest of the tracker's work on a key).
+  @usableFromInline var _keysEnd = 0
 
   @usableFromInline
   struct _Frame {
@@ -94,7 +98,7 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     var components: [JSONPathComponent] = []
     for (level, frame) in _frames.enumerated() where frame.index >= 0 {
       if frame.isObject {
-        let end = level + 1 < _frames.count ? _frames[level + 1].keyStart : _keys.count
+        let end = level + 1 < _frames.count ? _frames[level + 1].keyStart : _keysEnd
         components.append(.key(String(decoding: _keys[frame.keyStart..<end], as: UTF8.self)))
       } else {
         components.append(.index(frame.index))
@@ -126,25 +130,25 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func startObject() throws {
     _valueStarts()
     try _forward { try $0.startObject() }
-    _frames.append(_Frame(isObject: true, keyStart: _keys.count))
+    _frames.append(_Frame(isObject: true, keyStart: _keysEnd))
   }
 
   @inlinable
   public mutating func startArray() throws {
     _valueStarts()
     try _forward { try $0.startArray() }
-    _frames.append(_Frame(isObject: false, keyStart: _keys.count))
+    _frames.append(_Frame(isObject: false, keyStart: _keysEnd))
   }
 
   @inlinable
   public mutating func endObject() throws {
-    _keys.removeSubrange(_frames.removeLast().keyStart...)
+    _keysEnd = _frames.removeLast().keyStart
     try _forward { try $0.endObject() }
   }
 
   @inlinable
   public mutating func endArray() throws {
-    _keys.removeSubrange(_frames.removeLast().keyStart...)
+    _keysEnd = _frames.removeLast().keyStart
     try _forward { try $0.endArray() }
   }
 
@@ -163,8 +167,12 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable
   mutating func _keyStarts(_ key: JSONString) {
     let last = _frames.count &- 1
-    _keys.removeSubrange(_frames[last].keyStart...)
-    _keys.append(contentsOf: key.utf8)
+    let start = _frames[last].keyStart
+    let bytes = key.utf8
+    let end = start &+ bytes.count
+    if _keys.count < end { _keys.append(contentsOf: repeatElement(0, count: end &- _keys.count)) }
+    _keys.replaceSubrange(start..<end, with: bytes)
+    _keysEnd = end
     _frames[last].index = 0
   }
 

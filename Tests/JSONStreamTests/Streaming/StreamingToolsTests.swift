@@ -65,6 +65,13 @@ struct StreamingToolsTests {
     #expect(error.pointer == "/items/1/qty")
     #expect(error.path == [.key("items"), .index(1), .key("qty")])
     #expect(error.description == "at /items/1/qty: a negative number")
+    // Keys longer, then shorter, than the ones before them at each level.
+    let shrinking = try #require(throws: JSONLocatedError.self) {
+      _ = try fed(
+        #"{"a long key":{"xyzw":1},"k":{"ab":[{"longer key":2,"q":-1}]}}"#,
+        JSONPathTracker(downstream: NoNegatives()), chunk: 5)
+    }
+    #expect(shrinking.pointer == "/k/ab/0/q")
   }
 
   @Test("transforms rename, drop, replace and map while copying to a writer")
