@@ -147,11 +147,12 @@ func decoder(_ test: ConformanceCase) -> JSONStreamDecoder {
   return decoder
 }
 
-/// The case with one document per line: the framing, not the option, says where they end.
-func oneDocumentEach(_ test: ConformanceCase) -> JSONParseOptions {
-  var options = test.options
-  options.allowMultipleValues = false
-  return options
+/// A decoder for a case's lines: one document per line (the framing, not the option, says
+/// where they end).
+func lineDecoder(_ test: ConformanceCase) -> JSONStreamDecoder {
+  var lines = decoder(test)
+  lines.parseOptions.allowMultipleValues = false
+  return lines
 }
 
 /// Every output until the end or an error, checking that it returns nil after throwing.
@@ -270,8 +271,7 @@ enum FoundationMatrix {
       wholeOnly: true, firstKeyWins: true
     ) { test, _ in
       var units: [[Event]] = []
-      var lines = decoder(test)
-      lines.parseOptions = oneDocumentEach(test)
+      let lines = lineDecoder(test)
       do {
         try lines.decodeLines(AnyJSON.self, from: test.bytes) { units.append($0.events) }
         return ConformanceOutcome(units: units, error: nil)
@@ -283,8 +283,7 @@ enum FoundationMatrix {
       name: "JSONStreamDecoder.decodeLinesInParallel", reference: foundationLinesReference,
       wholeOnly: true, allOrNothing: true, firstKeyWins: true
     ) { test, _ in
-      var lines = decoder(test)
-      lines.parseOptions = oneDocumentEach(test)
+      let lines = lineDecoder(test)
       do {
         let values = try lines.decodeLinesInParallel(AnyJSON.self, from: test.bytes)
         return ConformanceOutcome(units: values.map(\.events), error: nil)
@@ -303,8 +302,7 @@ enum FoundationMatrix {
     FoundationEntryPoint(
       name: "AsyncSequence.decodeLines", reference: foundationLinesReference, firstKeyWins: true
     ) { test, chunks in
-      var lines = decoder(test)
-      lines.parseOptions = oneDocumentEach(test)
+      let lines = lineDecoder(test)
       let (values, error) = try await drainChecked(
         AsyncChunks(chunks: chunks).decodeLines(AnyJSON.self, decoder: lines))
       return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
