@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 import Testing
 
 @testable import JSONStreamFoundation
@@ -192,7 +192,7 @@ struct ContainerReuseTests {
   /// Decodes with a cache that keeps no container: each one owns its frame (the fallback
   /// where `KeyedDecodingContainer` is not one reference).
   func decodeOwning<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-    let root = _JSONCursorRoot(try JSONValue(parsing: json))
+    let root = JSONNodeCursorRoot(try JSONValue(parsing: json))
     let cache = _ContainerCache(ownsNone: true)
     let decoder = _Decoder(options: JSONStreamDecoder(), root: root, containers: cache)
     defer { cache.finish() }

@@ -7,9 +7,9 @@
 // A sequence of single bytes (such as `URLSession.AsyncBytes`) is fed byte by byte, so an
 // item is delivered as soon as its last byte arrives, never held back to fill a buffer.
 
-/// Something that turns chunks of input into outputs: the parser with a consumer. Public only
-/// because the adapters' types name it; not API.
-public protocol _AsyncPump {
+/// Something that turns chunks of input into outputs: the parser with a consumer.
+@usableFromInline
+protocol _AsyncPump {
   associatedtype Output
   /// Reads `chunk`, appending the outputs it completes; when it throws, `outputs` holds every
   /// output completed before the error.
@@ -31,7 +31,8 @@ enum _AsyncSource<Base: AsyncSequence> {
 /// returned first, in order, then the error is thrown once, and every later call returns nil
 /// (as for any throwing async iterator). The outcome does not depend on how the input was
 /// chunked.
-public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIteratorProtocol {
+@usableFromInline
+struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline var source: _AsyncSource<Base>
   @usableFromInline var pump: Pump
   @usableFromInline var outputs: [Pump.Output] = []
@@ -47,7 +48,8 @@ public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIt
     self.pump = pump
   }
 
-  public mutating func next() async throws -> Pump.Output? {
+  @usableFromInline
+  mutating func next() async throws -> Pump.Output? {
     while next == outputs.count {
       if let error = pendingError {
         pendingError = nil
@@ -95,13 +97,11 @@ public struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump>: AsyncIt
   }
 }
 
-/// An async sequence of JSON outputs made from an async sequence of input; see the
-/// `jsonEvents`, `jsonItems` and `jsonDocuments` methods on `AsyncSequence`.
-public struct JSONAsyncSequence<Base: AsyncSequence, Pump: _AsyncPump>: AsyncSequence {
-  public typealias Element = Pump.Output
+/// What the three public sequences share: the input and how to make a pump for it.
+@usableFromInline
+struct _JSONAsyncInput<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline let base: Base
   @usableFromInline let makePump: () -> Pump
-  @usableFromInline let isBytes: Bool
   @usableFromInline let chunkBytes: ((Base.Element) -> [UInt8])?
   @usableFromInline let byte: ((Base.Element) -> UInt8)?
 
@@ -112,23 +112,97 @@ public struct JSONAsyncSequence<Base: AsyncSequence, Pump: _AsyncPump>: AsyncSeq
   ) {
     self.base = base
     self.makePump = makePump
-    self.isBytes = byte != nil
     self.chunkBytes = chunkBytes
     self.byte = byte
   }
 
-  public func makeAsyncIterator() -> _JSONAsyncIterator<Base, Pump> {
+  @usableFromInline
+  func makeIterator() -> _JSONAsyncIterator<Base, Pump> {
     let iterator = base.makeAsyncIterator()
     let source: _AsyncSource<Base> =
-      isBytes ? .bytes(iterator, byte!) : .chunks(iterator, chunkBytes!)
+      byte != nil ? .bytes(iterator, byte!) : .chunks(iterator, chunkBytes!)
     return _JSONAsyncIterator(source: source, pump: makePump())
   }
+}
+
+/// The parser's events, as values, read from an async sequence of bytes or of byte chunks:
+/// what `jsonEvents(options:)` returns.
+public struct JSONEventSequence<Base: AsyncSequence>: AsyncSequence {
+  public typealias Element = JSONEvent
+  @usableFromInline let input: _JSONAsyncInput<Base, _EventPump>
+
+  @usableFromInline
+  init(_ input: _JSONAsyncInput<Base, _EventPump>) { self.input = input }
+
+  /// Reads input only as events are asked for (see `next()`).
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline var base: _JSONAsyncIterator<Base, _EventPump>
+
+    @usableFromInline
+    init(_ base: _JSONAsyncIterator<Base, _EventPump>) { self.base = base }
+
+    /// The next event; every event read before an error is returned before the error is
+    /// thrown, once; after it, nil.
+    public mutating func next() async throws -> JSONEvent? { try await base.next() }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
+}
+
+/// The values that paths select, each as soon as it is complete, read from an async sequence
+/// of bytes or of byte chunks: what `jsonItems(paths:options:duplicateKeys:)` returns.
+public struct JSONItemSequence<Base: AsyncSequence>: AsyncSequence {
+  public typealias Element = JSONItemStreamer.Item
+  @usableFromInline let input: _JSONAsyncInput<Base, _ItemPump>
+
+  @usableFromInline
+  init(_ input: _JSONAsyncInput<Base, _ItemPump>) { self.input = input }
+
+  /// Reads input only as items are asked for (see `next()`).
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline var base: _JSONAsyncIterator<Base, _ItemPump>
+
+    @usableFromInline
+    init(_ base: _JSONAsyncIterator<Base, _ItemPump>) { self.base = base }
+
+    /// The next item; every item completed before an error is returned before the error is
+    /// thrown, once; after it, nil.
+    public mutating func next() async throws -> JSONItemStreamer.Item? { try await base.next() }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
+}
+
+/// The documents of a stream of many (NDJSON, JSON text sequences, concatenated values), read
+/// from an async sequence of bytes or of byte chunks: what
+/// `jsonDocuments(framing:options:duplicateKeys:skipsInvalidDocuments:)` returns.
+public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
+  public typealias Element = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
+  @usableFromInline let input: _JSONAsyncInput<Base, _DocumentPump>
+
+  @usableFromInline
+  init(_ input: _JSONAsyncInput<Base, _DocumentPump>) { self.input = input }
+
+  /// Reads input only as documents are asked for (see `next()`).
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline var base: _JSONAsyncIterator<Base, _DocumentPump>
+
+    @usableFromInline
+    init(_ base: _JSONAsyncIterator<Base, _DocumentPump>) { self.base = base }
+
+    /// The next document, or the failure of one that is skipped; every document completed
+    /// before an error is returned before the error is thrown, once; after it, nil.
+    public mutating func next() async throws -> Element? { try await base.next() }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
 // MARK: - Pumps
 
 /// Events, as values.
-public struct _EventPump: _AsyncPump {
+@usableFromInline
+struct _EventPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONEventCollector>
 
   @usableFromInline
@@ -136,21 +210,24 @@ public struct _EventPump: _AsyncPump {
     parser = JSONParser(handler: JSONEventCollector(), options: options)
   }
 
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONEvent])
+  @usableFromInline
+  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONEvent])
     throws
   {
     defer { outputs += parser.handler.takeEvents() }
     try parser.feed(chunk)
   }
 
-  public mutating func finish(into outputs: inout [JSONEvent]) throws {
+  @usableFromInline
+  mutating func finish(into outputs: inout [JSONEvent]) throws {
     defer { outputs += parser.handler.takeEvents() }
     try parser.finish()
   }
 }
 
 /// Selected values.
-public struct _ItemPump: _AsyncPump {
+@usableFromInline
+struct _ItemPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONItemStreamer>
 
   @usableFromInline
@@ -159,35 +236,41 @@ public struct _ItemPump: _AsyncPump {
       handler: JSONItemStreamer(paths: paths, duplicateKeys: duplicateKeys), options: options)
   }
 
-  public mutating func feed(
+  @usableFromInline
+  mutating func feed(
     _ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONItemStreamer.Item]
   ) throws {
     defer { outputs += parser.handler.takeItems() }
     try parser.feed(chunk)
   }
 
-  public mutating func finish(into outputs: inout [JSONItemStreamer.Item]) throws {
+  @usableFromInline
+  mutating func finish(into outputs: inout [JSONItemStreamer.Item]) throws {
     defer { outputs += parser.handler.takeItems() }
     try parser.finish()
   }
 }
 
 /// Documents of a stream of many.
-public struct _DocumentPump: _AsyncPump {
-  public typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
+@usableFromInline
+struct _DocumentPump: _AsyncPump {
+  @usableFromInline
+  typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline var reader: JSONDocumentReader
 
   @usableFromInline
   init(reader: JSONDocumentReader) { self.reader = reader }
 
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws {
+  @usableFromInline
+  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws {
     outputs += try reader.feed(chunk)
     // The reader returns what an error's chunk completed and keeps the error for its next
     // call: take it now, so it follows those documents.
     try reader.throwPendingFailure()
   }
 
-  public mutating func finish(into outputs: inout [Output]) throws {
+  @usableFromInline
+  mutating func finish(into outputs: inout [Output]) throws {
     outputs += try reader.finish()
   }
 }
@@ -225,11 +308,12 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   /// for try await event in chunks.jsonEvents() { print(event) }
   /// ```
   public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
-    -> JSONAsyncSequence<Self, _EventPump>
+    -> JSONEventSequence<Self>
   {
-    JSONAsyncSequence(
-      base: self, makePump: { _EventPump(options: options) }, chunkBytes: { Array($0) },
-      byte: nil)
+    JSONEventSequence(
+      _JSONAsyncInput(
+        base: self, makePump: { _EventPump(options: options) }, chunkBytes: { Array($0) },
+        byte: nil))
   }
 
   /// Each value `paths` select, as soon as it is complete (see ``JSONItemStreamer``).
@@ -242,10 +326,11 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func jsonItems(
     paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
-  ) -> JSONAsyncSequence<Self, _ItemPump> {
-    JSONAsyncSequence(
-      base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys),
-      chunkBytes: { Array($0) }, byte: nil)
+  ) -> JSONItemSequence<Self> {
+    JSONItemSequence(
+      _JSONAsyncInput(
+        base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys),
+        chunkBytes: { Array($0) }, byte: nil))
   }
 
   /// Each document of a stream of many (NDJSON by default; see ``JSONDocumentReader``).
@@ -258,41 +343,45 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func jsonDocuments(
     framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
-  ) -> JSONAsyncSequence<Self, _DocumentPump> {
-    JSONAsyncSequence(
-      base: self,
-      makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
-      chunkBytes: { Array($0) }, byte: nil)
+  ) -> JSONDocumentSequence<Self> {
+    JSONDocumentSequence(
+      _JSONAsyncInput(
+        base: self,
+        makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
+        chunkBytes: { Array($0) }, byte: nil))
   }
 }
 
 extension AsyncSequence where Element == UInt8 {
   /// The parser's events, as values, fed byte by byte as the bytes arrive.
   public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
-    -> JSONAsyncSequence<Self, _EventPump>
+    -> JSONEventSequence<Self>
   {
-    JSONAsyncSequence(
-      base: self, makePump: { _EventPump(options: options) }, chunkBytes: nil, byte: { $0 })
+    JSONEventSequence(
+      _JSONAsyncInput(
+        base: self, makePump: { _EventPump(options: options) }, chunkBytes: nil, byte: { $0 }))
   }
 
   /// Each value `paths` select, as soon as its last byte arrives.
   public func jsonItems(
     paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
-  ) -> JSONAsyncSequence<Self, _ItemPump> {
-    JSONAsyncSequence(
-      base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil,
-      byte: { $0 })
+  ) -> JSONItemSequence<Self> {
+    JSONItemSequence(
+      _JSONAsyncInput(
+        base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil,
+        byte: { $0 }))
   }
 
   /// Each document of a stream of many, as soon as its last byte arrives.
   public func jsonDocuments(
     framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
-  ) -> JSONAsyncSequence<Self, _DocumentPump> {
-    JSONAsyncSequence(
-      base: self,
-      makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
-      chunkBytes: nil, byte: { $0 })
+  ) -> JSONDocumentSequence<Self> {
+    JSONDocumentSequence(
+      _JSONAsyncInput(
+        base: self,
+        makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
+        chunkBytes: nil, byte: { $0 }))
   }
 }

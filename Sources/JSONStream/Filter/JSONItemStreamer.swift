@@ -48,8 +48,7 @@ public struct JSONItemStreamer: JSONEventHandler {
   public static var canSkipContainers: Bool { true }
 
   /// Bytes of tree memory held now (the item in progress): what streaming keeps bounded.
-  @_spi(Codable)
-  public var _heldBytes: Int { builder._memory.state.pointee.arena.allocated }
+  package var heldBytes: Int { builder._memory.state.pointee.arena.allocated }
 
   /// Returns the items collected so far and forgets them.
   public mutating func takeItems() -> [Item] {

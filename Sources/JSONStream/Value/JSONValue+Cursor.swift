@@ -1,22 +1,23 @@
 // Read access to a parsed document's nodes without making a Swift value per node, for the
-// Codable decoder of JSONStreamFoundation (`@_spi(Codable) import JSONStream`). Not part of
+// Codable decoder of JSONStreamFoundation (through `package` access). Not part of
 // the public API: the cursor is a pointer into the document's memory, valid only while the
-// `JSONValue` it came from is alive (see `_JSONCursorRoot`).
+// `JSONValue` it came from is alive (see `JSONNodeCursorRoot`).
 
 /// A node of a parsed document: a value, read in place.
-@_spi(Codable)
-public struct _JSONCursor {
+@usableFromInline
+package struct JSONNodeCursor {
   @usableFromInline let node: UnsafePointer<_Node>
 
   @inlinable
   init(_ node: UnsafePointer<_Node>) { self.node = node }
 
-  public enum Kind: UInt8 {
+  @usableFromInline
+  package enum Kind: UInt8 {
     case null, bool, number, string, array, object
   }
 
   @inlinable
-  public var kind: Kind {
+  package var kind: Kind {
     switch _JSONNode.kind(node.pointee.head) {
     case _JSONNode.null: return .null
     case _JSONNode.false, _JSONNode.true: return .bool
@@ -27,11 +28,11 @@ public struct _JSONCursor {
     }
   }
 
-  @inlinable public var isNull: Bool { node.pointee.head == _JSONNode.null }
+  @inlinable package var isNull: Bool { node.pointee.head == _JSONNode.null }
 
   /// The value of a `true` or `false` node; nil for other kinds.
   @inlinable
-  public var bool: Bool? {
+  package var bool: Bool? {
     switch node.pointee.head {
     case _JSONNode.true: return true
     case _JSONNode.false: return false
@@ -41,13 +42,14 @@ public struct _JSONCursor {
 
   /// A string's UTF-8 (well-formed); nil for other kinds.
   @inlinable
-  public var utf8: UnsafeBufferPointer<UInt8>? {
+  package var utf8: UnsafeBufferPointer<UInt8>? {
     guard _JSONNode.kind(node.pointee.head) == _JSONNode.string else { return nil }
     return _JSONNode.utf8(node.pointee)
   }
 
   /// A string's value; nil for other kinds.
-  public var string: String? {
+  @usableFromInline
+  package var string: String? {
     guard _JSONNode.kind(node.pointee.head) == _JSONNode.string else { return nil }
     return _JSONNode.string(node.pointee)
   }
@@ -55,7 +57,7 @@ public struct _JSONCursor {
   /// Calls `body` with a number, its text as written (or, for a number the binary reader kept
   /// in binary, the text it stands for); nil for other kinds.
   @inlinable
-  public func withNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R? {
+  package func withNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R? {
     guard _JSONNode.isNumber(_JSONNode.kind(node.pointee.head)) else { return nil }
     return try _JSONNode.withNumber(node.pointee, body)
   }
@@ -64,7 +66,7 @@ public struct _JSONCursor {
   /// other numbers and kinds. An integer read when the tree was built, and a binary integer,
   /// are read without their text.
   @inlinable
-  public var int64: Int64? {
+  package var int64: Int64? {
     let head = node.pointee.head
     if _JSONNode.kind(head) == _JSONNode.integer { return _JSONNode.integerValue(head) }
     if head == _JSONNode.binaryNumber { return Int64(bitPattern: node.pointee.payload) }
@@ -73,7 +75,7 @@ public struct _JSONCursor {
 
   /// The elements of an array or members of an object; 0 for other kinds.
   @inlinable
-  public var count: Int {
+  package var count: Int {
     let head = node.pointee.head
     let kind = _JSONNode.kind(head)
     if kind == _JSONNode.array || kind == _JSONNode.object { return _JSONNode.count(head) }
@@ -95,26 +97,29 @@ public struct _JSONCursor {
 
   /// Element `index` of an array (`0..<count`).
   @inlinable
-  public func element(_ index: Int) -> _JSONCursor { _JSONCursor(child(index)) }
+  package func element(_ index: Int) -> JSONNodeCursor { JSONNodeCursor(child(index)) }
 
   /// The key of member `position` of an object (`0..<count`), as a `String`.
-  public func keyString(_ position: Int) -> String {
+  @usableFromInline
+  package func keyString(_ position: Int) -> String {
     _JSONNode.string(child(2 &* position).pointee)
   }
 
   /// The value of member `position` of an object (`0..<count`).
   @inlinable
-  public func value(_ position: Int) -> _JSONCursor { _JSONCursor(child(2 &* position &+ 1)) }
+  package func value(_ position: Int) -> JSONNodeCursor {
+    JSONNodeCursor(child(2 &* position &+ 1))
+  }
 
   /// The position and value of the member with `key` in an object, looking at `hint` first:
   /// decoders ask for keys mostly in document order. The member at the hint of a complete
   /// object is checked here, inlined into the decoder; a search goes to `position(ofKey:)`.
   @inlinable @inline(__always)
-  public func member(_ key: UnsafeBufferPointer<UInt8>, hint: Int) -> (Int, _JSONCursor)? {
+  package func member(_ key: UnsafeBufferPointer<UInt8>, hint: Int) -> (Int, JSONNodeCursor)? {
     let head = node.pointee.head
     if _JSONNode.kind(head) == _JSONNode.object && hint < _JSONNode.count(head) {
       let keyNode = _JSONNode.nodes(node.pointee.payload).unsafelyUnwrapped + 2 &* hint
-      if _JSONNode.stringEquals(keyNode.pointee, key) { return (hint, _JSONCursor(keyNode + 1)) }
+      if _JSONNode.stringEquals(keyNode.pointee, key) { return (hint, JSONNodeCursor(keyNode + 1)) }
     }
     guard let position = position(ofKey: key, hint: hint) else { return nil }
     return (position, value(position))
@@ -123,7 +128,7 @@ public struct _JSONCursor {
   /// The position of the member with `key` in an object, looking from `hint` on first:
   /// decoders ask for keys mostly in document order, some of them absent.
   @inlinable
-  public func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+  package func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
     let (block, nodes, last, _) = _JSONNode.children(node.pointee)
     if let block,
       let position = _JSONStorage.position(
@@ -141,16 +146,18 @@ public struct _JSONCursor {
 /// and holds its root node (and an open container's header) in memory of its own, where a
 /// container's node is otherwise made on the stack. A decoder keeps one, so that a container
 /// an `init(from:)` kept can be read after the decode call returned.
-@_spi(Codable)
-public final class _JSONCursorRoot {
+@usableFromInline
+package final class JSONNodeCursorRoot {
   /// The value, or for a scalar an array holding it (a scalar has no node of its own).
   let value: JSONValue
   /// The root node, then an open container's header (its first and last node, as the two
   /// words of a node).
   let nodes: UnsafeMutablePointer<_Node>
-  public let cursor: _JSONCursor
+  @usableFromInline
+  package let cursor: JSONNodeCursor
 
-  public init(_ value: JSONValue) {
+  @usableFromInline
+  package init(_ value: JSONValue) {
     let nodes = UnsafeMutablePointer<_Node>.allocate(capacity: 2)
     nodes.initialize(repeating: _Node(head: 0, payload: 0), count: 2)
     let keep = { (node: _Node) in
@@ -163,7 +170,7 @@ public final class _JSONCursorRoot {
       }
       nodes[0] = node
     }
-    let root = _JSONCursor(nodes)
+    let root = JSONNodeCursor(nodes)
     switch value {
     case .object(let object):
       object._withNode(keep)
@@ -187,9 +194,10 @@ public final class _JSONCursorRoot {
   }
 }
 
-extension _JSONCursor {
+extension JSONNodeCursor {
   /// A `null` that is in no document: the value of an absent member, for a super decoder.
-  public static var null: _JSONCursor { _JSONCursor(_nullNode) }
+  @usableFromInline
+  package static var null: JSONNodeCursor { JSONNodeCursor(_nullNode) }
 }
 
 /// Allocated once and never freed or written: a constant.

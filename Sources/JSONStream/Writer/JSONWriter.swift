@@ -250,7 +250,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if !value.isFinite && !options.allowNonFiniteNumbers {
       throw _nonFinite(_nonFiniteAwareText(Double(value)))
     }
-    try _writeNumberText(value.isFinite ? value.description : _nonFiniteAwareText(Double(value)))
+    try writeTrustedNumberText(
+      value.isFinite ? value.description : _nonFiniteAwareText(Double(value)))
   }
 
   /// An integer's digits, written straight into the output (no string made).
@@ -279,10 +280,10 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// A double, in the shortest text that reads back as the same double.
   public mutating func number(_ value: Double) throws {
     if !value.isFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.description) }
-    try _writeNumberText(_nonFiniteAwareText(value))
+    try writeTrustedNumberText(_nonFiniteAwareText(value))
   }
 
-  mutating func _writeNumberText(_ text: String) throws {
+  mutating func writeTrustedNumberText(_ text: String) throws {
     var text = text
     let state = _state()
     try text.withUTF8 { bytes in
@@ -491,7 +492,7 @@ struct _WriterState: _ManualState {
   /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
   @usableFromInline var sortFrames: [_SortFrame] = []
   /// Levels of indentation added to every line: a writer whose output goes inside another
-  /// writer's, at that depth (see `_writeRawValue`).
+  /// writer's, at that depth (see `writeRawValue`).
   @usableFromInline var indentBase = 0
 
   @usableFromInline
@@ -574,19 +575,17 @@ func _nonFiniteAwareText(_ value: Double) -> String {
 
 extension JSONWriter {
   /// How many containers are open.
-  @_spi(Codable)
-  public var _depth: Int { _box.state.pointee.stack.count }
+  package var openContainerCount: Int { _box.state.pointee.stack.count }
 
   /// Indents every line by `levels` more (for a value that goes into another writer at that
-  /// depth, with ``_writeRawValue(_:)``).
-  @_spi(Codable)
-  public mutating func _setIndentBase(_ levels: Int) {
+  /// depth, with ``writeRawValue(_:)``).
+  package mutating func setIndentBase(_ levels: Int) {
     _state().pointee.indentBase = levels
   }
 
   /// A complete value written by another writer with the same options, as the next value.
-  @_spi(Codable) @inlinable
-  public mutating func _writeRawValue(_ bytes: UnsafeRawBufferPointer) throws {
+  @inlinable
+  package mutating func writeRawValue(_ bytes: UnsafeRawBufferPointer) throws {
     let state = _state()
     try _beginValue(state)
     state.pointee.out.append(bytes.assumingMemoryBound(to: UInt8.self))
@@ -594,8 +593,8 @@ extension JSONWriter {
   }
 
   /// Number text known to be valid (made by `Double.description`), written without checking.
-  @_spi(Codable) @inlinable
-  public mutating func _writeNumberText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+  @inlinable
+  package mutating func writeTrustedNumberText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     let state = _state()
     try _beginValue(state)
     state.pointee.out.append(bytes)

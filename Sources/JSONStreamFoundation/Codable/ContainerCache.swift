@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 /// The keyed containers of one decode call: it makes them, owns their frames, and keeps one
 /// per coding key type for reuse, the last one made for it.

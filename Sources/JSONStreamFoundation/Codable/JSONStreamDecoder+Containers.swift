@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 /// Where a container's coding path lives. A container the decoder made for its current value
 /// shares the decoder's path (its first `count` keys, unchanged while the value decodes). A
@@ -36,7 +36,7 @@ extension _Decoder {
   }
 
   /// A decoder of its own for `value` (a super decoder).
-  func detached(_ value: _JSONCursor, path: [any CodingKey]) -> _Decoder {
+  func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
       options: options, root: document, cursor: value, path: path, containers: containers)
     decoder.state.pointee.types = state.pointee.types
@@ -74,7 +74,7 @@ struct _KeyedFrame {
   let decoder: _Decoder
   /// The same decoder, for calls that need not retain it (see `_KeyedContainer.withDecoder`).
   let unretainedDecoder: Unmanaged<_Decoder>
-  var object: _JSONCursor
+  var object: JSONNodeCursor
   /// The length of its coding path.
   var depth: Int
   var extras: _KeyedExtras?
@@ -82,7 +82,7 @@ struct _KeyedFrame {
   /// (synthesized decoding asks in declaration order, which is often the document's).
   var hint = 0
 
-  init(decoder: _Decoder, object: _JSONCursor, depth: Int, extras: _KeyedExtras?) {
+  init(decoder: _Decoder, object: JSONNodeCursor, depth: Int, extras: _KeyedExtras?) {
     self.decoder = decoder
     unretainedDecoder = .passUnretained(decoder)
     self.object = object
@@ -129,20 +129,20 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// Reads the value of the member `key` names with `read`, on the container's coding path.
   @inline(__always)
-  func scalar<R>(_ key: Key, _ read: (_Decoder, _JSONCursor) throws -> R) throws -> R {
+  func scalar<R>(_ key: Key, _ read: (_Decoder, JSONNodeCursor) throws -> R) throws -> R {
     let value = try value(key)
     return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
   }
 
   /// `scalar`, or nil when the member is absent or null.
   @inline(__always)
-  func scalarIfPresent<R>(_ key: Key, _ read: (_Decoder, _JSONCursor) throws -> R) throws -> R? {
+  func scalarIfPresent<R>(_ key: Key, _ read: (_Decoder, JSONNodeCursor) throws -> R) throws -> R? {
     guard let value = present(key) else { return nil }
     return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
   }
 
   /// The frame of a container of `object` with coding path `base`.
-  static func frame(decoder: _Decoder, object: _JSONCursor, base: _PathBase) -> _KeyedFrame {
+  static func frame(decoder: _Decoder, object: JSONNodeCursor, base: _PathBase) -> _KeyedFrame {
     var ownPath: [any CodingKey]? = nil
     var mapping: _ModelMapping? = nil
     var usage: _KeyUsage? = nil
@@ -169,7 +169,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return _KeyedFrame(decoder: decoder, object: object, depth: base.depth, extras: extras)
   }
 
-  var object: _JSONCursor { frame.pointee.object }
+  var object: JSONNodeCursor { frame.pointee.object }
   var depth: Int { frame.pointee.depth }
   var extras: _KeyedExtras? { frame.pointee.extras }
 
@@ -192,7 +192,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// The value of the member `key` names, or nil when absent: under the model's JSON name
   /// for it, else under the key (as the key strategy converts member keys).
   @inline(__always)
-  func member(_ key: Key) -> _JSONCursor? {
+  func member(_ key: Key) -> JSONNodeCursor? {
     var name = key.stringValue
     if let extras {
       extras.usage?.asked.insert(name)
@@ -211,7 +211,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return value
   }
 
-  func value(_ key: Key) throws -> _JSONCursor {
+  func value(_ key: Key) throws -> JSONNodeCursor {
     guard let value = member(key) else {
       throw DecodingError.keyNotFound(
         key,
@@ -235,7 +235,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// The member's value, or nil when absent (recorded as absent) or null.
   @inline(__always)
-  func present(_ key: Key) -> _JSONCursor? {
+  func present(_ key: Key) -> JSONNodeCursor? {
     guard let value = member(key) else {
       usage?.absent.append(key.stringValue)
       return nil
@@ -330,7 +330,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try decode(type, at: try value(key), key)
   }
 
-  func decode<T: Decodable>(_ type: T.Type, at value: _JSONCursor, _ key: Key) throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, at value: JSONNodeCursor, _ key: Key) throws -> T {
     try withDecoder { decoder in
       try decoder.with(base) {
         if T.self == Date.self, let mapping,
@@ -456,12 +456,12 @@ struct _OwningKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// An array's elements in order.
 struct _UnkeyedContainer: UnkeyedDecodingContainer {
   let decoder: _Decoder
-  let array: _JSONCursor
+  let array: JSONNodeCursor
   let base: _PathBase
   let count: Int?
   var currentIndex = 0
 
-  init(decoder: _Decoder, array: _JSONCursor, base: _PathBase) {
+  init(decoder: _Decoder, array: JSONNodeCursor, base: _PathBase) {
     self.decoder = decoder
     self.array = array
     self.base = base
@@ -473,7 +473,7 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
 
   /// The next element, or the error for reading past the end.
   @inline(__always)
-  func next<T>(_ type: T.Type) throws -> _JSONCursor {
+  func next<T>(_ type: T.Type) throws -> JSONNodeCursor {
     guard currentIndex < count! else {
       throw DecodingError.valueNotFound(
         type,

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 // How the decoder reads. One `_Decoder` per decode call reads the parsed document in place
 // through cursors (see JSONValue+Cursor): no `JSONValue` and no decoder object is made per
@@ -21,7 +21,7 @@ final class _KeyUsage {
 /// about 7% of decoding twitter.json.
 struct _DecoderState {
   /// The value being decoded.
-  var cursor: _JSONCursor
+  var cursor: JSONNodeCursor
   /// Its coding path.
   var path: [any CodingKey]
   /// Its model mapping, when its type is a ``JSONModel``.
@@ -44,13 +44,13 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   let state: UnsafeMutablePointer<_DecoderState>
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
-  let document: _JSONCursorRoot
+  let document: JSONNodeCursorRoot
   /// The keyed containers of this decode call, its super decoders' too.
   let containers: _ContainerCache
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
-    options: JSONStreamDecoder, root document: _JSONCursorRoot, cursor: _JSONCursor? = nil,
+    options: JSONStreamDecoder, root document: JSONNodeCursorRoot, cursor: JSONNodeCursor? = nil,
     path: [any CodingKey] = [], containers: _ContainerCache = _ContainerCache()
   ) {
     self.options = options
@@ -71,7 +71,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     state.deallocate()
   }
 
-  var cursor: _JSONCursor { state.pointee.cursor }
+  var cursor: JSONNodeCursor { state.pointee.cursor }
   var path: [any CodingKey] { state.pointee.path }
 
   var codingPath: [any CodingKey] { path }
@@ -89,7 +89,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// key's type, which becomes an `any CodingKey` only on the coding path or in an error: an
   /// optional existential parameter was copied and destroyed through its metadata for every
   /// value.
-  func decode<T: Decodable, K: CodingKey>(_ type: T.Type, from value: _JSONCursor, key: K)
+  func decode<T: Decodable, K: CodingKey>(_ type: T.Type, from value: JSONNodeCursor, key: K)
     throws -> T
   {
     // The scalars first: a metadata compare each, no call through init(from:).
@@ -108,7 +108,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// Decodes a `T` from `value` on the current coding path (the top-level value, or a single
   /// value container's), with `T`'s own mapping and key checks.
-  func decode<T: Decodable>(_ type: T.Type, from value: _JSONCursor) throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, from value: JSONNodeCursor) throws -> T {
     let saved = (state.pointee.cursor, state.pointee.mapping, state.pointee.usage)
     state.pointee.cursor = value
     state.pointee.mapping = nil
@@ -155,12 +155,13 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   // MARK: Scalars
 
-  func string(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
+  func string(_ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> String
+  {
     guard let string = value.string else { throw typeMismatch(String.self, value, key()) }
     return string
   }
 
-  func bool(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
+  func bool(_ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
     guard let flag = value.bool else { throw typeMismatch(Bool.self, value, key()) }
     return flag
   }
@@ -168,12 +169,12 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// An integer: the number must be integral and fit, as Foundation requires.
   /// An `Int64`, or (`asInt`) an `Int`: the common integers without the generic path, whose
   /// metadata lookups showed in profiles.
-  func int64(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int64 {
+  func int64(_ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int64 {
     if let int = value.int64 { return int }
     return try integer(Int64.self, value, key())
   }
 
-  func int(_ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int {
+  func int(_ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?) throws -> Int {
     if let int = value.int64, let exact = Int(exactly: int) {
       return exact
     }
@@ -181,7 +182,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   func integer<T: FixedWidthInteger>(
-    _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
+    _ type: T.Type, _ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?
   )
     throws -> T
   {
@@ -208,7 +209,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// A floating-point value: the nearest one (non-finite ones only as the strategy's strings).
   func floatingPoint<T: BinaryFloatingPoint>(
-    _ type: T.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
+    _ type: T.Type, _ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?
   ) throws -> T {
     // The nearest value, and the text of a finite number beyond the type's range.
     if let (result, outOfRange) = value.withNumber({ number -> (T, String?) in
@@ -240,7 +241,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The error for `value` where a `type` was expected: `valueNotFound` for null, as
   /// Foundation reports it, else `typeMismatch`.
   func typeMismatch(
-    _ type: Any.Type, _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?
+    _ type: Any.Type, _ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?
   )
     -> DecodingError
   {
@@ -288,7 +289,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   func date(
-    _ value: _JSONCursor, _ key: @autoclosure () -> (any CodingKey)?, _ formatter: DateFormatter
+    _ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?, _ formatter: DateFormatter
   ) throws
     -> Date
   {
@@ -364,7 +365,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   /// A keyed container of `object` with coding path `base`, from the cache.
-  func keyedContainer<Key: CodingKey>(_ type: Key.Type, object: _JSONCursor, base: _PathBase)
+  func keyedContainer<Key: CodingKey>(_ type: Key.Type, object: JSONNodeCursor, base: _PathBase)
     -> KeyedDecodingContainer<Key>
   {
     containers.container(

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 // Decoding streams: the items a JSONPath selects (each as soon as its last byte arrives, with
 // one item's tree in memory at a time), and NDJSON lines (one at a time, or across cores).
@@ -32,7 +32,7 @@ extension JSONStreamDecoder {
     /// Items delivered so far.
     public private(set) var count = 0
     /// Bytes of tree memory held now: the item in progress (for tests of the bound).
-    var heldBytes: Int { parser.handler._heldBytes }
+    var heldBytes: Int { parser.handler.heldBytes }
 
     /// - Parameters:
     ///   - path: a JSONPath (see ``JSONPath``); `$[*]` streams the elements of a top-level
@@ -343,7 +343,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   /// ```
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
-  ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
+  ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
     jsonItems(
       paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
     ).map { item in
@@ -355,7 +355,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   /// ends the sequence with its error: a ``JSONDocumentReader/Failure`` naming its line.
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
-  ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
+  ) -> AsyncThrowingMapSequence<JSONDocumentSequence<Self>, T> {
     jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
       try decoder.decodeDocument(T.self, result)
     }
@@ -366,7 +366,7 @@ extension AsyncSequence where Element == UInt8 {
   /// Each value `path` selects, decoded as a `T` as soon as its last byte arrives.
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
-  ) throws -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _ItemPump>, T> {
+  ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
     jsonItems(
       paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
     ).map { item in
@@ -377,7 +377,7 @@ extension AsyncSequence where Element == UInt8 {
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete.
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
-  ) -> AsyncThrowingMapSequence<JSONAsyncSequence<Self, _DocumentPump>, T> {
+  ) -> AsyncThrowingMapSequence<JSONDocumentSequence<Self>, T> {
     jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
       try decoder.decodeDocument(T.self, result)
     }

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 /// Decodes `Decodable` types from JSON, with the API of Foundation's `JSONDecoder`: switching
 /// is a one-line change.
@@ -162,7 +162,7 @@ public struct JSONStreamDecoder: Sendable {
   func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, types: inout _TypeInfos)
     throws -> T
   {
-    let root = _JSONCursorRoot(value)
+    let root = JSONNodeCursorRoot(value)
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.pointee.types, &types)
     defer {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 /// Where the encoder writes: JSON text, or the binary format. One concrete type with a branch
 /// per call, not a generic parameter: Codable's calls arrive unspecialized, and code generic
@@ -60,7 +60,7 @@ struct _EncoderOutput {
       {
         count &-= 2
       }
-      try json._writeNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
+      try json.writeTrustedNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
     }
   }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 // How the encoder writes as it goes. One `_EncodeState` per encode call holds a writer and
 // the containers open in it, innermost last. A value is encoded into a "slot": the place
@@ -55,7 +55,7 @@ final class _EncodeState {
   ) {
     self.options = options
     var writer = JSONWriter(options: writeOptions)
-    if indentBase > 0 { writer._setIndentBase(indentBase) }
+    if indentBase > 0 { writer.setIndentBase(indentBase) }
     fields = .allocate(capacity: 1)
     fields.initialize(
       to: _EncoderFields(

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Codable) import JSONStream
+import JSONStream
 
 /// Encodes `Encodable` values as JSON, with the API of Foundation's `JSONEncoder`: switching
 /// is a one-line change.
@@ -155,9 +155,11 @@ public struct JSONStreamEncoder: Sendable {
   ) throws {
     var options = writer.options
     options.allowMultipleValues = false
-    let text = try _EncodeState(options: self, writeOptions: options, indentBase: writer._depth)
-      .encodeTopLevel(value)
-    try text.withUnsafeBytes { try writer._writeRawValue($0) }
+    let text = try _EncodeState(
+      options: self, writeOptions: options, indentBase: writer.openContainerCount
+    )
+    .encodeTopLevel(value)
+    try text.withUnsafeBytes { try writer.writeRawValue($0) }
   }
 }
 
