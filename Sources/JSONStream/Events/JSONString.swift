@@ -147,3 +147,14 @@ internal func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
   }
   return pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1] && pa[count &- 1] == pb[count &- 1]
 }
+
+extension JSONString {
+  /// Appends the string as a JSON string literal, with quotes: `"`, `\` and control characters
+  /// escaped (`\n`, `\t`, … or `\u00XX`), everything else as UTF-8.
+  @inlinable
+  public func appendQuoted(to output: inout [UInt8]) {
+    output.append(._quote)
+    _ = _appendEscapedJSONStringContent(utf8, to: &output, escapeUnicode: false, escapeSlash: false)
+    output.append(._quote)
+  }
+}

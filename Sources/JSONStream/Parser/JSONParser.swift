@@ -206,17 +206,6 @@ public struct JSONParser<Handler: JSONEventHandler> {
   }
 }
 
-/// What ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)`` tells the caller.
-public enum JSONParseStatus: Sendable, Equatable {
-  /// All input so far is consumed; feed more, or call ``JSONParser/finish()``.
-  case needsMoreInput
-  /// The handler's ``JSONEventHandler/isDone`` became true; later input is ignored.
-  case stopped
-  /// The top-level value is complete and ``JSONParseOptions/allowTrailingText`` is on; what
-  /// follows is ignored. ``JSONParser/offset`` is where the value ended.
-  case finished
-}
-
 // MARK: - Internal state types
 
 /// What the grammar allows next, outside tokens.
@@ -238,11 +227,6 @@ enum _Expect: UInt8 {
   case afterValue
   /// The top-level value is complete.
   case afterTopLevel
-}
-
-@usableFromInline
-enum _Phase: UInt8 {
-  case running, stopped, finished, failed, ended
 }
 
 /// The token a chunk ended inside.
@@ -290,59 +274,6 @@ enum _Literal: UInt8 {
     case .infinity: return "Infinity"
     case .negativeInfinity: return "-Infinity"
     }
-  }
-}
-
-/// A multi-byte UTF-8 sequence being validated (Unicode Table 3-7).
-@usableFromInline
-struct _UTF8Sequence {
-  /// Continuation bytes still needed; 0 when not inside a sequence.
-  @usableFromInline var need: UInt8 = 0
-  /// Bounds of the next continuation byte (tighter after E0, ED, F0, F4).
-  @usableFromInline var low: UInt8 = 0x80
-  @usableFromInline var high: UInt8 = 0xBF
-  /// Bytes of the sequence consumed so far, lead included.
-  @usableFromInline var length: UInt8 = 0
-  @usableFromInline var scalar: UInt32 = 0
-
-  @inlinable init() {}
-
-  /// Starts a sequence at `lead`; false when `lead` cannot start one.
-  @inlinable
-  mutating func start(_ lead: UInt8) -> Bool {
-    low = 0x80
-    high = 0xBF
-    length = 1
-    switch lead {
-    case 0xC2...0xDF:
-      need = 1
-      scalar = UInt32(lead & 0x1F)
-    case 0xE0...0xEF:
-      need = 2
-      scalar = UInt32(lead & 0x0F)
-      if lead == 0xE0 { low = 0xA0 }  // overlong below U+0800
-      if lead == 0xED { high = 0x9F }  // UTF-16 surrogates
-    case 0xF0...0xF4:
-      need = 3
-      scalar = UInt32(lead & 0x07)
-      if lead == 0xF0 { low = 0x90 }  // overlong below U+10000
-      if lead == 0xF4 { high = 0x8F }  // above U+10FFFF
-    default:
-      return false
-    }
-    return true
-  }
-
-  /// Takes one continuation byte; false when `byte` is not a valid one here.
-  @inlinable
-  mutating func take(_ byte: UInt8) -> Bool {
-    guard byte >= low && byte <= high else { return false }
-    scalar = scalar << 6 | UInt32(byte & 0x3F)
-    low = 0x80
-    high = 0xBF
-    need &-= 1
-    length &+= 1
-    return true
   }
 }
 

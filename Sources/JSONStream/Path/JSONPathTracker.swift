@@ -1,45 +1,3 @@
-/// One step of a location in a document: an object member's key or an array element's index.
-public enum JSONPathComponent: Sendable, Hashable, CustomStringConvertible {
-  case key(String)
-  case index(Int)
-
-  public var description: String {
-    switch self {
-    case .key(let key): return key
-    case .index(let index): return String(index)
-    }
-  }
-}
-
-extension Array where Element == JSONPathComponent {
-  /// The location as a JSON Pointer (RFC 6901): `/statuses/3/user`, `~` and `/` in keys escaped
-  /// as `~0` and `~1`; the root is the empty string.
-  public var jsonPointer: String {
-    var pointer = ""
-    for component in self {
-      pointer += "/"
-      switch component {
-      case .index(let index): pointer += String(index)
-      case .key(let key):
-        pointer += key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
-          of: "/", with: "~1")
-      }
-    }
-    return pointer
-  }
-}
-
-extension String {
-  fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
-    guard contains(target) else { return self }
-    var result = ""
-    for character in self {
-      if character == target { result += replacement } else { result.append(character) }
-    }
-    return result
-  }
-}
-
 /// Knows where every event is in the document, and passes the events on unchanged: wrap any
 /// consumer in it to ask ``path`` or ``pointer`` at any event, and to have the consumer's errors
 /// name the location (as ``JSONLocatedError``).
@@ -210,25 +168,5 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func null() throws {
     _valueStarts()
     try _forward { try $0.null() }
-  }
-}
-
-/// A consumer's error, with where in the document it happened.
-public struct JSONLocatedError: Error, CustomStringConvertible {
-  /// The location of the event the consumer refused.
-  public let path: [JSONPathComponent]
-  /// What the consumer threw.
-  public let underlying: any Error
-
-  public init(path: [JSONPathComponent], underlying: any Error) {
-    self.path = path
-    self.underlying = underlying
-  }
-
-  /// The location as a JSON Pointer.
-  public var pointer: String { path.jsonPointer }
-
-  public var description: String {
-    "at \(pointer.isEmpty ? "the root" : pointer): \(underlying)"
   }
 }

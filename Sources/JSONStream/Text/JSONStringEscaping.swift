@@ -1,16 +1,5 @@
 // Escaping string content for JSON output. Shared by everything that writes JSON text.
 
-extension JSONString {
-  /// Appends the string as a JSON string literal, with quotes: `"`, `\` and control characters
-  /// escaped (`\n`, `\t`, … or `\u00XX`), everything else as UTF-8.
-  @inlinable
-  public func appendQuoted(to output: inout [UInt8]) {
-    output.append(._quote)
-    _ = _appendEscapedJSONStringContent(utf8, to: &output, escapeUnicode: false, escapeSlash: false)
-    output.append(._quote)
-  }
-}
-
 extension String {
   /// The string as JSON text: quoted (by default) and escaped, JSONKit's
   /// `JSONStringWithOptions:includeQuotes:`.

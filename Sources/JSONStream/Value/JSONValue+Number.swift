@@ -256,13 +256,6 @@ extension JSONNumber {
   }
 }
 
-/// The shortest text that reads back as `value`, as a JSON number (Swift's `description`,
-/// which is shortest round-trip; `5.0` stays `5.0`, `1e-07` is valid JSON as is).
-@usableFromInline
-func _shortestText(_ value: Double) -> String {
-  value.description
-}
-
 /// A number's decimal value in a canonical form — sign, significant digits without leading or
 /// trailing zeros, and the exponent of the last digit — so that `1.50`, `15e-1` and `1.5`
 /// compare alike, at any length and with exponents of any length (which are not saturated, so

@@ -563,14 +563,6 @@ struct _SortFrame {
   }
 }
 
-/// Swift's shortest round-trip text, with the JSON5 spellings of the non-finite values.
-@usableFromInline
-func _nonFiniteAwareText(_ value: Double) -> String {
-  if value.isNaN { return "NaN" }
-  if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
-  return _shortestText(value)
-}
-
 // MARK: - For the Codable encoder (JSONStreamFoundation)
 
 extension JSONWriter {

@@ -1,4 +1,4 @@
-/// The parser's open containers, a bit each (1: object, 0: array), innermost in bit 0 of
+/// A producer's open containers (the text parser's and the binary reader's), a bit each (1: object, 0: array), innermost in bit 0 of
 /// `bits`. The innermost 64 levels live in that one word, so opening and closing a container is
 /// a shift with no array access (an `[Bool]` cost a uniqueness check per push and pop); each
 /// full word further out is kept in `spill`.
@@ -41,4 +41,11 @@ struct _ContainerStack {
     }
     return isObject
   }
+}
+
+/// Where a producer is in its life: reading, stopped by its handler, past the end of its
+/// value, failed, or finished.
+@usableFromInline
+enum _Phase: UInt8 {
+  case running, stopped, finished, failed, ended
 }
