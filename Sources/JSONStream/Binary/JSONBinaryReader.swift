@@ -325,8 +325,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       try beginKey()
       if tag == _BinaryTag.sharedKey {
         try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
-        try handler._tableKey(
-          JSONString(_wellFormed: bytes), entry: _uniqueTables.pointee.keys.count &- 1)
+        try handler.key(
+          JSONString(_wellFormed: bytes, keyTableEntry: _uniqueTables.pointee.keys.count &- 1))
       } else {
         try handler.key(JSONString(_wellFormed: bytes))
       }
@@ -336,8 +336,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
       let tables = _uniqueTables
       try reference(index, in: tables.pointee.keys, isKey: true)
       try beginKey()
-      try handler._tableKey(
-        JSONString(_wellFormed: tables.pointee.keys.entry(Int(index))), entry: Int(index))
+      try handler.key(
+        JSONString(_wellFormed: tables.pointee.keys.entry(Int(index)), keyTableEntry: Int(index)))
     case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
       try beginValue()
       guard depth < options.limits.maxDepth else {

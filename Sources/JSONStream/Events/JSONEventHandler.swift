@@ -42,12 +42,6 @@ public protocol JSONEventHandler {
   /// implements this, the default makes the text and calls ``number(_:)``. Not API: the type
   /// is the library's own.
   mutating func _binaryNumber(_ value: _BinaryNumber) throws
-  /// A key that ``JSONBinaryReader`` read as entry `entry` of its key table, where it was
-  /// entered or by a reference to it. A handler that keeps what it made of a key for its
-  /// next use (the tree builder) implements this; it must still compare the bytes, since
-  /// nothing ties an entry number to one reader or one document. The default calls
-  /// ``key(_:)``. Not API.
-  mutating func _tableKey(_ key: JSONString, entry: Int) throws
   /// A number that a tree kept as integer `value` beside its text, which is `value` in
   /// canonical form (no leading zero, no fraction or exponent, not `-0`): a handler that would
   /// convert the text (the binary writer) implements this, the default calls ``number(_:)``
@@ -89,9 +83,6 @@ extension JSONEventHandler {
   @inlinable public mutating func bool(_ value: Bool) throws {}
   @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     try value.withJSONNumber { try number($0) }
-  }
-  @inlinable public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    try self.key(key)
   }
   @inlinable public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
     try number(text)

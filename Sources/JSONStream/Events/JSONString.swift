@@ -27,12 +27,19 @@ public struct JSONString {
   /// parser passed straight from its input — so that writing them as JSON is a copy.
   @usableFromInline let _needsNoEscaping: Bool
 
+  /// The key's entry number in its producer's key table (a binary reader's), or -1. A consumer
+  /// that keeps what it made of a key (the tree builder) may look it up by this number, but
+  /// must still compare the bytes: nothing ties a number to one producer or one document.
+  /// Part of the event, so every handler that passes a key on passes it on.
+  @usableFromInline let _keyTableEntry: Int32
+
   /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
   @inlinable
   public init(utf8: UnsafeBufferPointer<UInt8>) {
     self.utf8 = utf8
     self._isWellFormed = false
     self._needsNoEscaping = false
+    self._keyTableEntry = -1
   }
 
   /// Wraps bytes known to be well-formed UTF-8.
@@ -41,6 +48,17 @@ public struct JSONString {
     self.utf8 = utf8
     self._isWellFormed = true
     self._needsNoEscaping = false
+    self._keyTableEntry = -1
+  }
+
+  /// Wraps a key known to be well-formed UTF-8 that is entry `keyTableEntry` (0 or more) of
+  /// its producer's key table.
+  @inlinable
+  init(_wellFormed utf8: UnsafeBufferPointer<UInt8>, keyTableEntry: Int) {
+    self.utf8 = utf8
+    self._isWellFormed = true
+    self._needsNoEscaping = false
+    self._keyTableEntry = Int32(truncatingIfNeeded: keyTableEntry)
   }
 
   /// Wraps well-formed UTF-8 bytes known to need no escaping in JSON.
@@ -49,6 +67,7 @@ public struct JSONString {
     self.utf8 = utf8
     self._isWellFormed = true
     self._needsNoEscaping = true
+    self._keyTableEntry = -1
   }
 
   /// The number of UTF-8 bytes.

@@ -94,10 +94,6 @@ public struct JSONItemStreamer: JSONEventHandler {
     if tracker.key(key.utf8) == .inside { try builder.key(key) }
   }
 
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    if tracker.key(key.utf8) == .inside { try builder._tableKey(key, entry: entry) }
-  }
-
   public mutating func _beginEventRun() { builder._beginEventRun() }
   public mutating func _endEventRun() { builder._endEventRun() }
 

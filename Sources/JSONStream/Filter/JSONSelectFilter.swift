@@ -91,11 +91,6 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    if _tracker.key(key.utf8) == .inside { try downstream._tableKey(key, entry: entry) }
-  }
-
-  @inlinable
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
   }
@@ -215,11 +210,6 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   public mutating func key(_ key: JSONString) throws {
     // A key whose value is a match goes with it.
     if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
-  }
-
-  @inlinable
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    if _tracker.key(key.utf8) == .outside { try downstream._tableKey(key, entry: entry) }
   }
 
   @inlinable

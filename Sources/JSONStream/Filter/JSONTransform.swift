@@ -78,12 +78,6 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     try self.key(key, forward: { try $0.key(key) }, build: { try $0.key(key) })
   }
 
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    try self.key(
-      key, forward: { try $0._tableKey(key, entry: entry) },
-      build: { try $0._tableKey(key, entry: entry) })
-  }
-
   /// A key; `forward` sends it on unchanged, `build` adds it to the `.map` value.
   private mutating func key(
     _ key: JSONString, forward: (inout Downstream) throws -> Void,

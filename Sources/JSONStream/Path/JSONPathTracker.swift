@@ -117,12 +117,6 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
-    _keyStarts(key)
-    try _forward { try $0._tableKey(key, entry: entry) }
-  }
-
-  @inlinable
   mutating func _keyStarts(_ key: JSONString) {
     let last = _frames.count &- 1
     let start = _frames[last].keyStart

@@ -1,4 +1,4 @@
-// The tree builder's memory of a binary reader's key table (see `JSONTreeBuilder._tableKey`).
+// The tree builder's memory of a producer's key table (see `JSONTreeBuilder._tableKey`).
 //
 // A binary document names most keys by reference to a table entry. The builder copies a key's
 // bytes into the arena the first time and keeps, by entry number, where they went and the
@@ -30,10 +30,15 @@ struct _TableKeyCache {
     return (known.payload, Int(truncatingIfNeeded: known.fingerprintBits))
   }
 
-  /// Keeps where the bytes of `entry`'s key went. Entries past the table's limit are not kept.
+  /// The most entries kept: a cache bounds its own memory, whatever numbers a producer sends
+  /// (the binary format's tables hold no more, so none of its keys is left out).
+  @inlinable
+  static var maxEntries: Int { 1 << 16 }
+
+  /// Keeps where the bytes of `entry`'s key went. Entries past `maxEntries` are not kept.
   @inlinable
   mutating func remember(_ entry: Int, payload: UInt64, count: Int, fingerprint: Int) {
-    guard entry >= 0 && entry < JSONBinaryFormat.maxTableEntries else { return }
+    guard entry >= 0 && entry < Self.maxEntries else { return }
     if entries == nil { entries = _Buffer(capacity: 64) }
     while entries!.count <= entry { entries!.append(_TableEntry.unknown) }
     entries!.base[entry] = _TableEntry(

@@ -103,8 +103,18 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
+    if key._keyTableEntry >= 0 {
+      try _tableKey(key, entry: Int(key._keyTableEntry))
+    } else {
+      try _untabledKey(key)
+    }
+  }
+
+  /// A key without a table entry (all keys of JSON text).
+  @inlinable
+  mutating func _untabledKey(_ key: JSONString) throws {
     if !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
       // A producer passed ill-formed bytes: stored repaired (U+FFFD), as a `String` would be.
       var repaired = key.string
@@ -143,13 +153,13 @@ public struct JSONTreeBuilder: JSONEventHandler {
     state.pointee.stack.append(_Node(head: head, payload: state.pointee.appendBytes(key.utf8)))
   }
 
-  /// A key the binary reader read as entry `entry` of its key table. The bytes copied for the
+  /// A key a binary reader read as entry `entry` of its key table. The bytes copied for the
   /// entry's last use in this value, and their fingerprint, are kept by entry: a key met
   /// again is compared with them and, when equal and new in its object, pushed without
   /// hashing or copying it (most keys of a binary document are references). Inlined into the
   /// reader: as a call, its fast path took about 25 more instructions a key.
   @inlinable @inline(__always)
-  public mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+  mutating func _tableKey(_ key: JSONString, entry: Int) throws {
     // The object's checks before the lookup: the other order took 1.5% more instructions
     // reading twitter.json.
     let state = _state()
@@ -204,7 +214,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   mutating func _tableKeyFirstUse(_ key: JSONString, entry: Int) throws {
     let state = _state()
     let pushed = state.pointee.stack.count &+ 1
-    try self.key(key)
+    try _untabledKey(key)
     // Kept when the key was pushed (not a repeated one) with the bytes it came with.
     if state.pointee.stack.count == pushed {
       let node = state.pointee.stack[pushed &- 1]

@@ -3,8 +3,8 @@ import Testing
 
 @testable import JSONStream
 
-/// Records events and which fast paths they came by: the binary reader's numbers and table
-/// keys, a tree's integers, and the event runs.
+/// Records events and which fast paths they came by: the binary reader's numbers, keys that
+/// carry their table entry, a tree's integers, and the event runs.
 struct HookRecorder: JSONEventHandler {
   var recorder = EventRecorder()
   var binaryNumbers = 0
@@ -16,7 +16,10 @@ struct HookRecorder: JSONEventHandler {
   mutating func endObject() { recorder.endObject() }
   mutating func startArray() { recorder.startArray() }
   mutating func endArray() { recorder.endArray() }
-  mutating func key(_ key: JSONString) { recorder.key(key) }
+  mutating func key(_ key: JSONString) {
+    if key._keyTableEntry >= 0 { tableKeys += 1 }
+    recorder.key(key)
+  }
   mutating func string(_ value: JSONString) { recorder.string(value) }
   mutating func number(_ value: JSONNumber) { recorder.number(value) }
   mutating func bool(_ value: Bool) { recorder.bool(value) }
@@ -24,10 +27,6 @@ struct HookRecorder: JSONEventHandler {
   mutating func _binaryNumber(_ value: _BinaryNumber) {
     binaryNumbers += 1
     value.withJSONNumber { recorder.number($0) }
-  }
-  mutating func _tableKey(_ key: JSONString, entry: Int) {
-    tableKeys += 1
-    recorder.key(key)
   }
   mutating func _integer(_ value: Int64, text: JSONNumber) {
     integers += 1
