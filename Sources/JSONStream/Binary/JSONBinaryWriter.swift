@@ -126,6 +126,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   }
 
   @inlinable @inline(__always) public mutating func number(_ value: JSONNumber) throws {
+    // A tree's integer comes with its value: written from it, the text not converted again.
+    if value._hasIntegerValue { return try number(value._integerValue) }
     let state = _state()
     try beginValue(state)
     state.pointee.writeNumber(value)
@@ -139,14 +141,6 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try beginValue(state)
     state.pointee.writeKeptNumber(value)
     try endValue(state)
-  }
-
-  /// An integer a tree kept beside its canonical text (a replayed tree): written from the
-  /// value, as `number(_:)` would write that text, without converting the text again.
-  @inlinable @inline(__always) public mutating func _integer(_ value: Int64, text: JSONNumber)
-    throws
-  {
-    try number(value)
   }
 
   @inlinable @inline(__always) public mutating func bool(_ value: Bool) throws {

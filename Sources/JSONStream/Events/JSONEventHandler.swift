@@ -42,11 +42,6 @@ public protocol JSONEventHandler {
   /// implements this, the default makes the text and calls ``number(_:)``. Not API: the type
   /// is the library's own.
   mutating func _binaryNumber(_ value: _BinaryNumber) throws
-  /// A number that a tree kept as integer `value` beside its text, which is `value` in
-  /// canonical form (no leading zero, no fraction or exponent, not `-0`): a handler that would
-  /// convert the text (the binary writer) implements this, the default calls ``number(_:)``
-  /// with `text`. Not API.
-  mutating func _integer(_ value: Int64, text: JSONNumber) throws
   /// `null`.
   mutating func null() throws
   /// Called by a producer (a parser's `feed` and `finish`, a binary reader's `feed`, a replay
@@ -83,9 +78,6 @@ extension JSONEventHandler {
   @inlinable public mutating func bool(_ value: Bool) throws {}
   @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     try value.withJSONNumber { try number($0) }
-  }
-  @inlinable public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    try number(text)
   }
   @inlinable public mutating func null() throws {}
   @inlinable public mutating func _beginEventRun() {}

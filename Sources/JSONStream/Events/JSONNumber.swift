@@ -19,8 +19,19 @@ public struct JSONNumber {
   /// The number's text as written in the input (ASCII). Valid only during the handler call.
   public let utf8: UnsafeBufferPointer<UInt8>
 
+  /// The value, when the producer knows it and `_hasIntegerValue` is set (a tree replays an
+  /// integer it kept): consumers that would convert the text (the binary writer, `int64`)
+  /// take it instead. Part of the event, so every handler that passes a number on passes it.
+  @usableFromInline
+  internal let _integerValue: Int64
+
   @usableFromInline
   internal let _flags: UInt8
+
+  /// Whether `_integerValue` holds the value; the text is then that value in canonical form
+  /// (no leading zero, no fraction or exponent, not `-0`).
+  @usableFromInline
+  internal let _hasIntegerValue: Bool
 
   @usableFromInline static var _hasFractionOrExponent: UInt8 { 1 }
   @usableFromInline static var _nonFinite: UInt8 { 2 }
@@ -28,7 +39,18 @@ public struct JSONNumber {
   @inlinable
   internal init(_utf8 utf8: UnsafeBufferPointer<UInt8>, flags: UInt8) {
     self.utf8 = utf8
+    self._integerValue = 0
     self._flags = flags
+    self._hasIntegerValue = false
+  }
+
+  /// Wraps the canonical text of integer `value`.
+  @inlinable
+  internal init(_canonicalText utf8: UnsafeBufferPointer<UInt8>, integerValue value: Int64) {
+    self.utf8 = utf8
+    self._integerValue = value
+    self._flags = 0
+    self._hasIntegerValue = true
   }
 
   /// Wraps number text from another producer (a binary reader, a replayed value), after checking
@@ -61,6 +83,7 @@ public struct JSONNumber {
   /// `nil` otherwise.
   @inlinable
   public var int64: Int64? {
+    if _hasIntegerValue { return _integerValue }
     if _flags == 0, utf8.count <= 18 {
       // Up to 18 characters (17 digits after a sign) always fits: the common case, inline.
       var value: Int64 = 0

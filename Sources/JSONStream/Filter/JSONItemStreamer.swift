@@ -113,9 +113,6 @@ public struct JSONItemStreamer: JSONEventHandler {
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     try scalar { $0._binaryNumber(value) }
   }
-  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    try scalar { try $0._integer(value, text: text) }
-  }
   public mutating func bool(_ value: Bool) throws { try scalar { $0.bool(value) } }
   public mutating func null() throws { try scalar { $0.null() } }
 }

@@ -96,13 +96,6 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable
-  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    if try _start(_tracker.valueStart(container: false)) {
-      try downstream._integer(value, text: text)
-    }
-  }
-
-  @inlinable
   public mutating func string(_ value: JSONString) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
@@ -215,13 +208,6 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   @inlinable
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
-  }
-
-  @inlinable
-  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    if _keeps(_tracker.valueStart(container: false)) {
-      try downstream._integer(value, text: text)
-    }
   }
 
   @inlinable

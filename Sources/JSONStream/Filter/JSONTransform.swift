@@ -199,12 +199,6 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
       build: { $0._binaryNumber(value) })
   }
 
-  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    try valueStart(
-      container: false, forward: { try $0._integer(value, text: text) },
-      build: { try $0._integer(value, text: text) })
-  }
-
   public mutating func bool(_ value: Bool) throws {
     try valueStart(container: false, forward: { try $0.bool(value) }, build: { $0.bool(value) })
   }

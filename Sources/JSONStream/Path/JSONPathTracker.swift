@@ -147,12 +147,6 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable
-  public mutating func _integer(_ value: Int64, text: JSONNumber) throws {
-    _valueStarts()
-    try _forward { try $0._integer(value, text: text) }
-  }
-
-  @inlinable
   public mutating func bool(_ value: Bool) throws {
     _valueStarts()
     try _forward { try $0.bool(value) }

@@ -333,7 +333,8 @@ enum _JSONNode {
     let head = node.head
     if kind(head) == integer {
       return JSONNumber(
-        _utf8: bytes(node.payload, count: integerLength(head)), flags: 0)
+        _canonicalText: bytes(node.payload, count: integerLength(head)),
+        integerValue: integerValue(head))
     }
     return JSONNumber(
       _utf8: bytes(node.payload, count: numberLength(head)), flags: numberFlags(head))

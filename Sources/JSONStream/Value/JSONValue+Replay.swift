@@ -64,9 +64,7 @@ extension _JSONStorage {
         case _JSONNode.null: try handler.null()
         case _JSONNode.false: try handler.bool(false)
         case _JSONNode.true: try handler.bool(true)
-        case _JSONNode.number: try handler.number(_JSONNode.numberText(node))
-        case _JSONNode.integer:
-          try handler._integer(_JSONNode.integerValue(node.head), text: _JSONNode.numberText(node))
+        case _JSONNode.number, _JSONNode.integer: try handler.number(_JSONNode.numberText(node))
         case _JSONNode.binaryNumber:
           try handler._binaryNumber(_JSONNode.binaryNumber(node))
         case _JSONNode.string:

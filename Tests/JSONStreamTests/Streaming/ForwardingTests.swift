@@ -21,16 +21,15 @@ struct HookRecorder: JSONEventHandler {
     recorder.key(key)
   }
   mutating func string(_ value: JSONString) { recorder.string(value) }
-  mutating func number(_ value: JSONNumber) { recorder.number(value) }
+  mutating func number(_ value: JSONNumber) {
+    if value._hasIntegerValue { integers += 1 }
+    recorder.number(value)
+  }
   mutating func bool(_ value: Bool) { recorder.bool(value) }
   mutating func null() { recorder.null() }
   mutating func _binaryNumber(_ value: _BinaryNumber) {
     binaryNumbers += 1
     value.withJSONNumber { recorder.number($0) }
-  }
-  mutating func _integer(_ value: Int64, text: JSONNumber) {
-    integers += 1
-    recorder.number(text)
   }
   mutating func _beginEventRun() { eventRuns += 1 }
 }
