@@ -131,6 +131,54 @@ extension JSONValue {
       }
     }
 
+    /// The number's JSON text (as ``description``): the same accessor as ``JSONNumber/text``.
+    public var text: String { description }
+
+    /// The value as `Int` when it is an integer that fits; `nil` otherwise.
+    public var int: Int? { int64.flatMap { Int(exactly: $0) } }
+
+    /// `true` for a number below zero, and for `-0` (written, or a negative-zero double).
+    public var isNegative: Bool {
+      switch storage {
+      case .int(let value): return value < 0
+      case .uint: return false
+      case .double(let value): return value.sign == .minus && !value.isNaN
+      case .text(let text): return Self.withNumber(text) { $0.isNegative }
+      }
+    }
+
+    /// `true` for NaN and the infinities (which only a double can hold; writers refuse them
+    /// unless their options allow them).
+    public var isNonFinite: Bool {
+      if case .double(let value) = storage { return !value.isFinite }
+      return false
+    }
+
+    /// The value as a `Double` only when it converts exactly (no rounding, no overflow), as
+    /// ``JSONNumber/exactDouble``. A double stands for the value of its shortest text, so
+    /// `0.1` held as a double has no exact double, as the text `0.1` has none.
+    public var exactDouble: Double? {
+      switch storage {
+      case .int(let value): return Double(exactly: value)
+      case .uint(let value): return Double(exactly: value)
+      case .double, .text: return withJSONNumber { $0.exactDouble }
+      }
+    }
+
+    /// `true` when ``double`` is exactly the number's value.
+    public var isExactDouble: Bool { exactDouble != nil }
+
+    /// The value as `significand × 10^exponent`, as ``JSONNumber/decimalComponents``: of the
+    /// number's text (a double's shortest text), nil when its digits do not fit in `UInt64`
+    /// or it is not finite.
+    public var decimalComponents: (isNegative: Bool, significand: UInt64, exponent: Int)? {
+      switch storage {
+      case .int(let value): return (value < 0, value.magnitude, 0)
+      case .uint(let value): return (false, value, 0)
+      case .double, .text: return withJSONNumber { $0.decimalComponents }
+      }
+    }
+
     /// Emits the number as an event. Integers are written into a stack buffer: no `String`.
     @inlinable
     func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {

@@ -1,0 +1,88 @@
+import JSONStream
+import Testing
+
+/// `JSONNumber` (a number event) and `JSONValue.Number` (a number in a tree) answer the same
+/// questions by the same names, alike for the same number.
+@Suite("One number vocabulary")
+struct NumberVocabularyTests {
+  /// What both types answer, as one comparable value.
+  struct Answers: Equatable {
+    var text: String
+    var int64: Int64?
+    var uint64: UInt64?
+    var int: Int?
+    var double: Double
+    var exactDouble: Double?
+    var isExactDouble: Bool
+    var isNegative: Bool
+    var isNonFinite: Bool
+    var significand: UInt64?
+    var exponent: Int?
+  }
+
+  static func answers(_ n: JSONNumber) -> Answers {
+    Answers(
+      text: n.text, int64: n.int64, uint64: n.uint64, int: n.int, double: n.double,
+      exactDouble: n.exactDouble, isExactDouble: n.isExactDouble, isNegative: n.isNegative,
+      isNonFinite: n.isNonFinite, significand: n.decimalComponents?.significand,
+      exponent: n.decimalComponents?.exponent)
+  }
+
+  static func answers(_ n: JSONValue.Number) -> Answers {
+    Answers(
+      text: n.text, int64: n.int64, uint64: n.uint64, int: n.int, double: n.double,
+      exactDouble: n.exactDouble, isExactDouble: n.isExactDouble, isNegative: n.isNegative,
+      isNonFinite: n.isNonFinite, significand: n.decimalComponents?.significand,
+      exponent: n.decimalComponents?.exponent)
+  }
+
+  /// The answers of the number event for `text`.
+  static func eventAnswers(_ text: String) throws -> Answers {
+    var text = text
+    return try text.withUTF8 { bytes in
+      let number = try #require(JSONNumber(text: bytes))
+      return answers(number)
+    }
+  }
+
+  static let texts = [
+    "0", "-0", "7", "-42", "9223372036854775807", "-9223372036854775808",
+    "9223372036854775808", "18446744073709551615", "18446744073709551616",
+    "123456789012345678901234567890", "0.5", "-0.5", "1.50", "0.1", "1e22", "1E2", "-12.50e+3",
+    "1e400", "-1e400", "4.9e-324", "2.2250738585072014e-308",
+  ]
+
+  @Test("a parsed number answers as the event it came from", arguments: texts)
+  func parsedNumbers(text: String) throws {
+    guard case .number(let number) = try JSONValue(parsing: text) else {
+      Issue.record("\(text) is not a number")
+      return
+    }
+    #expect(Self.answers(number) == (try Self.eventAnswers(text)), "\(text)")
+  }
+
+  @Test(
+    "a number made from a Swift value answers as the event of its text",
+    arguments: [
+      JSONValue.Number(0), JSONValue.Number(-7), JSONValue.Number(Int64.min),
+      JSONValue.Number(UInt64.max), JSONValue.Number(0.5), JSONValue.Number(-0.0),
+      JSONValue.Number(0.1), JSONValue.Number(1e300),
+      JSONValue.Number(Double.leastNonzeroMagnitude),
+    ])
+  func madeNumbers(number: JSONValue.Number) throws {
+    #expect(Self.answers(number) == (try Self.eventAnswers(number.text)), "\(number)")
+  }
+
+  @Test("a non-finite double: no exact double, no decimal components")
+  func nonFinite() {
+    for value in [Double.nan, .infinity, -.infinity] {
+      let number = JSONValue.Number(value)
+      #expect(number.isNonFinite)
+      #expect(number.exactDouble == nil && !number.isExactDouble)
+      #expect(number.decimalComponents == nil)
+      #expect(number.int64 == nil && number.int == nil)
+    }
+    #expect(JSONValue.Number(-Double.infinity).isNegative)
+    #expect(!JSONValue.Number(Double.nan).isNegative)
+  }
+}
