@@ -15,8 +15,9 @@
 /// grammar as ``JSONWriter`` does.
 public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   public var sink: Sink
-  /// Accept several top-level values (one after another, as in NDJSON).
-  public let allowsMultipleValues: Bool
+  /// Accept several top-level values (one after another, as in NDJSON), as
+  /// ``JSONWriteOptions/allowMultipleValues`` does for the JSON writer.
+  public let allowMultipleValues: Bool
   /// Output is handed to the sink in chunks of about this many bytes.
   public let chunkSize: Int
 
@@ -24,10 +25,10 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// shared between copies of the writer until one of them writes.
   @usableFromInline var _box: _CopyOnWriteState<_BinaryWriterState>
 
-  @inlinable public init(sink: Sink, allowsMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
+  @inlinable public init(sink: Sink, allowMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
     self.sink = sink
-    self.allowsMultipleValues = allowsMultipleValues
+    self.allowMultipleValues = allowMultipleValues
     self.chunkSize = Swift.max(1, chunkSize)
     _box = _CopyOnWriteState(_BinaryWriterState(outputCapacity: self.chunkSize + 64))
   }
@@ -36,13 +37,13 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable public mutating func finish() throws {
     let state = _state()
     // A stream of several values may hold none: it is the header alone.
-    if state.pointee.stack.count == 0 && state.pointee.valueCount == 0 && allowsMultipleValues
+    if state.pointee.stack.count == 0 && state.pointee.valueCount == 0 && allowMultipleValues
       && !state.pointee.wroteHeader
     {
       state.pointee.writeHeader()
     }
     let open = state.pointee.stack.count
-    guard open == 0 && (state.pointee.valueCount > 0 || allowsMultipleValues) else {
+    guard open == 0 && (state.pointee.valueCount > 0 || allowMultipleValues) else {
       throw JSONWriterError(
         kind: .incompleteDocument,
         message: open == 0 ? "no value was written" : "\(open) container(s) still open")
@@ -247,10 +248,10 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if !state.pointee.wroteHeader { state.pointee.writeHeader() }
     let depth = state.pointee.stack.count
     if depth == 0 {
-      guard state.pointee.valueCount == 0 || allowsMultipleValues else {
+      guard state.pointee.valueCount == 0 || allowMultipleValues else {
         throw JSONWriterError(
           kind: .multipleTopLevelValues,
-          message: "a second top-level value (allowsMultipleValues is off)")
+          message: "a second top-level value (allowMultipleValues is off)")
       }
     } else if !_BinaryWriterState.isArray(state.pointee.stack[depth &- 1]) {
       guard state.pointee.awaitingValue else {
@@ -572,12 +573,30 @@ struct _BinaryWriterState: _ManualState {
 
 extension JSONBinaryWriter where Sink == JSONByteSink {
   /// A writer to memory; read ``bytes`` after ``finish()``.
-  @inlinable public init(allowsMultipleValues: Bool = false) {
-    self.init(sink: JSONByteSink(), allowsMultipleValues: allowsMultipleValues)
+  @inlinable public init(allowMultipleValues: Bool = false) {
+    self.init(sink: JSONByteSink(), allowMultipleValues: allowMultipleValues)
   }
 
   /// The output so far (all of it after ``finish()``).
   public var bytes: [UInt8] { sink.bytes }
+
+  /// The old spelling of ``init(allowMultipleValues:)``.
+  @available(*, deprecated, renamed: "init(allowMultipleValues:)")
+  @inlinable public init(allowsMultipleValues: Bool) {
+    self.init(allowMultipleValues: allowsMultipleValues)
+  }
+}
+
+extension JSONBinaryWriter {
+  /// The old spelling of ``init(sink:allowMultipleValues:chunkSize:)``.
+  @available(*, deprecated, renamed: "init(sink:allowMultipleValues:chunkSize:)")
+  @inlinable public init(sink: Sink, allowsMultipleValues: Bool, chunkSize: Int = 64 * 1024) {
+    self.init(sink: sink, allowMultipleValues: allowsMultipleValues, chunkSize: chunkSize)
+  }
+
+  /// The old spelling of ``allowMultipleValues``.
+  @available(*, deprecated, renamed: "allowMultipleValues")
+  public var allowsMultipleValues: Bool { allowMultipleValues }
 }
 
 /// The byte strings of a key or string table, in order of entry, in plain memory (see

@@ -43,7 +43,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A UTF-8 byte order mark at the start, without ``JSONParseOptions/allowByteOrderMark``.
     case byteOrderMark
     /// A configured limit (see ``JSONParseLimits``) was exceeded; the message names it.
-    case limitExceeded(JSONParseLimit)
+    case limitExceeded(JSONParseLimits.Limit)
     /// An object repeated a key, and the tree builder's policy is to refuse that.
     case duplicateKey
     /// `feed` was called after `finish()`.
@@ -92,10 +92,20 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 }
 
-/// The limits of ``JSONParseLimits``, named in ``JSONParseError/Kind/limitExceeded(_:)``.
-public enum JSONParseLimit: Sendable, Equatable {
-  case depth
-  case stringLength
-  case numberLength
-  case inputLength
+extension JSONParseLimits {
+  /// Which of the limits was exceeded, in ``JSONParseError/Kind/limitExceeded(_:)``.
+  public enum Limit: Sendable, Equatable {
+    /// ``JSONParseLimits/maxDepth``.
+    case depth
+    /// ``JSONParseLimits/maxStringLength``, for strings and keys.
+    case stringLength
+    /// ``JSONParseLimits/maxNumberLength``.
+    case numberLength
+    /// ``JSONParseLimits/maxInputLength``.
+    case inputLength
+  }
 }
+
+/// The old name of ``JSONParseLimits/Limit``, too close to ``JSONParseLimits``.
+@available(*, deprecated, renamed: "JSONParseLimits.Limit")
+public typealias JSONParseLimit = JSONParseLimits.Limit

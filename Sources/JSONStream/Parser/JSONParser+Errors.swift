@@ -146,14 +146,14 @@ extension JSONParser {
   /// does not make room for the error it would box.
   @usableFromInline
   @inline(never)
-  func _throwTokenLimitError(_ limit: JSONParseLimit) throws -> Never {
+  func _throwTokenLimitError(_ limit: JSONParseLimits.Limit) throws -> Never {
     throw _tokenLimitError(limit)
   }
 
   /// A string or number over its limit, reported at the token's first byte.
   @usableFromInline
   @inline(never)
-  func _tokenLimitError(_ limit: JSONParseLimit) -> JSONParseError {
+  func _tokenLimitError(_ limit: JSONParseLimits.Limit) -> JSONParseError {
     let error = _limitError(limit, offset: _tokenStart)
     return JSONParseError(
       kind: error.kind, offset: _tokenStart, line: _line,
@@ -163,13 +163,13 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _limitError(_ limit: JSONParseLimit, at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _limitError(_ limit: JSONParseLimits.Limit, at p: UnsafePointer<UInt8>) -> JSONParseError {
     _limitError(limit, offset: _offset(p))
   }
 
   @usableFromInline
   @inline(never)
-  func _limitError(_ limit: JSONParseLimit, offset: Int) -> JSONParseError {
+  func _limitError(_ limit: JSONParseLimits.Limit, offset: Int) -> JSONParseError {
     let limits = options.limits
     let message: String
     switch limit {

@@ -163,7 +163,7 @@ extension JSONParser {
   @inlinable
   mutating func _appendToScratch(
     _ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>,
-    limit: JSONParseLimit = .stringLength
+    limit: JSONParseLimits.Limit = .stringLength
   ) throws {
     let count = to - from
     let maximum =

@@ -6,7 +6,7 @@ func runConvert(_ arguments: Arguments, input: ByteInput, output: ByteOutput) th
     var parser = JSONParser(
       handler: JSONBinaryWriter(
         sink: ByteOutputSink(output: output),
-        allowsMultipleValues: arguments.options.allowMultipleValues),
+        allowMultipleValues: arguments.options.allowMultipleValues),
       options: arguments.options)
     if let error = try parseInput(input, into: &parser) {
       return endInvalid(error, in: input, arguments, output: output) {

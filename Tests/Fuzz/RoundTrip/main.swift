@@ -97,7 +97,7 @@ public func fuzzRoundTripTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
 
   // Binary: the same events back.
   var binaryParser = JSONParser(
-    handler: JSONBinaryWriter(allowsMultipleValues: options.allowMultipleValues), options: options)
+    handler: JSONBinaryWriter(allowMultipleValues: options.allowMultipleValues), options: options)
   guard (try? binaryParser.feed(UnsafeRawBufferPointer(input))) != nil,
     (try? binaryParser.finish()) != nil, (try? binaryParser.handler.finish()) != nil
   else {

@@ -10,7 +10,7 @@ struct BinaryFormatTests {
     var options = JSONParseOptions()
     options.allowMultipleValues = multiple
     var parser = JSONParser(
-      handler: JSONBinaryWriter(allowsMultipleValues: multiple), options: options)
+      handler: JSONBinaryWriter(allowMultipleValues: multiple), options: options)
     try parser.feed(Array(json.utf8))
     try parser.finish()
     try parser.handler.finish()

@@ -82,8 +82,8 @@ struct BinaryTreeWriterTests {
   func nested() throws {
     for (name, value) in try trees() {
       for multiple in [false, true] {
-        var onePass = JSONBinaryWriter(allowsMultipleValues: multiple)
-        var events = JSONBinaryWriter(allowsMultipleValues: multiple)
+        var onePass = JSONBinaryWriter(allowMultipleValues: multiple)
+        var events = JSONBinaryWriter(allowMultipleValues: multiple)
         for writer in [0, 1] {
           func write(_ value: JSONValue) throws {
             if writer == 0 {
