@@ -75,7 +75,8 @@ mkdir -p "$out" "$corpus" "$artifacts"
 # (`import JSONStreamFoundation`) gets each module built on its own, as a package client
 # sees them, with FUZZ_SEPARATE_MODULES defined for the shared helpers.
 # `package` declarations need a package name, as SwiftPM gives every target of one package.
-flags=(-sanitize=fuzzer,address -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
+# JSONSTREAM_TEST_COUNTERS keeps the work counters that targets check (see _WorkCounter).
+flags=(-sanitize=fuzzer,address -D JSONSTREAM_TEST_COUNTERS -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
 library_sources() {
   find "$repo_root/Sources/$1" -name '*.swift' -print0 | sort -z
 }

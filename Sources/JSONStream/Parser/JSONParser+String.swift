@@ -193,7 +193,7 @@ extension JSONParser {
     }
     if count > 0 {
       _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
-      _scratchCopied &+= count
+      _scratchCopied.add(count)
     }
   }
 

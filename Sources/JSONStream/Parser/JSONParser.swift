@@ -66,7 +66,7 @@ public struct JSONParser<Handler: JSONEventHandler> {
   @usableFromInline var _tokenInScratch = false
   /// Bytes copied into `_scratch` so far: the work of split and escaped tokens, for tests that
   /// it stays linear in the input (each byte copied once, however it is chunked).
-  @usableFromInline var _scratchCopied = 0
+  @usableFromInline var _scratchCopied = _WorkCounter()
   /// Open containers inside one the handler asked to skip (see
   /// ``JSONEventHandler/skipsContainerContents``), counting it: while above 0, input is checked
   /// but nothing is decoded, kept or delivered.

@@ -74,7 +74,7 @@ extension JSONTreeBuilder {
   }
 
   /// Nodes and bytes snapshots have written so far (for tests of their cost).
-  var _snapshotWork: Int { _memory.state.pointee.snapshots.work }
+  var _snapshotWork: Int { _memory.state.pointee.snapshots.work.value }
 }
 
 /// The mirrors and counters snapshots share.
@@ -104,7 +104,7 @@ struct _SnapshotState {
   @usableFromInline var numberCount = 0
   @usableFromInline var numberFlags: UInt8? = nil
   /// Nodes, bytes and headers written by snapshots so far: the cost that must stay linear.
-  @usableFromInline var work = 0
+  @usableFromInline var work = _WorkCounter()
 
   @usableFromInline
   init() {}
@@ -203,7 +203,7 @@ extension _BuilderState {
       nodes.initialize(from: lastNodes, count: lastNodes.count)
       header[0] = blockCount == 0 ? 0 : UInt64(UInt(bitPattern: block))
       header[1] = UInt64(UInt(bitPattern: nodes))
-      snapshots.work &+= 2 + lastNodes.count
+      snapshots.work.add(2 + lastNodes.count)
       tail = _Node(
         head: (frame.isObject ? _JSONNode.openObject : _JSONNode.openArray)
           | UInt64(truncatingIfNeeded: blockCount) << 8,
@@ -222,7 +222,7 @@ extension _BuilderState {
     if complete > mirror.count {
       (mirror.block! + mirror.count).initialize(
         from: stack.base + frame.start + mirror.count, count: complete - mirror.count)
-      snapshots.work &+= complete - mirror.count
+      snapshots.work.add(complete - mirror.count)
       mirror.count = complete
     }
     snapshots.mirrors[level] = mirror
@@ -241,7 +241,7 @@ extension _BuilderState {
       to: Element.self, capacity: newCapacity)
     if let old, count > 0 {
       block.initialize(from: old, count: count)
-      snapshots.work &+= count
+      snapshots.work.add(count)
     }
     return (block, newCapacity)
   }
@@ -275,11 +275,11 @@ extension _BuilderState {
       !(bytes[old - 1] == ._zero && (old == 1 || old == 2 && bytes[0] == ._minus)),
       bytes[old..<bytes.count].allSatisfy({ $0._isDigit })
     {
-      snapshots.work &+= bytes.count - old
+      snapshots.work.add(bytes.count - old)
       snapshots.numberCount = bytes.count
       return snapshots.numberFlags
     }
-    snapshots.work &+= bytes.count
+    snapshots.work.add(bytes.count)
     snapshots.numberToken = pending.start
     snapshots.numberCount = bytes.count
     snapshots.numberFlags = _classifyNumberText(bytes)
@@ -306,7 +306,7 @@ extension _BuilderState {
       (snapshots.tokenBlock! + snapshots.tokenCount).initialize(
         from: pending.bytes.baseAddress! + snapshots.tokenCount, count: count - snapshots.tokenCount
       )
-      snapshots.work &+= count - snapshots.tokenCount
+      snapshots.work.add(count - snapshots.tokenCount)
       snapshots.tokenCount = count
     }
     return snapshots.tokenBlock

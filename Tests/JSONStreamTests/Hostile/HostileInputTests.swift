@@ -111,7 +111,7 @@ struct HostileInputTests {
       #expect(parser.handler.lengths == [content.count, 1], "chunks of \(chunk)")
       #expect(parser.handler.matches, "chunks of \(chunk)")
       // Work: each byte of the string copied once into the scratch buffer (and the escape).
-      #expect(parser._scratchCopied <= content.count + 2, "chunks of \(chunk)")
+      #expect(parser._scratchCopied.value <= content.count + 2, "chunks of \(chunk)")
       // Memory: the string's own bytes, grown by doubling; given back at the next token.
       #expect(peakScratch <= 2 * content.count, "chunks of \(chunk)")
       #expect(parser._scratch.capacity < 1 << 20, "chunks of \(chunk)")
@@ -153,7 +153,7 @@ struct HostileInputTests {
       #expect(parser.handler.texts == [Array(document.dropFirst().dropLast())])
       // -0.777…e-5, correctly rounded.
       #expect(parser.handler.doubles == [-0.000_007_777_777_777_777_777_8])
-      #expect(parser._scratchCopied <= document.count, "chunks of \(chunk)")
+      #expect(parser._scratchCopied.value <= document.count, "chunks of \(chunk)")
     }
     // A halfway case decided by the last of 1,000,000 digits: 2^53 + 1 rounds up.
     let halfway =

@@ -172,6 +172,6 @@ struct ForwardingTests {
     try exclude.finish()
     #expect(
       exclude.handler.downstream.events == [.startObject, .key("keep"), .number("1"), .endObject])
-    #expect(exclude._scratchCopied == 0)
+    #expect(exclude._scratchCopied.value == 0)
   }
 }
