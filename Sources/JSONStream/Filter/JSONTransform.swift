@@ -28,6 +28,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     /// Writes what the closure returns for the value, or drops it for nil.
     case map(JSONPath, (JSONValue) throws -> JSONValue?)
 
+    @usableFromInline
     var path: JSONPath {
       switch self {
       case .drop(let path), .rename(let path, _), .replace(let path, _), .map(let path, _):
@@ -39,18 +40,16 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   public var downstream: Downstream
   public let rules: [Rule]
 
-  private var tracker: _SelectionTracker
+  @usableFromInline var tracker: _SelectionTracker
   /// The rule applying to the value being matched now.
-  private var rule = 0
+  @usableFromInline var rule = 0
   /// For `.map`: the selected value being built, and its member's key, held until the
   /// closure decides.
-  private var builder = JSONTreeBuilder()
-  private var heldKey: [UInt8]?
+  @usableFromInline var builder = JSONTreeBuilder()
+  @usableFromInline var heldKey: [UInt8]?
   /// What became of the container that started last: its contents are skipped by the parser
   /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
-  private var containerFate = ContainerFate.forwarded
-
-  private enum ContainerFate { case forwarded, discarded, built }
+  @usableFromInline var containerFate = _ContainerFate.forwarded
 
   public init(rules: [Rule], downstream: Downstream) {
     self.rules = rules
@@ -58,104 +57,269 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     tracker = _SelectionTracker(rules.map(\.path))
   }
 
-  public var isDone: Bool { downstream.isDone }
+  @inlinable public var isDone: Bool { downstream.isDone }
 
   /// A container the transform drops or replaces is skipped by the parser (checked, not
   /// decoded); one it forwards is skipped when `downstream` asks.
-  public var skipsContainerContents: Bool {
+  @inlinable public var skipsContainerContents: Bool {
     switch containerFate {
     case .discarded: return true
     case .forwarded: return downstream.skipsContainerContents
     case .built: return false
     }
   }
-  public static var canSkipContainers: Bool { true }
+  @inlinable public static var canSkipContainers: Bool { true }
 
-  public mutating func _beginEventRun() { downstream._beginEventRun() }
-  public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
 
+  // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
+  // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
+  // that the common case is a direct call of `downstream`'s method in the specialized code.
+
+  @inlinable
   public mutating func key(_ key: JSONString) throws {
-    try self.key(key, forward: { try $0.key(key) }, build: { try $0.key(key) })
+    switch _keyAction(key.utf8) {
+    case .forward: try downstream.key(key)
+    case .build: try builder.key(key)
+    case .discard: break
+    case .rename: try _writeRenamedKey()
+    case .hold: heldKey = Array(key.utf8)
+    }
   }
 
-  /// A key; `forward` sends it on unchanged, `build` adds it to the `.map` value.
-  private mutating func key(
-    _ key: JSONString, forward: (inout Downstream) throws -> Void,
-    build: (inout JSONTreeBuilder) throws -> Void
-  ) throws {
-    switch tracker.key(key.utf8) {
-    case .outside: try forward(&downstream)
+  @inlinable
+  public mutating func startObject() throws {
+    switch _valueStartAction(container: true, isObject: true) {
+    case .forward: try downstream.startObject()
+    case .build: builder.startObject()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    case .buildAndFinish: break  // only for scalars
+    }
+  }
+
+  @inlinable
+  public mutating func startArray() throws {
+    switch _valueStartAction(container: true, isObject: false) {
+    case .forward: try downstream.startArray()
+    case .build: builder.startArray()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    case .buildAndFinish: break  // only for scalars
+    }
+  }
+
+  @inlinable
+  public mutating func endObject() throws {
+    switch _valueEndAction() {
+    case .forward: try downstream.endObject()
+    case .build: builder.endObject()
+    case .buildAndFinish:
+      builder.endObject()
+      try _finishMap()
+    case .discard, .replace: break
+    }
+  }
+
+  @inlinable
+  public mutating func endArray() throws {
+    switch _valueEndAction() {
+    case .forward: try downstream.endArray()
+    case .build: builder.endArray()
+    case .buildAndFinish:
+      builder.endArray()
+      try _finishMap()
+    case .discard, .replace: break
+    }
+  }
+
+  @inlinable
+  public mutating func string(_ value: JSONString) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.string(value)
+    case .build: builder.string(value)
+    case .buildAndFinish:
+      builder.string(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable
+  public mutating func number(_ value: JSONNumber) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.number(value)
+    case .build: builder.number(value)
+    case .buildAndFinish:
+      builder.number(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream._binaryNumber(value)
+    case .build: builder._binaryNumber(value)
+    case .buildAndFinish:
+      builder._binaryNumber(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable
+  public mutating func bool(_ value: Bool) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.bool(value)
+    case .build: builder.bool(value)
+    case .buildAndFinish:
+      builder.bool(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable
+  public mutating func null() throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.null()
+    case .build: builder.null()
+    case .buildAndFinish:
+      builder.null()
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+}
+
+/// What became of the container that started last (see `JSONTransform.containerFate`).
+@usableFromInline
+enum _ContainerFate { case forwarded, discarded, built }
+
+/// What a transform does with a key.
+@usableFromInline
+enum _KeyAction {
+  /// Sends it on unchanged.
+  case forward
+  /// Adds it to the `.map` value being built.
+  case build
+  /// Drops it (a dropped or replaced value's member, or a member inside one).
+  case discard
+  /// Sends the rule's new name instead (`.rename`).
+  case rename
+  /// Keeps it until the `.map` closure decides (the key of the member it starts).
+  case hold
+}
+
+/// What a transform does with a value's first or last event.
+@usableFromInline
+enum _ValueAction {
+  /// Sends it on unchanged.
+  case forward
+  /// Adds it to the `.map` value being built.
+  case build
+  /// Adds it to the `.map` value, which it completes: the closure runs next.
+  case buildAndFinish
+  /// Drops it.
+  case discard
+  /// Sends the `.replace` rule's value instead (and drops the value).
+  case replace
+}
+
+extension JSONTransform {
+  @inlinable
+  mutating func _keyAction(_ key: UnsafeBufferPointer<UInt8>) -> _KeyAction {
+    switch tracker.key(key) {
+    case .outside: return .forward
     case .inside:
       switch rules[rule] {
-      case .rename: try forward(&downstream)
-      case .map: try build(&builder)
-      case .drop, .replace: break
+      case .rename: return .forward
+      case .map: return .build
+      case .drop, .replace: return .discard
       }
     case .matchStart, .matchEnd:
       switch rules[tracker.match.paths[0]] {
-      case .drop: break
-      case .rename(_, let name):
-        var name = name
-        try name.withUTF8 { try downstream.key(JSONString(_wellFormed: $0)) }
-      case .replace: try forward(&downstream)
-      case .map: heldKey = Array(key.utf8)
+      case .drop: return .discard
+      case .rename: return .rename
+      case .replace: return .forward
+      case .map: return .hold
       }
     }
   }
 
-  /// A value begins; `forward` sends it on unchanged, `build` adds it to the `.map` value.
-  private mutating func valueStart(
-    container: Bool, isObject: Bool = false, forward: (inout Downstream) throws -> Void,
-    build: (inout JSONTreeBuilder) throws -> Void
-  ) throws {
-    var fate = ContainerFate.forwarded
+  /// For a value's first event (a container's start, or a whole scalar); sets the fate of a
+  /// container.
+  @inlinable
+  mutating func _valueStartAction(container: Bool, isObject: Bool) -> _ValueAction {
+    var action = _ValueAction.forward
     switch tracker.valueStart(container: container, isObject: isObject) {
-    case .outside: try forward(&downstream)
+    case .outside: break
     case .inside:
       switch rules[rule] {
-      case .rename: try forward(&downstream)
-      case .map:
-        fate = .built
-        try build(&builder)
-      case .drop, .replace: fate = .discarded
+      case .rename: break
+      case .map: action = .build
+      case .drop, .replace: action = .discard
       }
     case .matchStart, .matchEnd:
       rule = tracker.match.paths[0]
       switch rules[rule] {
-      case .drop: fate = .discarded
-      case .rename: try forward(&downstream)
-      case .replace(_, let value):
-        fate = .discarded
-        try value.replay(into: &downstream)
-      case .map:
-        fate = .built
-        try build(&builder)
-        if !container { try finishMap() }
+      case .drop: action = .discard
+      case .rename: break
+      case .replace: action = .replace
+      case .map: action = container ? .build : .buildAndFinish
       }
     }
-    if container { containerFate = fate }
+    if container {
+      switch action {
+      case .forward: containerFate = .forwarded
+      case .build, .buildAndFinish: containerFate = .built
+      case .discard, .replace: containerFate = .discarded
+      }
+    }
+    return action
   }
 
-  private mutating func valueEnd(
-    forward: (inout Downstream) throws -> Void, build: (inout JSONTreeBuilder) throws -> Void
-  ) throws {
+  /// For a container's last event.
+  @inlinable
+  mutating func _valueEndAction() -> _ValueAction {
     switch tracker.valueEnd() {
-    case .outside: try forward(&downstream)
+    case .outside: return .forward
     case .inside, .matchEnd:
-      let ended = !tracker.isInsideMatch
       switch rules[rule] {
-      case .rename: try forward(&downstream)
-      case .map:
-        try build(&builder)
-        if ended { try finishMap() }
-      case .drop, .replace: break
+      case .rename: return .forward
+      case .map: return tracker.isInsideMatch ? .build : .buildAndFinish
+      case .drop, .replace: return .discard
       }
-    case .matchStart: break
+    case .matchStart: return .discard
     }
+  }
+
+  /// The `.rename` rule's new name, for the key of the member it matched.
+  @usableFromInline
+  mutating func _writeRenamedKey() throws {
+    guard case .rename(_, let name) = rules[tracker.match.paths[0]] else { return }
+    var newName = name
+    try newName.withUTF8 { try downstream.key(JSONString(_wellFormed: $0)) }
+  }
+
+  /// The `.replace` rule's value, for the value it matched.
+  @usableFromInline
+  mutating func _writeReplacement() throws {
+    guard case .replace(_, let value) = rules[rule] else { return }
+    try value.replay(into: &downstream)
   }
 
   /// The `.map` value is complete: write the closure's value, with its held key.
-  private mutating func finishMap() throws {
+  @usableFromInline
+  mutating func _finishMap() throws {
     guard case .map(_, let body) = rules[rule] else { return }
     let original = builder.takeValues()[0]
     let key = heldKey
@@ -165,45 +329,5 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
       try key.withUnsafeBufferPointer { try downstream.key(JSONString(_wellFormed: $0)) }
     }
     try replacement.replay(into: &downstream)
-  }
-
-  public mutating func startObject() throws {
-    try valueStart(
-      container: true, isObject: true, forward: { try $0.startObject() },
-      build: { $0.startObject() })
-  }
-
-  public mutating func startArray() throws {
-    try valueStart(container: true, forward: { try $0.startArray() }, build: { $0.startArray() })
-  }
-
-  public mutating func endObject() throws {
-    try valueEnd(forward: { try $0.endObject() }, build: { $0.endObject() })
-  }
-
-  public mutating func endArray() throws {
-    try valueEnd(forward: { try $0.endArray() }, build: { $0.endArray() })
-  }
-
-  public mutating func string(_ value: JSONString) throws {
-    try valueStart(container: false, forward: { try $0.string(value) }, build: { $0.string(value) })
-  }
-
-  public mutating func number(_ value: JSONNumber) throws {
-    try valueStart(container: false, forward: { try $0.number(value) }, build: { $0.number(value) })
-  }
-
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    try valueStart(
-      container: false, forward: { try $0._binaryNumber(value) },
-      build: { $0._binaryNumber(value) })
-  }
-
-  public mutating func bool(_ value: Bool) throws {
-    try valueStart(container: false, forward: { try $0.bool(value) }, build: { $0.bool(value) })
-  }
-
-  public mutating func null() throws {
-    try valueStart(container: false, forward: { try $0.null() }, build: { $0.null() })
   }
 }
