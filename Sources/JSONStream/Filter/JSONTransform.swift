@@ -77,7 +77,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
   // that the common case is a direct call of `downstream`'s method in the specialized code.
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     switch _keyAction(key.utf8) {
     case .forward: try downstream.key(key)
@@ -88,7 +88,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startObject() throws {
     switch _valueStartAction(container: true, isObject: true) {
     case .forward: try downstream.startObject()
@@ -99,7 +99,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startArray() throws {
     switch _valueStartAction(container: true, isObject: false) {
     case .forward: try downstream.startArray()
@@ -110,7 +110,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endObject() throws {
     switch _valueEndAction() {
     case .forward: try downstream.endObject()
@@ -122,7 +122,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endArray() throws {
     switch _valueEndAction() {
     case .forward: try downstream.endArray()
@@ -134,7 +134,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     switch _valueStartAction(container: false, isObject: false) {
     case .forward: try downstream.string(value)
@@ -147,7 +147,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     switch _valueStartAction(container: false, isObject: false) {
     case .forward: try downstream.number(value)
@@ -160,7 +160,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     switch _valueStartAction(container: false, isObject: false) {
     case .forward: try downstream._binaryNumber(value)
@@ -173,7 +173,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     switch _valueStartAction(container: false, isObject: false) {
     case .forward: try downstream.bool(value)
@@ -186,7 +186,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func null() throws {
     switch _valueStartAction(container: false, isObject: false) {
     case .forward: try downstream.null()
@@ -235,7 +235,7 @@ enum _ValueAction {
 }
 
 extension JSONTransform {
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _keyAction(_ key: UnsafeBufferPointer<UInt8>) -> _KeyAction {
     switch tracker.key(key) {
     case .outside: return .forward
@@ -257,7 +257,7 @@ extension JSONTransform {
 
   /// For a value's first event (a container's start, or a whole scalar); sets the fate of a
   /// container.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _valueStartAction(container: Bool, isObject: Bool) -> _ValueAction {
     var action = _ValueAction.forward
     switch tracker.valueStart(container: container, isObject: isObject) {
@@ -288,7 +288,7 @@ extension JSONTransform {
   }
 
   /// For a container's last event.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _valueEndAction() -> _ValueAction {
     switch tracker.valueEnd() {
     case .outside: return .forward
