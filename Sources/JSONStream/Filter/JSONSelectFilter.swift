@@ -51,7 +51,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
   @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _start(_ action: _SelectionAction) throws -> Bool {
     switch action {
     case .matchStart:
@@ -63,54 +63,54 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startObject() throws {
     _forwardedContainer = try _start(_tracker.valueStart(container: true, isObject: true))
     if _forwardedContainer { try downstream.startObject() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startArray() throws {
     _forwardedContainer = try _start(_tracker.valueStart(container: true))
     if _forwardedContainer { try downstream.startArray() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endObject() throws {
     if _tracker.valueEnd() != .outside { try downstream.endObject() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endArray() throws {
     if _tracker.valueEnd() != .outside { try downstream.endArray() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     if _tracker.key(key.utf8) == .inside { try downstream.key(key) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.bool(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func null() throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.null() }
   }
@@ -177,55 +177,55 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startObject() throws {
     if _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
       try downstream.startObject()
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startArray() throws {
     if _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endObject() throws {
     if _tracker.valueEnd() == .outside { try downstream.endObject() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endArray() throws {
     if _tracker.valueEnd() == .outside { try downstream.endArray() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     // A key whose value is a match goes with it.
     if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.bool(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func null() throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.null() }
   }

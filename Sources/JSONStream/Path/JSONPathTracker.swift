@@ -84,33 +84,33 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startObject() throws {
     _valueStarts()
     try _forward { try $0.startObject() }
     _frames.append(_Frame(isObject: true, keyStart: _keysEnd))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func startArray() throws {
     _valueStarts()
     try _forward { try $0.startArray() }
     _frames.append(_Frame(isObject: false, keyStart: _keysEnd))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endObject() throws {
     _keysEnd = _frames.removeLast().keyStart
     try _forward { try $0.endObject() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func endArray() throws {
     _keysEnd = _frames.removeLast().keyStart
     try _forward { try $0.endArray() }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     _keyStarts(key)
     try _forward { try $0.key(key) }
@@ -128,31 +128,31 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     _frames[last].index = 0
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     _valueStarts()
     try _forward { try $0.string(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     _valueStarts()
     try _forward { try $0.number(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     _valueStarts()
     try _forward { try $0._binaryNumber(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     _valueStarts()
     try _forward { try $0.bool(value) }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func null() throws {
     _valueStarts()
     try _forward { try $0.null() }
