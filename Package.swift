@@ -9,8 +9,29 @@ let package = Package(
     .executable(name: "jsonstream", targets: ["jsonstream"]),
   ],
   targets: [
-    // The core: an incremental push parser and the event model. Standard library only.
-    .target(name: "JSONStream"),
+    // The core, standard library only, in layers (see ARCHITECTURE.md); each module sees only
+    // the ones below it. `JSONStream` re-exports them all: it is what users import.
+    // Shared primitives, text and number kernels, and the event model.
+    .target(name: "JSONStreamCore"),
+    // The JSON text push parser.
+    .target(name: "JSONStreamParser", dependencies: ["JSONStreamCore"]),
+    // JSONValue, the tree builder, replay and snapshots.
+    .target(name: "JSONStreamValue", dependencies: ["JSONStreamCore", "JSONStreamParser"]),
+    // The JSON writer, and one-pass writing of a tree.
+    .target(name: "JSONStreamWriter", dependencies: ["JSONStreamCore", "JSONStreamValue"]),
+    // The binary format: reader, writer, one-pass paths from and to a tree.
+    .target(
+      name: "JSONStreamBinary",
+      dependencies: ["JSONStreamCore", "JSONStreamValue", "JSONStreamWriter"]),
+    // JSONPath, path tracking, and the filters, transforms and item streamer built on it.
+    .target(name: "JSONStreamPath", dependencies: ["JSONStreamCore", "JSONStreamValue"]),
+    // Streams of documents, the async adapters, and the re-exports.
+    .target(
+      name: "JSONStream",
+      dependencies: [
+        "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
+        "JSONStreamBinary", "JSONStreamPath",
+      ]),
     // Foundation trees (NSDictionary, NSArray, …) from events and back: the only target that
     // imports Foundation.
     .target(name: "JSONStreamFoundation", dependencies: ["JSONStream"]),
@@ -30,7 +51,11 @@ let package = Package(
       path: "Tests/JSONStreamTestSupport"),
     // Depends on the tool so that `swift test` builds it: the CLI tests run the binary.
     .testTarget(
-      name: "JSONStreamTests", dependencies: ["JSONStream", "JSONStreamTestSupport", "jsonstream"]),
+      name: "JSONStreamTests",
+      dependencies: [
+        "JSONStream", "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
+        "JSONStreamBinary", "JSONStreamPath", "JSONStreamTestSupport", "jsonstream",
+      ]),
     .testTarget(
       name: "JSONStreamFoundationTests",
       dependencies: ["JSONStreamFoundation", "JSONStream", "JSONStreamTestSupport"]),

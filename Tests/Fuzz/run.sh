@@ -70,13 +70,14 @@ corpus="$out/corpus"
 artifacts="$out/artifacts"
 mkdir -p "$out" "$corpus" "$artifacts"
 
-# Build. A target whose main.swift has no imports is compiled into one module with the
-# library's sources (it may use internal API). A target that imports the library's modules
-# (`import JSONStreamFoundation`) gets each module built on its own, as a package client
-# sees them, with FUZZ_SEPARATE_MODULES defined for the shared helpers.
+# Build. The library's modules are built one by one, as SwiftPM builds them, with testing
+# enabled so that a target may `@testable import` them for internal API; JSONStreamFoundation
+# too when the target imports it. Then the target's main.swift and the shared helpers.
 # `package` declarations need a package name, as SwiftPM gives every target of one package.
 # JSONSTREAM_TEST_COUNTERS keeps the work counters that targets check (see _WorkCounter).
 flags=(-sanitize=fuzzer,address -D JSONSTREAM_TEST_COUNTERS -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
+# In dependency order (see Package.swift).
+core_modules=(JSONStreamCore JSONStreamParser JSONStreamValue JSONStreamWriter JSONStreamBinary JSONStreamPath JSONStream)
 library_sources() {
   find "$repo_root/Sources/$1" -name '*.swift' -print0 | sort -z
 }
@@ -85,32 +86,28 @@ while IFS= read -r -d '' file; do
   shared_sources+=("$file")
 done < <(find "$fuzz_dir/Shared" -name '*.swift' -print0 | sort -z)
 all_sources=("${shared_sources[@]}" "$target_dir/main.swift")
-while IFS= read -r -d '' file; do
-  all_sources+=("$file")
-done < <(library_sources JSONStream; library_sources JSONStreamFoundation)
+for module in "${core_modules[@]}" JSONStreamFoundation; do
+  while IFS= read -r -d '' file; do
+    all_sources+=("$file")
+  done < <(library_sources "$module")
+done
 
 build() {
-  if ! grep -q '^import JSONStream' "$target_dir/main.swift"; then
-    local sources=()
-    while IFS= read -r -d '' file; do
-      sources+=("$file")
-    done < <(library_sources JSONStream)
-    swiftc "${flags[@]}" -module-name JSONStreamFuzz "${sources[@]}" "${shared_sources[@]}" \
-      "$target_dir/main.swift" -o "$binary"
-    return
+  local modules=("${core_modules[@]}") objects=() module
+  if grep -q '^import JSONStreamFoundation' "$target_dir/main.swift"; then
+    modules+=(JSONStreamFoundation)
   fi
-  local objects=() module
-  for module in JSONStream JSONStreamFoundation; do
+  for module in "${modules[@]}"; do
     local sources=()
     while IFS= read -r -d '' file; do
       sources+=("$file")
     done < <(library_sources "$module")
-    swiftc "${flags[@]}" -module-name "$module" -I "$out/modules" -emit-module \
+    swiftc "${flags[@]}" -enable-testing -module-name "$module" -I "$out/modules" -emit-module \
       -emit-module-path "$out/modules/$module.swiftmodule" -c "${sources[@]}" \
       -o "$out/$module.o"
     objects+=("$out/$module.o")
   done
-  swiftc "${flags[@]}" -module-name JSONStreamFuzz -D FUZZ_SEPARATE_MODULES -I "$out/modules" \
+  swiftc "${flags[@]}" -module-name JSONStreamFuzz -I "$out/modules" \
     "${shared_sources[@]}" "$target_dir/main.swift" "${objects[@]}" -o "$binary"
 }
 

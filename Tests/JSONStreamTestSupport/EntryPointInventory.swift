@@ -6,16 +6,24 @@ import Foundation
 /// compares them with the conformance matrix, so that a new way in that the matrix does not
 /// run fails.
 public enum EntryPointInventory {
-  /// The ways in declared under `Sources/<module>`, sorted.
-  public static func entryPoints(inModule module: String) throws -> [String] {
-    let folder = packageRoot.appendingPathComponent("Sources/\(module)")
+  /// The modules of the core library: `JSONStream` and the layers it re-exports.
+  public static let coreModules = [
+    "JSONStream", "JSONStreamBinary", "JSONStreamCore", "JSONStreamParser", "JSONStreamPath",
+    "JSONStreamValue", "JSONStreamWriter",
+  ]
+
+  /// The ways in declared under `Sources/<module>` for each of `modules`, sorted.
+  public static func entryPoints(inModules modules: [String]) throws -> [String] {
     var found: Set<String> = []
-    let files =
-      FileManager.default.enumerator(atPath: folder.path)?
-      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-    for file in files {
-      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      found.formUnion(entryPoints(inSource: text))
+    for module in modules {
+      let folder = packageRoot.appendingPathComponent("Sources/\(module)")
+      let files =
+        FileManager.default.enumerator(atPath: folder.path)?
+        .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+      for file in files {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        found.formUnion(entryPoints(inSource: text))
+      }
     }
     return found.sorted()
   }

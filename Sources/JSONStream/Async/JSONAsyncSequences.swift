@@ -7,6 +7,11 @@
 // A sequence of single bytes (such as `URLSession.AsyncBytes`) is fed byte by byte, so an
 // item is delivered as soon as its last byte arrives, never held back to fill a buffer.
 
+import JSONStreamCore
+import JSONStreamParser
+import JSONStreamPath
+import JSONStreamValue
+
 /// Something that turns chunks of input into outputs: the parser with a consumer.
 @usableFromInline
 protocol _AsyncPump {

@@ -1,3 +1,8 @@
+import JSONStreamCore
+import JSONStreamParser
+import JSONStreamPath
+import JSONStreamValue
+
 /// One parser event as a value of its own, for consumers that keep events or pass them across
 /// tasks (``JSONEventHandler`` events are borrowed views, valid only during the call).
 public enum JSONEvent: Sendable, Hashable {

@@ -1,3 +1,8 @@
+import JSONStreamCore
+import JSONStreamParser
+import JSONStreamPath
+import JSONStreamValue
+
 /// Reads a stream of many JSON documents, delivering each as a ``JSONValue`` as soon as it is
 /// complete: NDJSON / JSON Lines (one document per line), RFC 7464 JSON text sequences (each
 /// document after a record separator, 0x1E), or values simply one after another.

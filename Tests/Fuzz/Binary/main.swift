@@ -1,7 +1,7 @@
 // libFuzzer target for the binary format's reader (and, on what it accepts, its writer). Build
 // and run it with `Tests/Fuzz/run.sh binary SECONDS`.
 //
-// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// Built against the library's modules, imported `@testable` for their internal API, with
 // `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
 //
 // Input layout: two header bytes, then the binary document.
@@ -19,6 +19,14 @@
 // - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
 //   written as binary again it reads back to an equal value, and writing it in one pass
 //   (`binaryBytes()`) gives the bytes its events give.
+
+@testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,9 +1,8 @@
 // libFuzzer target for the Codable decoder (and, on what it decodes, the encoder). Build and
 // run it with `Tests/Fuzz/run.sh codable SECONDS`.
 //
-// Built against the library's modules as a client sees them (run.sh builds JSONStream and
-// JSONStreamFoundation as modules when a target imports them), with `-parse-as-library`:
-// libFuzzer supplies `main`.
+// Built against the library's modules as a client sees them (plain imports, public API
+// only), with `-parse-as-library`: libFuzzer supplies `main`.
 //
 // Input layout: two header bytes, then the JSON text, decoded as a representative model
 // (`FuzzOrder`: integers of several widths, floats, strings, optionals, nested structs and

@@ -1,6 +1,6 @@
 // libFuzzer target for JSONParser. Build and run it with `Tests/Fuzz/run.sh parser SECONDS`.
 //
-// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// Built against the library's modules, imported `@testable` for their internal API, with
 // `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
 //
 // Input layout: two header bytes, then the JSON text.
@@ -21,6 +21,14 @@
 // below; a violation stops the fuzzer with `fatalError`. A skipping handler's run must also
 // equal a run without skipping, with the skipped contents taken out: skipped input is checked
 // all the same, length limits included.
+
+@testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParserTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

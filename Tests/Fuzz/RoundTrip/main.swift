@@ -2,7 +2,7 @@
 // writer (JSON or binary) and read back, must be the same events. Build and run it with
 // `Tests/Fuzz/run.sh roundtrip SECONDS`.
 //
-// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// Built against the library's modules, imported `@testable` for their internal API, with
 // `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
 //
 // Input layout: two header bytes, then the JSON text.
@@ -22,6 +22,14 @@
 // - writing those events again gives the same bytes (writing is a fixed point);
 // - the sink gets the same bytes, whatever its chunk size;
 // - the binary writer and reader give the input's events back too.
+
+@testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRoundTripTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

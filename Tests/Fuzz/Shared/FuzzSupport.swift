@@ -1,9 +1,6 @@
 // Helpers every fuzz target shares (Tests/Fuzz/run.sh compiles this folder into each).
 
-#if FUZZ_SEPARATE_MODULES
-  // A target built against the library's modules, as a client (see run.sh).
-  import JSONStream
-#endif
+import JSONStream
 
 /// `precondition`, but with its message in optimized builds too.
 func fuzzCheck(

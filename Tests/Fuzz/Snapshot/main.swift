@@ -2,7 +2,7 @@
 // an LLM's streamed tool-call arguments). Build and run it with
 // `Tests/Fuzz/run.sh snapshot SECONDS`.
 //
-// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// Built against the library's modules, imported `@testable` for their internal API, with
 // `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
 //
 // Input layout: two header bytes, then the JSON text, fed in chunks with a snapshot after
@@ -23,6 +23,14 @@
 //   per byte and per open container per snapshot, not the quadratic of re-parsing each prefix.
 // Documents with non-finite numbers (NaN equals nothing) or several values are parsed and
 // snapshotted, without the equality checks.
+
+@testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshotTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

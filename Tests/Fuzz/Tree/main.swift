@@ -1,7 +1,7 @@
 // libFuzzer target for the tree: JSONTreeBuilder, JSONValue's views and one-pass writing. Build
 // and run it with `Tests/Fuzz/run.sh tree SECONDS`.
 //
-// Compiled into one module together with Sources/JSONStream (no `import JSONStream`), with
+// Built against the library's modules, imported `@testable` for their internal API, with
 // `-parse-as-library` so that this file defines no `main` of its own: libFuzzer supplies it.
 //
 // Input layout: two header bytes, then the JSON text.
@@ -25,6 +25,14 @@
 //   unique), every element by its index.
 //
 // Snapshots of incomplete documents have a target of their own (Tests/Fuzz/Snapshot).
+
+@testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

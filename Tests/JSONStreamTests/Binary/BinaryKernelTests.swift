@@ -1,6 +1,12 @@
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 @Suite("Binary format: the LEB128 and number kernels agree with the plain loops")
 struct BinaryKernelTests {

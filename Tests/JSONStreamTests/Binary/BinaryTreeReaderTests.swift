@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// `JSONValue(binary:)` reads a whole document itself, not through `JSONBinaryReader`: these
 /// hold it to the streaming reader's values and errors, input by input.

@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// `value.write(to:)` and `value.binaryBytes()` write a tree's arrays and objects in one pass,
 /// not through the writer's events: these hold them to replaying the same value into a

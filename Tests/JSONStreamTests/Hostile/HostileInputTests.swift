@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// Input made to hurt: each case gets its clear error or its correct result, in memory
 /// bounded by what it must keep, with work (bytes copied, nodes built) linear in its size.

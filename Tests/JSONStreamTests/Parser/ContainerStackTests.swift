@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// The bit-packed container stack against an `[Bool]`, across the 64-level word boundaries.
 @Suite("Container stack")

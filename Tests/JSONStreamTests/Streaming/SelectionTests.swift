@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// The matches of `paths` in `value`, found by walking the tree and matching each location's
 /// components against the steps directly: an implementation independent of the streaming one.

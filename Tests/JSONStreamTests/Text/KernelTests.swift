@@ -2,6 +2,12 @@ import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// The byte kernels at every boundary: each special byte at each position of a run that spans
 /// the eight-byte steps and the tail.

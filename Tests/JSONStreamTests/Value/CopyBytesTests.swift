@@ -1,6 +1,12 @@
 import Testing
 
 @testable import JSONStream
+@testable import JSONStreamBinary
+@testable import JSONStreamCore
+@testable import JSONStreamParser
+@testable import JSONStreamPath
+@testable import JSONStreamValue
+@testable import JSONStreamWriter
 
 /// The arena's short-copy kernel, at every length across its 4, 8, 16 and 32-byte cases, at
 /// every alignment of source and target: exactly the bytes asked for, nothing around them.

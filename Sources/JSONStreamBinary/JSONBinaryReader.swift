@@ -1,0 +1,598 @@
+import JSONStreamCore
+import JSONStreamValue
+import JSONStreamWriter
+
+/// Reads the binary format (see ``JSONBinaryFormat``) in chunks of any size and delivers its
+/// events to a handler, as ``JSONParser`` does for JSON text: binary → JSON is this reader
+/// driving a ``JSONWriter``, and every consumer works on binary input unchanged.
+///
+/// ```swift
+/// var reader = JSONBinaryReader(handler: JSONTreeBuilder())
+/// for chunk in chunks { try reader.feed(chunk) }
+/// try reader.finish()
+/// let value = reader.handler.value
+/// ```
+///
+/// Safe on untrusted bytes: every length is checked against the limits before anything is
+/// kept, and bytes are kept only as they arrive (a false length cannot make it allocate);
+/// references may only name earlier entries; nesting is bounded by `maxDepth`; strings must be
+/// UTF-8 and numbers JSON numbers. Anything else is a ``JSONParseError`` whose `offset` is
+/// the byte at fault (its `line` is 0: binary has no lines).
+public struct JSONBinaryReader<Handler: JSONEventHandler> {
+  public var handler: Handler
+  /// The limits, `allowMultipleValues` and `allowNonFiniteNumbers` apply; the other options
+  /// are about JSON text.
+  public let options: JSONParseOptions
+  /// Bytes consumed so far: the offset of the next token.
+  public var offset: Int { _offset }
+  @usableFromInline var _offset = 0
+
+  /// A token the last chunk ended inside, as much of it as has arrived.
+  @usableFromInline var carry: [UInt8] = []
+  @usableFromInline var headerDone = false
+  /// The open containers, as the JSON parser keeps them (an array's append and removeLast
+  /// were 7% of reading canada).
+  @usableFromInline var containers = _ContainerStack()
+  /// How many containers are open.
+  @inlinable var depth: Int { containers.depth }
+  /// Whether the innermost open container is an object.
+  @inlinable var inObject: Bool { containers.innermostIsObject }
+  @usableFromInline var awaitingValue = false
+  @usableFromInline var valueCount = 0
+  @usableFromInline var phase = _Phase.running
+  /// The error every call throws once the reader has failed.
+  @usableFromInline var _failure: (any Error)? = nil
+  @usableFromInline var tables = _StateBox(_BinaryTables())
+  /// Number text made from a binary number.
+  @usableFromInline var text: [UInt8] = []
+
+  @inlinable public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
+    self.handler = handler
+    self.options = options
+  }
+
+  // MARK: Input
+
+  /// Reads the next chunk. After an error, every later call throws the same error.
+  @inlinable @discardableResult
+  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+    do {
+      return try _feed(bytes)
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  @inlinable
+  mutating func _feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+    switch phase {
+    case .stopped: return .stopped
+    case .running: try _checkOptions()
+    case .failed: throw _failure!
+    default: throw error(.inputAfterFinish, "input after finish()", at: offset)
+    }
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
+    else { return .needsMoreInput }
+    if offset + carry.count + bytes.count > options.limits.maxInputLength {
+      throw error(.limitExceeded(.inputLength), "input longer than the limit", at: offset)
+    }
+    var p = base
+    let end = base + bytes.count
+    // One uniqueness check per chunk: no copy of the reader can be made during this call.
+    _ = _tables()
+    handler._beginEventRun()
+    defer { handler._endEventRun() }
+    if !carry.isEmpty {
+      // Complete the token the last chunk ended inside: take what it still needs.
+      while true {
+        let need = try carry.withUnsafeBufferPointer { try tokenLength($0.baseAddress!, $0.count) }
+        let missing = need.map { $0 - carry.count } ?? 1
+        if missing > 0 {
+          let take = Swift.min(missing, end - p)
+          if take == 0 { return .needsMoreInput }
+          carry.append(contentsOf: UnsafeBufferPointer(start: p, count: take))
+          p += take
+          continue
+        }
+        _ = try carry.withUnsafeBufferPointer { try processCarried($0.baseAddress!, need!) }
+        _offset += need!
+        carry.removeAll(keepingCapacity: true)
+        if phase == .stopped { return .stopped }
+        break
+      }
+    }
+    if !headerDone && p < end {
+      guard let length = try readHeader(p, end - p) else {
+        carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+        return .needsMoreInput
+      }
+      p += length
+      _offset += length
+    }
+    // The header is read and the reader runs: the loop checks neither per token (they were
+    // a tenth of the loop's own instructions on canada.json), only whether a token stopped it.
+    while p < end {
+      // Each token is decoded once: `process` finds its length as it reads it, and returns
+      // nil, having done nothing, for a token that runs past the chunk.
+      guard let length = try process(p, end - p) else {
+        carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+        return .needsMoreInput
+      }
+      p += length
+      // No overflow: the input is no longer than `maxInputLength`, checked above.
+      _offset &+= length
+      if handler.isDone {
+        phase = .stopped
+        return .stopped
+      }
+    }
+    return .needsMoreInput
+  }
+
+  /// Reads the next chunk.
+  @inlinable @discardableResult
+  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
+  where Bytes.Element == UInt8 {
+    if let status = try bytes.withContiguousStorageIfAvailable({
+      try feed(UnsafeRawBufferPointer($0))
+    }) {
+      return status
+    }
+    return try Array(bytes).withUnsafeBytes { try feed($0) }
+  }
+
+  /// The end of the input: throws if it ends inside a token or a container, or holds no value.
+  @inlinable public mutating func finish() throws {
+    do {
+      try _finish()
+    } catch {
+      throw _fail(error)
+    }
+  }
+
+  @inlinable mutating func _finish() throws {
+    if phase == .stopped { return }
+    if phase == .failed { throw _failure! }
+    guard phase == .running else { throw error(.inputAfterFinish, "finish() twice", at: offset) }
+    try _checkOptions()
+    phase = .ended
+    if !headerDone && carry.isEmpty && offset == 0 {
+      throw error(.emptyInput, "no input", at: 0)
+    }
+    if !carry.isEmpty {
+      throw error(.unexpectedEndOfInput, "the input ends inside a token", at: offset + carry.count)
+    }
+    if depth > 0 {
+      throw error(
+        .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: offset)
+    }
+    // A stream of several values may hold none (as an empty NDJSON file does).
+    if valueCount == 0 && !options.allowMultipleValues {
+      throw error(.unexpectedEndOfInput, "no value after the header", at: offset)
+    }
+  }
+
+  // MARK: Tokens
+  //
+  // The helpers below change nothing, yet are `mutating`: the reader is a large struct, and a
+  // non-mutating method called from a mutating one gets a copy of it (a memcpy per token, a
+  // sixth of the time of reading into a tree); a mutating one gets its address.
+
+  /// The length of the token at `p`, or nil when `available` bytes do not tell yet; throws for
+  /// a token that cannot be valid (an unknown tag, a length over the limits). For completing a
+  /// token a chunk ended inside; `process` finds lengths itself, and throws the same errors.
+  @inlinable mutating func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    if !headerDone { return 6 }
+    let tag = p[0]
+    switch tag {
+    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true, _BinaryTag.startArray,
+      _BinaryTag.endArray, _BinaryTag.startObject, _BinaryTag.endObject, _BinaryTag.startSet:
+      return 1
+    case _BinaryTag.int, _BinaryTag.uint, _BinaryTag.stringRef, _BinaryTag.keyRef:
+      return try leb128(p + 1, available - 1).map { 1 + $0.length }
+    case _BinaryTag.decimal:
+      guard available >= 2 else { return nil }
+      return try leb128(p + 2, available - 2).map { 2 + $0.length }
+    case _BinaryTag.float32, _BinaryTag.int32: return 5
+    case _BinaryTag.float64, _BinaryTag.date, _BinaryTag.int64: return 9
+    case _BinaryTag.decimal64: return 10
+    case _BinaryTag.numberText, _BinaryTag.string, _BinaryTag.sharedString, _BinaryTag.key,
+      _BinaryTag.sharedKey, _BinaryTag.data:
+      guard let (length, size) = try leb128(p + 1, available - 1) else { return nil }
+      let limit =
+        tag == _BinaryTag.numberText
+        ? options.limits.maxNumberLength : options.limits.maxStringLength
+      guard length <= UInt64(limit) else { throw lengthError(tag, length, limit) }
+      return 1 + size + Int(length)
+    default:
+      throw _binaryError(.unknownTag(tag), at: offset)
+    }
+  }
+
+  // The token readers shared with the tree reader (see `_BinaryTokens`), at this offset.
+
+  @inlinable @inline(__always)
+  mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UInt64, length: Int
+  )? {
+    try _BinaryTokens.leb128(p, available, at: offset)
+  }
+
+  @inlinable @inline(__always)
+  mutating func shortLEB128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    UInt64, length: Int
+  )? {
+    try _BinaryTokens.shortLEB128(p, available, at: offset)
+  }
+
+  /// `process` for a token (or the header) completed from `carry`: a call of its own, so that
+  /// `process` is inlined only into the loop over a chunk's tokens (a call per token was ~10%
+  /// of reading).
+  @inlinable @inline(never)
+  mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    if !headerDone { return try readHeader(p, available) }
+    let length = try process(p, available)
+    if handler.isDone { phase = .stopped }
+    return length
+  }
+
+  /// Delivers the token at `p` and returns its length; or returns nil, having done nothing,
+  /// when it runs past the `available` bytes. Throws what `tokenLength` throws for a token that
+  /// cannot be valid, whether it is complete or not. The header must have been read; the
+  /// caller checks `handler.isDone` after it.
+  @inlinable @inline(__always)
+  mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    let tag = p[0]
+    var length = 1
+    switch tag {
+    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true:
+      try beginValue()
+      // One case with a branch inside: as two or three cases, LLVM tested for each before
+      // the jump table (five or six instructions for every token); as one, a range (two).
+      if tag == _BinaryTag.null {
+        try handler.null()
+      } else {
+        try handler.bool(tag == _BinaryTag.true)
+      }
+      try endValue()
+    case _BinaryTag.int:
+      guard let (bits, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      try number(.int(_unzigzag(bits)))
+    case _BinaryTag.uint:
+      guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      try number(_BinaryTokens.uint(value, at: offset))
+    case _BinaryTag.decimal:
+      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2) else {
+        return nil
+      }
+      length = 2 &+ size
+      try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset))
+    case _BinaryTag.int32:
+      guard available >= 5 else { return nil }
+      length = 5
+      try number(_BinaryTokens.int32(p + 1))
+    case _BinaryTag.int64:
+      guard available >= 9 else { return nil }
+      length = 9
+      try number(_BinaryTokens.int64(p + 1))
+    case _BinaryTag.decimal64:
+      guard available >= 10 else { return nil }
+      length = 10
+      try number(_BinaryTokens.decimal64(p + 1, at: offset))
+    case _BinaryTag.float32:
+      guard available >= 5 else { return nil }
+      length = 5
+      try double(_BinaryTokens.float32(p + 1))
+    case _BinaryTag.float64, _BinaryTag.date:
+      // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
+      guard available >= 9 else { return nil }
+      length = 9
+      try double(_BinaryTokens.float64(p + 1))
+    case _BinaryTag.numberText:
+      guard let bytes = try payload(p, available, limit: options.limits.maxNumberLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      let flags = try _BinaryTokens.numberTextFlags(
+        bytes, allowNonFinite: options.allowNonFiniteNumbers, at: offset)
+      try beginValue()
+      try handler.number(JSONNumber(_utf8: bytes, flags: flags))
+      try endValue()
+    case _BinaryTag.string, _BinaryTag.sharedString:
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
+      if tag == _BinaryTag.sharedString {
+        try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
+      }
+      try beginValue()
+      try handler.string(JSONString(_wellFormed: bytes))
+      try endValue()
+    case _BinaryTag.stringRef:
+      guard let (index, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      let tables = _uniqueTables
+      try reference(index, in: tables.pointee.strings, isKey: false)
+      try beginValue()
+      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
+      try endValue()
+    case _BinaryTag.key, _BinaryTag.sharedKey:
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try utf8(bytes)
+      try beginKey()
+      if tag == _BinaryTag.sharedKey {
+        try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
+        try handler.key(
+          JSONString(_wellFormed: bytes, keyTableEntry: _uniqueTables.pointee.keys.count &- 1))
+      } else {
+        try handler.key(JSONString(_wellFormed: bytes))
+      }
+    case _BinaryTag.keyRef:
+      guard let (index, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
+      length = 1 &+ size
+      let tables = _uniqueTables
+      try reference(index, in: tables.pointee.keys, isKey: true)
+      try beginKey()
+      try handler.key(
+        JSONString(_wellFormed: tables.pointee.keys.entry(Int(index)), keyTableEntry: Int(index)))
+    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
+      try beginValue()
+      guard depth < options.limits.maxDepth else {
+        throw _binaryError(.depth(options.limits.maxDepth), at: offset)
+      }
+      let isObject = tag == _BinaryTag.startObject
+      open(isObject)
+      if isObject { try handler.startObject() } else { try handler.startArray() }
+    case _BinaryTag.endArray:
+      guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+      close()
+      try handler.endArray()
+      try endValue()
+    case _BinaryTag.endObject:
+      guard depth > 0 && inObject && !awaitingValue else {
+        throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
+      }
+      close()
+      try handler.endObject()
+      try endValue()
+    case _BinaryTag.data:
+      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
+        return nil
+      }
+      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
+      try beginValue()
+      text.removeAll(keepingCapacity: true)
+      _appendBase64(bytes, to: &text)
+      try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
+      try endValue()
+    default:
+      throw _binaryError(.unknownTag(tag), at: offset)
+    }
+    return length
+  }
+
+  /// Reads the header at `p` and returns its length, or nil when `available` bytes do not
+  /// hold it yet.
+  @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    guard let length = try _BinaryTokens.header(p, available) else { return nil }
+    headerDone = true
+    return length
+  }
+
+  @inlinable @inline(__always)
+  mutating func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    try _BinaryTokens.payload(p, available, limit: limit, at: offset)
+  }
+
+  @inlinable
+  func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
+    _BinaryTokens.lengthError(tag, length, limit, at: offset)
+  }
+
+  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    guard _isWellFormedUTF8(bytes) else {
+      throw _binaryError(.notUTF8, at: offset)
+    }
+  }
+
+  /// Checks that a table reference names an earlier entry.
+  @inlinable @inline(__always)
+  mutating func reference(_ index: UInt64, in table: _BinaryTable, isKey: Bool) throws {
+    guard index < UInt64(table.count) else {
+      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
+    }
+  }
+
+  /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
+  /// inout would work on a copy of `self`, and copy the table's storage on every entry.
+  @inlinable static func enter(
+    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, at offset: Int,
+    isKey: Bool
+  ) throws {
+    guard table.hasRoom(for: bytes.count) else {
+      throw _binaryError(.tableFull(isKey: isKey), at: offset)
+    }
+    table.append(bytes)
+  }
+
+  /// Delivers a number read in binary form: as it is to a handler that keeps it so (the tree
+  /// builder), else as the text it stands for.
+  @inlinable @inline(__always)
+  mutating func number(_ number: _BinaryNumber) throws {
+    try beginValue()
+    try handler._binaryNumber(number)
+    try endValue()
+  }
+
+  @inlinable mutating func double(_ value: Double) throws {
+    try number(
+      _BinaryTokens.double(value, allowNonFinite: options.allowNonFiniteNumbers, at: offset))
+  }
+
+  // MARK: Structure
+
+  /// The tables, copied first if another copy of the reader shares them.
+  @inlinable @inline(__always)
+  mutating func _tables() -> UnsafeMutablePointer<_BinaryTables> {
+    if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
+    return tables.state
+  }
+
+  /// The tables, in `feed` after its `_tables()` made them this reader's own: a uniqueness
+  /// check (a runtime call) per key and string reference spared.
+  @inlinable @inline(__always)
+  var _uniqueTables: UnsafeMutablePointer<_BinaryTables> { tables.state }
+
+  @inlinable @inline(__always)
+  mutating func beginValue() throws {
+    if depth == 0 {
+      guard valueCount == 0 || options.allowMultipleValues else {
+        throw _binaryError(.secondValue, at: offset)
+      }
+    } else if inObject {
+      guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
+      awaitingValue = false
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func beginKey() throws {
+    guard depth > 0 && inObject && !awaitingValue else {
+      throw _binaryError(.misplacedKey, at: offset)
+    }
+    awaitingValue = true
+  }
+
+  @inlinable @inline(__always)
+  mutating func open(_ isObject: Bool) {
+    containers.push(isObject: isObject)
+  }
+
+  @inlinable @inline(__always)
+  mutating func close() {
+    _ = containers.pop()
+  }
+
+  @inlinable @inline(__always)
+  mutating func endValue() throws {
+    if depth == 0 { valueCount &+= 1 }
+  }
+
+  /// Enters the failed state with `error` (a handler's ``JSONContentError`` located at the
+  /// token being read), and returns what every later call throws.
+  @usableFromInline
+  @inline(never)
+  mutating func _fail(_ error: any Error) -> any Error {
+    if phase == .failed, let failure = _failure { return failure }
+    phase = .failed
+    _failure = JSONParseError(content: error, offset: offset, line: 0, column: 0) ?? error
+    return _failure!
+  }
+
+  /// Invalid limits fail every call before any input is read (once per chunk: no cost that
+  /// matters).
+  @inlinable func _checkOptions() throws {
+    if let invalid = options.limits._validationError {
+      throw error(invalid.kind, invalid.message, at: 0)
+    }
+  }
+
+  @inlinable func error(_ kind: JSONParseError.Kind, _ message: String, at offset: Int)
+    -> JSONParseError
+  {
+    _BinaryTokens.failure(kind, message, at: offset)
+  }
+}
+
+/// Standard base64 with padding.
+@usableFromInline
+func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  var index = 0
+  while index + 3 <= bytes.count {
+    let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+    for shift in [18, 12, 6, 0] { out.append(alphabet[Int(n >> UInt32(shift) & 63)]) }
+    index += 3
+  }
+  let rest = bytes.count - index
+  if rest > 0 {
+    let n = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+    out.append(alphabet[Int(n >> 18 & 63)])
+    out.append(alphabet[Int(n >> 12 & 63)])
+    out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
+    out.append(UInt8(ascii: "="))
+  }
+}
+
+/// What can be wrong with binary input, made into a `JSONParseError` out of line: building
+/// the messages inline made every token's code larger and slower.
+@usableFromInline
+enum _BinaryFailure {
+  case longNumber
+  case unsignedFitsSigned
+  case badDecimal
+  case badNumberText
+  case nonFinite(Double)
+  case depth(Int)
+  case misplacedArrayEnd
+  case misplacedObjectEnd(afterKey: Bool)
+  case misplacedKey
+  case valueForKey
+  case secondValue
+  case unknownTag(UInt8)
+  case length(UInt64, limit: Int, isNumber: Bool)
+  case notUTF8
+  case reference(UInt64, of: Int, isKey: Bool)
+  case tableFull(isKey: Bool)
+}
+
+@usableFromInline @inline(never)
+func _binaryError(_ failure: _BinaryFailure, at offset: Int) -> JSONParseError {
+  let kind: JSONParseError.Kind
+  let message: String
+  switch failure {
+  case .longNumber: (kind, message) = (.invalidBinary, "a number longer than 64 bits")
+  case .unsignedFitsSigned:
+    (kind, message) = (.invalidBinary, "an unsigned integer that fits a signed one")
+  case .badDecimal:
+    (kind, message) = (.invalidBinary, "a decimal with a scale of 0 or no magnitude")
+  case .badNumberText: (kind, message) = (.invalidNumber, "number text that is not a JSON number")
+  case .nonFinite(let value): (kind, message) = (.invalidNumber, "\(value) is not a JSON number")
+  case .depth(let limit): (kind, message) = (.limitExceeded(.depth), "nesting deeper than \(limit)")
+  case .misplacedArrayEnd: (kind, message) = (.invalidBinary, "an array end where no array is open")
+  case .misplacedObjectEnd(let afterKey):
+    kind = .invalidBinary
+    message =
+      afterKey
+      ? "an object end after a key, before its value" : "an object end where no object is open"
+  case .misplacedKey:
+    (kind, message) = (.invalidBinary, "a key outside an object or where a value is expected")
+  case .valueForKey: (kind, message) = (.invalidBinary, "a value where an object key is expected")
+  case .secondValue: (kind, message) = (.trailingText, "a second top-level value")
+  case .unknownTag(let tag):
+    kind = .invalidBinary
+    message = "unknown tag 0x\(String(tag, radix: 16)) (written by a newer minor version?)"
+  case .length(let length, let limit, let isNumber):
+    kind = .limitExceeded(isNumber ? .numberLength : .stringLength)
+    message = "a length of \(length) bytes, over the limit of \(limit)"
+  case .notUTF8: (kind, message) = (.invalidUTF8, "a string that is not UTF-8")
+  case .reference(let index, let count, let isKey):
+    (kind, message) = (
+      .invalidBinary, "a reference to \(isKey ? "key" : "string") \(index) of \(count)"
+    )
+  case .tableFull(let isKey):
+    (kind, message) = (
+      .invalidBinary, "a shared \(isKey ? "key" : "string") after its table is full"
+    )
+  }
+  return JSONParseError(kind: kind, offset: offset, line: 0, column: 0, message: message)
+}

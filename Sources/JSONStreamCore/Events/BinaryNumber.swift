@@ -1,0 +1,187 @@
+// A number in binary form: what a binary reader read, or what number text becomes when one
+// form reproduces it exactly. Events carry it; the tree and the binary writer keep it as is.
+
+/// A number in one of the binary format's binary forms. Made from JSON number text
+/// (`init(text:)`) when one reproduces the text exactly: an integer in canonical form (no
+/// leading zeros, no `-0`), or a decimal without exponent whose digits fit in 18 (nil: the text
+/// is kept as text). A `double` is a binary64 (or binary32) read from the format, whose text is
+/// the shortest that reads back as it.
+///
+/// Public only so that ``JSONEventHandler/_binaryNumber(_:)`` can pass it: not API.
+public enum _BinaryNumber: Sendable {
+  case int(Int64)
+  case uint(UInt64)
+  case decimal(mantissa: Int64, scale: UInt8)
+  case double(Double)
+
+  @usableFromInline
+  package init?(text: UnsafeBufferPointer<UInt8>) {
+    var i = 0
+    let n = text.count
+    guard n > 0 else { return nil }
+    let negative = text[0] == UInt8(ascii: "-")
+    if negative { i = 1 }
+    guard i < n else { return nil }
+    // Integer part: "0" or a non-zero digit then digits.
+    let integerStart = i
+    if text[i] == UInt8(ascii: "0") {
+      i += 1
+    } else {
+      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+    }
+    let integerDigits = i - integerStart
+    guard integerDigits > 0 else { return nil }
+    var fractionDigits = 0
+    if i < n {
+      guard text[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+      i += 1
+      let fractionStart = i
+      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+      fractionDigits = i - fractionStart
+      guard i == n, fractionDigits > 0, fractionDigits <= 255 else { return nil }
+    }
+    let allDigits = integerDigits + fractionDigits
+    if fractionDigits == 0 {
+      // An integer: Int64, or a positive one up to UInt64.max.
+      var magnitude: UInt64 = 0
+      for index in integerStart..<n {
+        let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(text[index] &- 48))
+        guard !overflow1 && !overflow2 else { return nil }
+        magnitude = sum
+      }
+      if negative {
+        guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        self = .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+      } else if magnitude <= UInt64(Int64.max) {
+        self = .int(Int64(magnitude))
+      } else {
+        self = .uint(magnitude)
+      }
+      return
+    }
+    guard allDigits <= 18 else { return nil }
+    var mantissa: Int64 = 0
+    for index in integerStart..<n where text[index] != UInt8(ascii: ".") {
+      mantissa = mantissa * 10 + Int64(text[index] &- 48)
+    }
+    // "-0.0" has no signed zero mantissa: kept as text.
+    if negative {
+      guard mantissa != 0 else { return nil }
+      mantissa = -mantissa
+    }
+    self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+  }
+
+  /// `init(text:)` of a number's text, faster for the usual numbers: an integer in canonical
+  /// form is read by `_canonicalInteger`, a decimal of 8 to 20 characters (18 digits, a point
+  /// and a sign) with `_parseDigits`; whatever else its flags allow goes to `init(text:)`. Any text the fast
+  /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
+  /// `init(text:)`'s whatever the flags say.
+  @inlinable @inline(__always)
+  package init?(_ number: JSONNumber) {
+    let text = number.utf8
+    let count = text.count
+    if number._flags == 0 {
+      if let value = _canonicalInteger(text) {
+        self = .int(value)
+        return
+      }
+    } else if number._flags == JSONNumber._hasFractionOrExponent && count >= 8 && count <= 20,
+      let base = text.baseAddress
+    {
+      let negative = base[0] == UInt8(ascii: "-")
+      let sign = negative ? 1 : 0
+      // The point: in the first eight bytes for integer parts of up to six digits (found in
+      // the word by its zero byte after an XOR), else further on, a byte at a time.
+      let dots =
+        UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian
+        ^ 0x2E2E_2E2E_2E2E_2E2E
+      let zeroBytes = (dots &- 0x0101_0101_0101_0101) & ~dots & 0x8080_8080_8080_8080
+      var point = zeroBytes != 0 ? zeroBytes.trailingZeroBitCount &>> 3 : 8
+      while point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
+      let integerDigits = point &- sign
+      let fractionDigits = count &- point &- 1
+      if integerDigits > 0 && fractionDigits > 0 && integerDigits &+ fractionDigits <= 18
+        && (base[sign] != UInt8(ascii: "0") || integerDigits == 1),
+        let integer = _parseDigits(base, sign, point),
+        let fraction = _parseDigits(base, point &+ 1, count)
+      {
+        // At most 18 digits: it fits.
+        let mantissa = Int64(integer &* _powerOfTen(fractionDigits) &+ fraction)
+        if !negative {
+          self = .decimal(mantissa: mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+        if mantissa != 0 {
+          self = .decimal(mantissa: -mantissa, scale: UInt8(fractionDigits))
+          return
+        }
+      }
+    }
+    self.init(text: text)
+  }
+
+  /// Calls `body` with the number as a `JSONNumber` of its text (made on the stack, or for a
+  /// double as a `String`): what a producer of events delivers for it.
+  @inlinable
+  public func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+    switch self {
+    case .double(let value):
+      var description = _nonFiniteAwareText(value)
+      return try description.withUTF8 { bytes in
+        try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
+      }
+    case .decimal:
+      return try withText {
+        try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))
+      }
+    case .int, .uint:
+      return try withText { try body(JSONNumber(_utf8: $0, flags: 0)) }
+    }
+  }
+
+  /// Calls `body` with the JSON text of an integer or decimal (the text it was made from), made
+  /// on the stack.
+  @inlinable
+  func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
+      var p = 280
+      var rest: UInt64
+      var pointAfter = -1
+      var negative = false
+      switch self {
+      case .int(let value):
+        rest = value.magnitude
+        negative = value < 0
+      case .uint(let value):
+        rest = value
+      case .decimal(let mantissa, let scale):
+        rest = mantissa.magnitude
+        negative = mantissa < 0
+        pointAfter = Int(scale)
+      case .double:
+        preconditionFailure("a double's text is its description")
+      }
+      // Digits from the last; the point after `pointAfter` of them, with zeros up to one
+      // digit before it.
+      var written = 0
+      repeat {
+        if written == pointAfter {
+          p &-= 1
+          buffer[p] = UInt8(ascii: ".")
+        }
+        p &-= 1
+        buffer[p] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+        written &+= 1
+      } while rest != 0 || written <= pointAfter
+      if negative {
+        p &-= 1
+        buffer[p] = UInt8(ascii: "-")
+      }
+      return try body(UnsafeBufferPointer(rebasing: buffer[p..<280]))
+    }
+  }
+}

@@ -1,0 +1,431 @@
+/// A borrowed view of a JSON number: its exact text as written, plus exact conversions.
+///
+/// The parser only checks the grammar; it never rejects a valid number for its size
+/// (`1e400` and `123456789012345678901234567890` are valid JSON). Range problems surface here,
+/// when you ask for a conversion that cannot hold the value:
+///
+/// ```swift
+/// mutating func number(_ n: JSONNumber) {
+///   if let i = n.int64 { ints.append(i) }        // exact, or nil when it does not fit
+///   else { doubles.append(n.double) }            // correctly rounded
+///   texts.append(n.text)                         // always exactly as written
+/// }
+/// ```
+///
+/// Conversions are done on demand: a consumer that never asks for a `Double` never pays for one.
+/// Like ``JSONString``, the view is valid only during the handler call.
+@frozen
+public struct JSONNumber {
+  /// The number's text as written in the input (ASCII). Valid only during the handler call.
+  public let utf8: UnsafeBufferPointer<UInt8>
+
+  /// The value, when the producer knows it and `_hasIntegerValue` is set (a tree replays an
+  /// integer it kept): consumers that would convert the text (the binary writer, `int64`)
+  /// take it instead. Part of the event, so every handler that passes a number on passes it.
+  @usableFromInline
+  package let _integerValue: Int64
+
+  @usableFromInline
+  package let _flags: UInt8
+
+  /// Whether `_integerValue` holds the value; the text is then that value in canonical form
+  /// (no leading zero, no fraction or exponent, not `-0`).
+  @usableFromInline
+  package let _hasIntegerValue: Bool
+
+  @usableFromInline package static var _hasFractionOrExponent: UInt8 { 1 }
+  @usableFromInline package static var _nonFinite: UInt8 { 2 }
+
+  @inlinable
+  package init(_utf8 utf8: UnsafeBufferPointer<UInt8>, flags: UInt8) {
+    self.utf8 = utf8
+    self._integerValue = 0
+    self._flags = flags
+    self._hasIntegerValue = false
+  }
+
+  /// Wraps the canonical text of integer `value`.
+  @inlinable
+  package init(_canonicalText utf8: UnsafeBufferPointer<UInt8>, integerValue value: Int64) {
+    self.utf8 = utf8
+    self._integerValue = value
+    self._flags = 0
+    self._hasIntegerValue = true
+  }
+
+  /// Wraps number text from another producer (a binary reader, a replayed value), after checking
+  /// it against the JSON number grammar — or that it is `NaN`, `Infinity` or `-Infinity`.
+  /// Returns nil for anything else, so a `JSONNumber` is always well-formed.
+  public init?(text utf8: UnsafeBufferPointer<UInt8>) {
+    switch _classifyNumberText(utf8) {
+    case nil: return nil
+    case .some(let flags): self.init(_utf8: utf8, flags: flags)
+    }
+  }
+
+  /// The text exactly as written, e.g. `"-12.50e+3"`.
+  public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+  /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`).
+  @inlinable
+  public var isInteger: Bool { _flags == 0 }
+
+  /// `true` for the `NaN`, `Infinity` and `-Infinity` literals (only accepted with
+  /// ``JSONParseOptions/allowNonFiniteNumbers``).
+  @inlinable
+  public var isNonFinite: Bool { _flags & JSONNumber._nonFinite != 0 }
+
+  /// `true` when the text starts with `-`.
+  @inlinable
+  public var isNegative: Bool { utf8.first == UInt8(ascii: "-") }
+
+  /// The value as `Int64` when it is an integer that fits (`1.0` and `1e3` count as integers);
+  /// `nil` otherwise.
+  @inlinable
+  public var int64: Int64? {
+    if _hasIntegerValue { return _integerValue }
+    if _flags == 0, utf8.count <= 18 {
+      // Up to 18 characters (17 digits after a sign) always fits: the common case, inline.
+      var value: Int64 = 0
+      for byte in utf8 where byte != UInt8(ascii: "-") {
+        value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+      }
+      return isNegative ? -value : value
+    }
+    guard let magnitude = _integerMagnitude() else { return nil }
+    if isNegative {
+      return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+    }
+    return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+  }
+
+  /// The value as `UInt64` when it is a non-negative integer that fits; `nil` otherwise.
+  /// (`-0` is 0.)
+  public var uint64: UInt64? {
+    guard let magnitude = _integerMagnitude() else { return nil }
+    if isNegative && magnitude != 0 { return nil }
+    return magnitude
+  }
+
+  /// The value as `Int` when it is an integer that fits; `nil` otherwise.
+  @inlinable
+  public var int: Int? { int64.flatMap { Int(exactly: $0) } }
+
+  /// The value correctly rounded to the nearest `Double` (IEEE 754 round-to-nearest-even).
+  /// Magnitudes beyond `Double.greatestFiniteMagnitude` give ±infinity and ones below the
+  /// smallest subnormal give ±0, as IEEE 754 rounding prescribes; check ``isExactDouble`` or
+  /// `isFinite` when that matters.
+  public var double: Double {
+    if _flags & JSONNumber._nonFinite != 0 {
+      if utf8.count == 3 { return .nan }
+      return isNegative ? -.infinity : .infinity
+    }
+    if let digits = _DecimalDigits(self) {
+      if !digits.truncated {
+        // Clinger: exact operands, one correctly rounded operation.
+        if digits.significand <= (1 << 53) && digits.exponent >= -22 && digits.exponent <= 22 {
+          let sign: Double = isNegative ? -1 : 1
+          let mantissa = Double(digits.significand)
+          if digits.exponent >= 0 { return sign * mantissa * _powersOfTen[digits.exponent] }
+          return sign * mantissa / _powersOfTen[-digits.exponent]
+        }
+        return _eiselLemire(digits.significand, digits.exponent, negative: isNegative)
+      }
+      // More digits than UInt64 holds: the value lies in [w, w+1) × 10^q; when both ends
+      // round to the same double, that is the answer.
+      if digits.significand < .max {
+        let low = _eiselLemire(digits.significand, digits.exponent, negative: isNegative)
+        let high = _eiselLemire(digits.significand + 1, digits.exponent, negative: isNegative)
+        if low == high { return low }
+      }
+    }
+    // The rare rest: the C library's strtod, which rounds correctly.
+    return Double(String(decoding: utf8, as: UTF8.self)) ?? .nan
+  }
+
+  /// The value as a `Double` only when it converts exactly (no rounding, no overflow);
+  /// e.g. `0.5` and `1e22` do, `0.1` and `1e400` do not.
+  public var exactDouble: Double? {
+    let d = double
+    guard d.isFinite else { return nil }
+    return _DecimalDigits(self)?.equalsExactly(d) == true ? d : nil
+  }
+
+  /// `true` when ``double`` is exactly the written value.
+  public var isExactDouble: Bool { exactDouble != nil }
+
+  /// The value as `significand × 10^exponent` with every significant digit kept, when those
+  /// digits fit in `UInt64`: the base of exact conversions, such as to `Decimal`. Trailing
+  /// zeros that were written stay (`1.50` is 150 × 10⁻²); zero is 0 × 10⁰. Nil for longer
+  /// numbers and for the non-finite literals. Exponents saturate beyond ±10⁹.
+  public var decimalComponents: (isNegative: Bool, significand: UInt64, exponent: Int)? {
+    guard !isNonFinite, let digits = _DecimalDigits(self), !digits.truncated else { return nil }
+    return (isNegative, digits.significand, digits.exponent)
+  }
+}
+
+extension JSONNumber: CustomStringConvertible {
+  public var description: String { text }
+}
+
+// MARK: - Conversions
+
+extension JSONNumber {
+  /// The magnitude of an integral value that fits in `UInt64`, or nil.
+  @usableFromInline
+  package func _integerMagnitude() -> UInt64? {
+    guard !isNonFinite, let digits = _DecimalDigits(self) else { return nil }
+    return digits.integerMagnitude()
+  }
+}
+
+@usableFromInline
+internal let _powersOfTen: [Double] = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]
+
+/// A number's value as `significand × 10^exponent`, with the significant digits that fit in
+/// `UInt64` kept
+/// (`truncated` says whether nonzero digits were dropped). Built from validated number text.
+@usableFromInline
+package struct _DecimalDigits {
+  package var significand: UInt64 = 0
+  var exponent: Int = 0
+  package var truncated = false
+  package var digitCount = 0
+
+  package init?(_ number: JSONNumber) {
+    if let fast = _DecimalDigits(short: number.utf8) {
+      self = fast
+      return
+    }
+    let text = number.utf8
+    var i = 0
+    if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
+    var seenNonZero = false
+    var full = false  // once a digit is dropped, all later ones are too
+    var exponentAdjust = 0
+    var inFraction = false
+    while i < text.count {
+      let c = text[i]
+      if c == UInt8(ascii: ".") {
+        inFraction = true
+      } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+        let d = UInt64(c &- UInt8(ascii: "0"))
+        if d != 0 || seenNonZero {
+          seenNonZero = true
+          // Keep every digit that fits: 20-digit integers up to UInt64.max stay exact.
+          if !full && (digitCount < 19 || significand <= (UInt64.max - d) / 10) {
+            significand = significand &* 10 &+ d
+            digitCount += 1
+            if inFraction { exponentAdjust -= 1 }
+          } else {
+            full = true
+            if d != 0 { truncated = true }
+            if !inFraction { exponentAdjust += 1 }
+          }
+        } else if inFraction {
+          exponentAdjust -= 1
+        }
+      } else {
+        break
+      }
+      i += 1
+    }
+    var explicitExponent = 0
+    if i < text.count {
+      // 'e' or 'E'
+      i += 1
+      var negative = false
+      if i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
+        negative = text[i] == UInt8(ascii: "-")
+        i += 1
+      }
+      while i < text.count {
+        let d = Int(text[i] &- UInt8(ascii: "0"))
+        guard d >= 0 && d <= 9 else { return nil }
+        // Saturate: anything past a billion is far outside every representable range.
+        if explicitExponent < 1_000_000_000 { explicitExponent = explicitExponent * 10 + d }
+        i += 1
+      }
+      if negative { explicitExponent = -explicitExponent }
+    }
+    exponent = significand == 0 ? 0 : exponentAdjust + explicitExponent
+  }
+
+  /// Straight-line decoding for text with at most 19 digits in all (so `UInt64` cannot
+  /// overflow): the usual case, without the general loop's bookkeeping. Nil otherwise.
+  package init?(short text: UnsafeBufferPointer<UInt8>) {
+    guard var p = text.baseAddress, text.count <= 40 else { return nil }
+    let end = p + text.count
+    if p < end && p.pointee == ._minus { p += 1 }
+    // Leading zeros (before and just after the point) are digits but not significant ones.
+    var leadingZeros = 0
+    var q = p
+    while q < end && (q.pointee == ._zero || q.pointee == ._period) {
+      if q.pointee == ._zero { leadingZeros += 1 }
+      q += 1
+    }
+    var value: UInt64 = 0
+    var digits = 0
+    /// Accumulates digits, eight at a time while eight remain.
+    func accumulate() {
+      while end - p >= 8 {
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        guard _isEightDigits(word), digits + 8 <= 19 else { break }
+        value = value &* 100_000_000 &+ _eightDigitsValue(word)
+        digits += 8
+        p += 8
+      }
+      while p < end && p.pointee._isDigit {
+        value = value &* 10 &+ UInt64(p.pointee &- ._zero)
+        digits += 1
+        p += 1
+      }
+    }
+    accumulate()
+    var fractionDigits = 0
+    if p < end && p.pointee == ._period {
+      p += 1
+      let before = digits
+      accumulate()
+      fractionDigits = digits - before
+    }
+    guard digits <= 19 else { return nil }
+    var explicitExponent = 0
+    if p < end {
+      // 'e' or 'E', an optional sign, then digits (the text is valid).
+      p += 1
+      var negative = false
+      if p < end && (p.pointee == ._minus || p.pointee == ._plus) {
+        negative = p.pointee == ._minus
+        p += 1
+      }
+      while p < end {
+        if explicitExponent < 1_000_000_000 {
+          explicitExponent = explicitExponent * 10 + Int(p.pointee &- ._zero)
+        }
+        p += 1
+      }
+      if negative { explicitExponent = -explicitExponent }
+    }
+    significand = value
+    digitCount = value == 0 ? 0 : digits - leadingZeros
+    exponent = value == 0 ? 0 : explicitExponent - fractionDigits
+    truncated = false
+  }
+
+  /// Whether both denote the same decimal value (trailing zeros aside).
+  func sameValue(as other: _DecimalDigits) -> Bool {
+    if truncated || other.truncated { return false }
+    var a = self
+    var b = other
+    a.stripTrailingZeros()
+    b.stripTrailingZeros()
+    return a.significand == b.significand && (a.significand == 0 || a.exponent == b.exponent)
+  }
+
+  mutating func stripTrailingZeros() {
+    while significand != 0 && significand % 10 == 0 {
+      significand /= 10
+      exponent += 1
+    }
+  }
+
+  /// The integral value when it fits in `UInt64`, else nil.
+  func integerMagnitude() -> UInt64? {
+    if significand == 0 { return truncated ? nil : 0 }
+    if truncated { return nil }
+    var value = significand
+    if exponent >= 0 {
+      if exponent > 19 { return nil }
+      for _ in 0..<exponent {
+        let (m, overflow) = value.multipliedReportingOverflow(by: 10)
+        if overflow { return nil }
+        value = m
+      }
+      return value
+    }
+    if exponent < -19 { return nil }
+    for _ in 0..<(-exponent) {
+      if value % 10 != 0 { return nil }
+      value /= 10
+    }
+    return value
+  }
+
+  /// Whether `d` equals this decimal exactly: `significand × 10^exponent` is
+  /// `odd × 2^k` with `odd` below 2^53 exactly when a Double holds it.
+  func equalsExactly(_ d: Double) -> Bool {
+    if truncated { return false }
+    if significand == 0 { return d == 0 }
+    var odd = significand
+    var twos = 0
+    while odd & 1 == 0 {
+      odd >>= 1
+      twos += 1
+    }
+    // 5^28 exceeds 2^64: larger powers can neither be multiplied in nor divided out.
+    guard exponent >= -27 && exponent <= 27 else { return false }
+    if exponent >= 0 {
+      for _ in 0..<exponent {
+        let (product, overflow) = odd.multipliedReportingOverflow(by: 5)
+        if overflow { return false }
+        odd = product
+      }
+    } else {
+      for _ in 0..<(-exponent) {
+        if odd % 5 != 0 { return false }
+        odd /= 5
+      }
+    }
+    twos += exponent
+    guard odd < (1 << 53) else { return false }
+    return Double(sign: .plus, exponent: twos, significand: Double(odd)) == d.magnitude
+  }
+}
+
+/// JSONNumber's flags for valid number text, or nil when it is not a JSON number (nor one of
+/// the non-finite literals).
+@usableFromInline
+package func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
+  var i = 0
+  let n = text.count
+  func digits() -> Int {
+    let start = i
+    while i < n && text[i]._isDigit { i += 1 }
+    return i - start
+  }
+  if i < n && text[i] == ._minus { i += 1 }
+  let rest = UnsafeBufferPointer(rebasing: text[i...])
+  if _bytesEqual(rest, _staticBytes("Infinity"))
+    || (i == 0 && _bytesEqual(rest, _staticBytes("NaN")))
+  {
+    return JSONNumber._nonFinite
+  }
+  guard i < n else { return nil }
+  if text[i] == ._zero {
+    i += 1
+  } else if digits() == 0 {
+    return nil
+  }
+  var flags: UInt8 = 0
+  if i < n && text[i] == ._period {
+    i += 1
+    guard digits() > 0 else { return nil }
+    flags = JSONNumber._hasFractionOrExponent
+  }
+  if i < n && (text[i] == ._lowerE || text[i] == ._upperE) {
+    i += 1
+    if i < n && (text[i] == ._plus || text[i] == ._minus) { i += 1 }
+    guard digits() > 0 else { return nil }
+    flags = JSONNumber._hasFractionOrExponent
+  }
+  return i == n ? flags : nil
+}
+
+@usableFromInline
+func _staticBytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+  UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+}

@@ -1,0 +1,178 @@
+/// A borrowed view of a decoded JSON string or object key: its UTF-8 bytes with every escape
+/// sequence resolved.
+///
+/// The view points into the chunk being parsed, or into the parser's scratch buffer when the
+/// string had escapes or spanned chunks. It is valid only during the handler call that receives
+/// it: copy what you keep, with ``string`` or ``bytes``.
+///
+/// The bytes are always well-formed UTF-8 (in loose-Unicode mode, ill-formed input has already
+/// been replaced by U+FFFD), so converting to `String` never repairs anything.
+///
+/// ```swift
+/// mutating func key(_ key: JSONString) {
+///   if key == "id" { wantNextValue = true }  // compares bytes; no String is made
+/// }
+/// ```
+@frozen
+public struct JSONString {
+  /// The decoded UTF-8 bytes. Valid only during the handler call.
+  public let utf8: UnsafeBufferPointer<UInt8>
+
+  /// Whether the producer has checked the bytes (the parser, a replayed tree, a Swift
+  /// `String`): consumers then skip checking them again. Bytes wrapped by ``init(utf8:)`` are
+  /// checked by consumers that must not pass ill-formed UTF-8 on, such as the writer.
+  @usableFromInline package let _isWellFormed: Bool
+
+  /// Whether the bytes are known to hold no `"`, `\` or control character — a string the
+  /// parser passed straight from its input — so that writing them as JSON is a copy.
+  @usableFromInline package let _needsNoEscaping: Bool
+
+  /// The key's entry number in its producer's key table (a binary reader's), or -1. A consumer
+  /// that keeps what it made of a key (the tree builder) may look it up by this number, but
+  /// must still compare the bytes: nothing ties a number to one producer or one document.
+  /// Part of the event, so every handler that passes a key on passes it on.
+  @usableFromInline package let _keyTableEntry: Int32
+
+  /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
+  @inlinable
+  public init(utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+    self._isWellFormed = false
+    self._needsNoEscaping = false
+    self._keyTableEntry = -1
+  }
+
+  /// Wraps bytes known to be well-formed UTF-8.
+  @inlinable
+  package init(_wellFormed utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+    self._isWellFormed = true
+    self._needsNoEscaping = false
+    self._keyTableEntry = -1
+  }
+
+  /// Wraps a key known to be well-formed UTF-8 that is entry `keyTableEntry` (0 or more) of
+  /// its producer's key table.
+  @inlinable
+  package init(_wellFormed utf8: UnsafeBufferPointer<UInt8>, keyTableEntry: Int) {
+    self.utf8 = utf8
+    self._isWellFormed = true
+    self._needsNoEscaping = false
+    self._keyTableEntry = Int32(truncatingIfNeeded: keyTableEntry)
+  }
+
+  /// Wraps well-formed UTF-8 bytes known to need no escaping in JSON.
+  @inlinable
+  package init(_wellFormedNeedingNoEscaping utf8: UnsafeBufferPointer<UInt8>) {
+    self.utf8 = utf8
+    self._isWellFormed = true
+    self._needsNoEscaping = true
+    self._keyTableEntry = -1
+  }
+
+  /// The number of UTF-8 bytes.
+  @inlinable
+  public var count: Int { utf8.count }
+
+  /// `true` for the empty string.
+  @inlinable
+  public var isEmpty: Bool { utf8.isEmpty }
+
+  /// A copy as a Swift `String`.
+  @inlinable
+  public var string: String {
+    _isWellFormed ? _stringOfWellFormedUTF8(utf8) : String(decoding: utf8, as: UTF8.self)
+  }
+
+  /// A copy of the UTF-8 bytes.
+  @inlinable
+  public var bytes: [UInt8] {
+    Array(utf8)
+  }
+
+  /// Compares the bytes with those of `other`, without creating a `String`.
+  @inlinable
+  public func equals(_ other: String) -> Bool {
+    var other = other
+    return other.withUTF8 { theirs in
+      theirs.count == utf8.count && _bytesEqual(theirs, utf8)
+    }
+  }
+
+  /// Compares the bytes with those of a literal, without creating a `String`.
+  @inlinable
+  public func equals(_ other: StaticString) -> Bool {
+    guard other.hasPointerRepresentation else {
+      return equals(other.description)
+    }
+    return other.utf8CodeUnitCount == utf8.count
+      && _bytesEqual(
+        UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount), utf8)
+  }
+
+  /// `key == "name"`: compares the decoded bytes.
+  @inlinable
+  public static func == (lhs: JSONString, rhs: StaticString) -> Bool {
+    lhs.equals(rhs)
+  }
+
+  /// `key == someString`: compares the decoded bytes.
+  @inlinable
+  public static func == (lhs: JSONString, rhs: String) -> Bool {
+    lhs.equals(rhs)
+  }
+}
+
+extension JSONString: CustomStringConvertible {
+  public var description: String { string }
+}
+
+/// Whether two byte strings are equal, by words: eight bytes at a time, the last eight
+/// overlapping the ones before; under eight, two overlapping four-byte words, or for one to
+/// three bytes the first, middle and last. No byte loop: keys and short strings, what this
+/// compares most, took one up to seven rounds for their tails. Always inlined: a call cost as
+/// much as the compare.
+@inlinable @inline(__always)
+package func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  let count = a.count
+  guard count == b.count else { return false }
+  guard count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+  let ra = UnsafeRawPointer(pa)
+  let rb = UnsafeRawPointer(pb)
+  if count >= 8 {
+    if count <= 16 {
+      // Most keys: the first eight bytes and the last eight, overlapping.
+      return ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
+        && ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+          == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
+    var i = 0
+    while i &+ 8 < count {
+      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      {
+        return false
+      }
+      i &+= 8
+    }
+    return ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+  }
+  if count >= 4 {
+    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+      && ra.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        == rb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+  }
+  return pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1] && pa[count &- 1] == pb[count &- 1]
+}
+
+extension JSONString {
+  /// Appends the string as a JSON string literal, with quotes: `"`, `\` and control characters
+  /// escaped (`\n`, `\t`, … or `\u00XX`), everything else as UTF-8.
+  @inlinable
+  public func appendQuoted(to output: inout [UInt8]) {
+    output.append(._quote)
+    _ = _appendEscapedJSONStringContent(utf8, to: &output, escapeUnicode: false, escapeSlash: false)
+    output.append(._quote)
+  }
+}

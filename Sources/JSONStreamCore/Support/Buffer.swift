@@ -1,0 +1,95 @@
+// Growable buffers of trivial values, shared by the layers above: the tree builder appends a
+// node or a few bytes per event, the writers their output. Swift arrays cost a uniqueness
+// check and a generic call per append there, and shrinking one goes through `replaceSubrange`. These are plain memory: their owner (a `_ManualState`) frees them.
+
+@usableFromInline
+package struct _Buffer<Element: BitwiseCopyable> {
+  @usableFromInline package var base: UnsafeMutablePointer<Element>
+  @usableFromInline package var count: Int
+  @usableFromInline package var capacity: Int
+
+  @inlinable
+  package init(capacity: Int) {
+    base = .allocate(capacity: capacity)
+    count = 0
+    self.capacity = capacity
+  }
+
+  @inlinable @inline(__always)
+  package mutating func append(_ element: Element) {
+    if count == capacity { grow(toAtLeast: count &+ 1) }
+    (base + count).initialize(to: element)
+    count &+= 1
+  }
+
+  @inlinable @inline(__always)
+  package mutating func append(_ elements: UnsafeBufferPointer<Element>) {
+    let n = elements.count
+    if n == 0 { return }
+    if n > capacity &- count { grow(toAtLeast: count &+ n) }
+    (base + count).initialize(from: elements.baseAddress!, count: n)
+    count &+= n
+  }
+
+  @inlinable @inline(__always)
+  package mutating func removeLast() -> Element {
+    count &-= 1
+    return base[count]
+  }
+
+  @inlinable @inline(__always)
+  package subscript(position: Int) -> Element {
+    get { base[position] }
+    nonmutating set { base[position] = newValue }
+  }
+
+  @usableFromInline
+  package mutating func grow(toAtLeast minimum: Int) {
+    var newCapacity = Swift.max(capacity &* 2, 64)
+    while newCapacity < minimum { newCapacity &*= 2 }
+    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    newBase.initialize(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  /// A separate buffer with the same elements.
+  @usableFromInline
+  package func copy() -> _Buffer {
+    var copy = _Buffer(capacity: Swift.max(capacity, 1))
+    copy.append(UnsafeBufferPointer(start: base, count: count))
+    return copy
+  }
+
+  @usableFromInline
+  package func deallocate() { base.deallocate() }
+}
+
+extension _Buffer where Element == UInt8 {
+  /// Makes room for `count` more bytes, so that many unchecked writes may follow.
+  @inlinable @inline(__always)
+  package mutating func reserve(_ count: Int) {
+    if count > capacity &- self.count { grow(toAtLeast: self.count &+ count) }
+  }
+
+  /// Appends a byte there is room for (see ``reserve(_:)``).
+  @inlinable @inline(__always)
+  package mutating func appendReserved(_ byte: UInt8) {
+    base[count] = byte
+    count &+= 1
+  }
+
+  /// Appends bytes, mostly few: see `_copyBytes`.
+  @inlinable @inline(__always)
+  package mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let n = bytes.count
+    if n > capacity &- count { grow(toAtLeast: count &+ n) }
+    if let source = bytes.baseAddress { _copyBytes(from: source, to: base + count, count: n) }
+    count &+= n
+  }
+
+  /// The first free byte, to write reserved room directly.
+  @inlinable @inline(__always)
+  package var end: UnsafeMutablePointer<UInt8> { base + count }
+}

@@ -1,0 +1,293 @@
+// Small kernels over UTF-8 bytes shared by the parser and the writer. Each works on a pointer
+// range it is given and never reads outside it.
+
+/// A word whose byte high bits say whether `word` holds a `"`, a `\` or a byte below 0x20:
+/// the classic "has a zero byte" and "has a byte below n" tests. Exact about whether any byte
+/// qualifies (also with bytes from 0x80 present: the `& ~word` terms mask those) and about the
+/// lowest one that does: a borrow starts only at a qualifying byte and runs upwards, so false
+/// flags appear only above a true one.
+@inlinable @inline(__always)
+func _escapeBytesMask(_ word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let quote = word ^ (ones &* UInt64(UInt8._quote))
+  let backslash = word ^ (ones &* UInt64(UInt8._backslash))
+  return ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+    | ((word &- (ones &* 0x20)) & ~word)
+}
+
+/// Skips spaces (0x20 only): indentation, most of a pretty-printed file. Eight at a time
+/// while eight remain, and the run's end inside a word from its first byte that is not a space
+/// (little-endian order puts the first byte lowest), not from a byte loop.
+@inlinable @inline(__always)
+package func _skipSpaceRun(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    let others =
+      UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      ^ 0x2020_2020_2020_2020
+    if others != 0 { return p + (others.trailingZeroBitCount &>> 3) }
+    p += 8
+  }
+  while p < end && p.pointee == ._space { p += 1 }
+  return p
+}
+
+/// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
+/// `\`. Eight at a time while eight remain: a word is clean when no byte is below 0x20, `"`,
+/// `\`, or 0x80 and up, and otherwise its lowest flagged byte is the one that stops the run.
+@inlinable @inline(__always)
+package func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    // Little-endian order puts the first byte lowest, where the mask is exact.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+    // Bytes from 0x80 have their high bit set already.
+    let flags = (_escapeBytesMask(word) | word) & 0x8080_8080_8080_8080
+    if flags != 0 {
+      return p + (flags.trailingZeroBitCount &>> 3)
+    }
+    p += 8
+  }
+  while p < end {
+    let c = p.pointee
+    if c < 0x20 || c == ._quote || c == ._backslash || c >= 0x80 { break }
+    p += 1
+  }
+  return p
+}
+
+/// Skips bytes a JSON string literal may hold unescaped: everything but `"`, `\` and control
+/// characters (below 0x20). For output of text already known to be well-formed UTF-8, so
+/// bytes from 0x80 need no attention. Eight at a time while eight remain.
+@inlinable
+func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    // Little-endian order puts the first byte lowest, where the mask is exact.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+    let flags = _escapeBytesMask(word) & 0x8080_8080_8080_8080
+    if flags != 0 { return p + (flags.trailingZeroBitCount &>> 3) }
+    p += 8
+  }
+  while p < end {
+    let c = p.pointee
+    if c < 0x20 || c == ._quote || c == ._backslash { break }
+    p += 1
+  }
+  return p
+}
+
+/// A `String` of `bytes`, which the caller knows to be well-formed UTF-8 (the parser checked
+/// them, or `_isWellFormedUTF8` did): copied without `String(decoding:as:)`'s second
+/// validation, a third of making a long non-ASCII string.
+@usableFromInline
+package func _stringOfWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  String(copying: UTF8Span(unchecked: bytes.span))
+}
+
+/// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
+/// checked whole. An all-ASCII string (most keys and values) is first seen as such in one
+/// pass of word loads, the last one overlapping, without the byte loop for its tail.
+@usableFromInline
+package func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard var p = bytes.baseAddress else { return true }
+  let end = p + bytes.count
+  if bytes.count >= 8 {
+    // Up to the first word with a non-ASCII byte; the checks below start there, not over
+    // again from the first byte (long non-ASCII text went through its ASCII start twice).
+    var q = p
+    while end - q > 8
+      && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      q += 8
+    }
+    if end - q <= 8
+      && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      return true
+    }
+    p = q
+  }
+  while p < end {
+    if end - p >= 8
+      && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    {
+      p += 8
+    } else if p.pointee < 0x80 {
+      p += 1
+    } else {
+      let run = _skipWellFormedCharacters(p, end)
+      if run.end == p { return false }
+      p = run.end
+    }
+  }
+  return true
+}
+
+/// The length (2…4) of the well-formed UTF-8 character at `p` when it lies entirely before
+/// `end`; 0 when it is ill-formed or cut off by `end` (callers then take the careful path).
+@usableFromInline @_transparent
+func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
+  let available = end - p
+  if available >= 4 {
+    // Four bytes as one little-endian word (the lead byte lowest): each form's bit pattern is
+    // one mask and compare, its range one more. About half the instructions of the byte
+    // compares below, on text that is mostly such characters.
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
+    if word & 0x00C0_C0F0 == 0x0080_80E0 {
+      // 1110xxxx 10xxxxxx 10xxxxxx. The lead's low four bits with the second byte's 0x20
+      // bit are 0 for an overlong form (E0 80…9F) and 0x200D for a surrogate (ED A0…BF).
+      let bits = word & 0x200F
+      return bits != 0 && bits != 0x200D ? 3 : 0
+    }
+    if word & 0xC0E0 == 0x80C0 {
+      // 110xxxxx 10xxxxxx, not C0 or C1 (overlong).
+      return word & 0x1E != 0 ? 2 : 0
+    }
+    if word & 0xC0C0_C0F8 == 0x8080_80F0 {
+      // 11110xxx and three continuations: the scalar's top nine bits, 0x10…0x10F for
+      // U+10000…U+10FFFF.
+      let top = (word & 0x07) << 6 | (word >> 8) & 0x3F
+      return top >= 0x10 && top <= 0x10F ? 4 : 0
+    }
+    return 0
+  }
+  let c = p[0]
+  @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+  if c < 0xE0 {
+    guard c >= 0xC2, available >= 2, isContinuation(p[1]) else { return 0 }
+    return 2
+  }
+  if c < 0xF0 {
+    guard available >= 3 else { return 0 }
+    let c1 = p[1]
+    let low: UInt8 = c == 0xE0 ? 0xA0 : 0x80
+    let high: UInt8 = c == 0xED ? 0x9F : 0xBF
+    guard c1 >= low, c1 <= high, isContinuation(p[2]) else { return 0 }
+    return 3
+  }
+  guard c <= 0xF4, available >= 4 else { return 0 }
+  let c1 = p[1]
+  let low: UInt8 = c == 0xF0 ? 0x90 : 0x80
+  let high: UInt8 = c == 0xF4 ? 0x8F : 0xBF
+  guard c1 >= low, c1 <= high, isContinuation(p[2]), isContinuation(p[3]) else { return 0 }
+  return 4
+}
+
+/// Past a run of well-formed multi-byte characters from `start` that lie wholly before `end`:
+/// where the run stops (at ASCII, at an ill-formed or cut-off character, or at `end`; `start`
+/// when it is none of these) and how many continuation bytes it holds (columns count
+/// characters). Text in most scripts but Latin is such runs, so its characters are checked in
+/// this loop, not one per trip through a string scanner's loop.
+@inlinable @inline(__always)
+package func _skipWellFormedCharacters(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> (end: UnsafePointer<UInt8>, continuationBytes: Int)
+{
+  var p = start
+  var continuationBytes = 0
+  while p < end && p.pointee >= 0x80 {
+    if end - p >= 8 {
+      // Two three-byte characters (CJK text is mostly such pairs) checked in one word, as
+      // `_wellFormedCharacterLength` checks one: their bit patterns with one mask and compare,
+      // then each one's overlong and surrogate test. 9.5 instructions a character, not 19.
+      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      if word & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 {
+        let first = word & 0x200F
+        let second = word & 0x20_0F00_0000
+        if first != 0 && first != 0x200D && second != 0 && second != 0x20_0D00_0000 {
+          continuationBytes &+= 4
+          p += 6
+          continue
+        }
+      }
+    }
+    let length = _wellFormedCharacterLength(p, end)
+    if length == 0 { break }
+    continuationBytes &+= length &- 1
+    p += length
+  }
+  return (p, continuationBytes)
+}
+
+/// Whether the eight bytes of `word` (little-endian load) are all ASCII digits.
+@inlinable @inline(__always)
+func _isEightDigits(_ word: UInt64) -> Bool {
+  ((word & 0xF0F0_F0F0_F0F0_F0F0)
+    | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)) == 0x3333_3333_3333_3333
+}
+
+/// The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte),
+/// with three multiplications instead of eight.
+@inlinable @inline(__always)
+func _eightDigitsValue(_ word: UInt64) -> UInt64 {
+  var value = word &- 0x3030_3030_3030_3030
+  value = (value &* 10) &+ (value >> 8)
+  value =
+    (((value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32)))
+      &+ (((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32)))) >> 32
+  return value & 0xFFFF_FFFF
+}
+
+/// The high bit of each byte of `word` that is not an ASCII digit. Exact for every byte: no
+/// carry crosses bytes, so the lowest set bit marks the first non-digit.
+@inlinable @inline(__always)
+func _nonDigitBytesMask(_ word: UInt64) -> UInt64 {
+  // Digits become 0…9; adding 0x76 carries 10 and up into the high bit, and bytes with the
+  // high bit set after the XOR are not digits either (masked first, so nothing carries out).
+  let offset = word ^ 0x3030_3030_3030_3030
+  return (((offset & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | offset)
+    & 0x8080_8080_8080_8080
+}
+
+/// Skips ASCII digits from `start`: eight at a time while eight remain, the word with the first
+/// non-digit located by its mask, one by one in the last seven bytes.
+@inlinable @inline(__always)
+package func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  var p = start
+  while end - p >= 8 {
+    let mask = _nonDigitBytesMask(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
+    if mask != 0 { return p + (mask.trailingZeroBitCount &>> 3) }
+    p += 8
+  }
+  while p < end && p.pointee._isDigit { p += 1 }
+  return p
+}
+
+/// Copies `count` bytes that do not overlap. Tokens are mostly a few bytes long, where a call
+/// to `memmove` costs more than the copy: up to 16 bytes are two loads and two stores (which
+/// may overlap each other), and only longer runs call the library.
+@inlinable @inline(__always)
+package func _copyBytes(
+  from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, count: Int
+) {
+  let from = UnsafeRawPointer(source)
+  let to = UnsafeMutableRawPointer(destination)
+  if count >= 8 {
+    if count > 16 {
+      destination.update(from: source, count: count)
+      return
+    }
+    let head = from.loadUnaligned(as: UInt64.self)
+    let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    to.storeBytes(of: head, as: UInt64.self)
+    to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+  } else if count >= 4 {
+    let head = from.loadUnaligned(as: UInt32.self)
+    let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    to.storeBytes(of: head, as: UInt32.self)
+    to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+  } else if count > 0 {
+    // 1, 2 or 3 bytes: the first, the middle and the last cover them.
+    destination[0] = source[0]
+    destination[count &>> 1] = source[count &>> 1]
+    destination[count &- 1] = source[count &- 1]
+  }
+}

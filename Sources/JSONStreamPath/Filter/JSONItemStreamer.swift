@@ -1,0 +1,121 @@
+import JSONStreamCore
+import JSONStreamValue
+
+/// Delivers each value a JSONPath selection picks as a complete ``JSONValue``, as soon as its
+/// last byte has been parsed: the elements of a huge array one by one (`$[*]`, SBJson's
+/// unwrapRootArray), a nested array's (`$.results[*]`), an object's members as key–value pairs
+/// (`$.rates.*`, ijson's kvitems). Memory holds the item being built, not the document.
+///
+/// ```swift
+/// var parser = JSONParser(handler: JSONItemStreamer(paths: [try JSONPath("$.results[*]")]) {
+///   item in print(item.match.index!, item.value)
+/// })
+/// for chunk in chunks { try parser.feed(chunk) }
+/// try parser.finish()
+/// ```
+///
+/// Without a closure, items collect in ``items``: take them with ``takeItems()`` after each
+/// `feed`.
+public struct JSONItemStreamer: JSONEventHandler {
+  /// A selected value with where it was found.
+  public struct Item: Sendable, Equatable {
+    /// Which paths selected it, and its key or index.
+    public var match: JSONPathMatch
+    public var value: JSONValue
+  }
+
+  /// Items not taken yet (only when there is no `onItem` closure).
+  public private(set) var items: [Item] = []
+  /// How many items were delivered so far.
+  public private(set) var itemCount = 0
+
+  private var tracker: _SelectionTracker
+  var builder: JSONTreeBuilder
+  private let onItem: ((Item) throws -> Void)?
+
+  /// - Parameters:
+  ///   - paths: the selections; an item matched by several is delivered once, naming all.
+  ///   - duplicateKeys: what a repeated key inside an item does.
+  ///   - onItem: called with each item as it completes; without it, items collect in `items`.
+  public init(
+    paths: [JSONPath], duplicateKeys: JSONDuplicateKeyPolicy = .lastWins,
+    onItem: ((Item) throws -> Void)? = nil
+  ) {
+    tracker = _SelectionTracker(paths)
+    builder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
+    self.onItem = onItem
+  }
+
+  /// A container no path can reach is skipped by the parser: checked, not decoded.
+  public var skipsContainerContents: Bool { tracker.deadDepth > 0 }
+  public static var canSkipContainers: Bool { true }
+
+  /// Bytes of tree memory held now (the item in progress): what streaming keeps bounded.
+  package var heldBytes: Int { builder._memory.state.pointee.arena.allocated }
+
+  /// Returns the items collected so far and forgets them.
+  public mutating func takeItems() -> [Item] {
+    defer { items.removeAll() }
+    return items
+  }
+
+  private mutating func deliver() throws {
+    let item = Item(match: tracker.match, value: builder.takeValues()[0])
+    itemCount += 1
+    if let onItem { try onItem(item) } else { items.append(item) }
+  }
+
+  public mutating func startObject() throws {
+    if tracker.valueStart(container: true, isObject: true) != .outside { builder.startObject() }
+  }
+
+  public mutating func startArray() throws {
+    if tracker.valueStart(container: true) != .outside { builder.startArray() }
+  }
+
+  public mutating func endObject() throws {
+    switch tracker.valueEnd() {
+    case .inside: builder.endObject()
+    case .matchEnd:
+      builder.endObject()
+      try deliver()
+    case .outside, .matchStart: break
+    }
+  }
+
+  public mutating func endArray() throws {
+    switch tracker.valueEnd() {
+    case .inside: builder.endArray()
+    case .matchEnd:
+      builder.endArray()
+      try deliver()
+    case .outside, .matchStart: break
+    }
+  }
+
+  public mutating func key(_ key: JSONString) throws {
+    if tracker.key(key.utf8) == .inside { try builder.key(key) }
+  }
+
+  public mutating func _beginEventRun() { builder._beginEventRun() }
+  public mutating func _endEventRun() { builder._endEventRun() }
+
+  /// A scalar: part of an item, or an item of its own.
+  private mutating func scalar(_ add: (inout JSONTreeBuilder) throws -> Void) throws {
+    switch tracker.valueStart(container: false) {
+    case .inside: try add(&builder)
+    case .matchStart:
+      try add(&builder)
+      try deliver()
+    case .outside, .matchEnd: break
+    }
+  }
+
+  public mutating func string(_ value: JSONString) throws { try scalar { $0.string(value) } }
+  public mutating func number(_ value: JSONNumber) throws { try scalar { $0.number(value) } }
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    try scalar { $0._binaryNumber(value) }
+  }
+  public mutating func bool(_ value: Bool) throws { try scalar { $0.bool(value) } }
+  public mutating func null() throws { try scalar { $0.null() } }
+}

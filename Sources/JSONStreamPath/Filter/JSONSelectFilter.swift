@@ -1,0 +1,235 @@
+import JSONStreamCore
+import JSONStreamValue
+
+/// Forwards only the values that JSONPath selections pick, each one whole, to another
+/// consumer: parser → select filter → writer prints the matches; → tree builder collects them.
+///
+/// ```swift
+/// var filter = JSONSelectFilter(
+///   paths: [try JSONPath("$.statuses[*].user.screen_name")],
+///   downstream: JSONWriter(options: .init(allowMultipleValues: true)))
+/// try JSONParser.parse(bytes, handler: &filter)
+/// ```
+///
+/// Several paths are matched in one pass; ``onMatch`` says which ones selected each value (and
+/// its key or index) before its events are forwarded. Outside the matches nothing is forwarded
+/// and nothing is kept: a subtree that no path can reach is only counted through.
+public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
+  /// The consumer of the selected values.
+  public var downstream: Downstream
+  /// Called when a selected value starts, before its first event reaches `downstream`.
+  public var onMatch: ((JSONPathMatch) throws -> Void)?
+  /// How many values were selected so far.
+  public var matchCount: Int { _matchCount }
+  @usableFromInline var _matchCount = 0
+
+  @usableFromInline var _tracker: _SelectionTracker
+
+  public init(
+    paths: [JSONPath], downstream: Downstream, onMatch: ((JSONPathMatch) throws -> Void)? = nil
+  ) {
+    self.downstream = downstream
+    self.onMatch = onMatch
+    _tracker = _SelectionTracker(paths)
+  }
+
+  /// The match being forwarded now, or the last one.
+  public var currentMatch: JSONPathMatch { _tracker.match }
+
+  public var isDone: Bool { downstream.isDone }
+
+  /// Whether the container that started last went to `downstream`, whose skipping then
+  /// applies to it.
+  @usableFromInline var _forwardedContainer = false
+
+  /// A container no path can reach is skipped by the parser: checked, not decoded; so is one
+  /// inside a match that `downstream` skips.
+  @inlinable
+  public var skipsContainerContents: Bool {
+    _tracker.deadDepth > 0 || (_forwardedContainer && downstream.skipsContainerContents)
+  }
+  @inlinable
+  public static var canSkipContainers: Bool { true }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+
+  @inlinable @inline(__always)
+  mutating func _start(_ action: _SelectionAction) throws -> Bool {
+    switch action {
+    case .matchStart:
+      _matchCount += 1
+      try onMatch?(_tracker.match)
+      return true
+    case .inside: return true
+    case .outside, .matchEnd: return false
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startObject() throws {
+    _forwardedContainer = try _start(_tracker.valueStart(container: true, isObject: true))
+    if _forwardedContainer { try downstream.startObject() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startArray() throws {
+    _forwardedContainer = try _start(_tracker.valueStart(container: true))
+    if _forwardedContainer { try downstream.startArray() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endObject() throws {
+    if _tracker.valueEnd() != .outside { try downstream.endObject() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endArray() throws {
+    if _tracker.valueEnd() != .outside { try downstream.endArray() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func key(_ key: JSONString) throws {
+    if _tracker.key(key.utf8) == .inside { try downstream.key(key) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func string(_ value: JSONString) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func number(_ value: JSONNumber) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream.number(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func bool(_ value: Bool) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream.bool(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func null() throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream.null() }
+  }
+}
+
+/// Forwards everything except the values JSONPath selections pick: an object member that
+/// matches is dropped with its key, an array element that matches is dropped from the array.
+/// The rest of the document reaches `downstream` unchanged — parser → exclude filter → writer
+/// removes fields from a stream of any size.
+///
+/// ```swift
+/// var filter = JSONExcludeFilter(paths: [try JSONPath("$..password")], downstream: JSONWriter())
+/// ```
+///
+/// When the root itself matches, nothing is forwarded.
+public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler {
+  /// The consumer of what is left.
+  public var downstream: Downstream
+  /// How many values were dropped so far.
+  public var matchCount: Int { _matchCount }
+  @usableFromInline var _matchCount = 0
+
+  @usableFromInline var _tracker: _SelectionTracker
+
+  public init(paths: [JSONPath], downstream: Downstream) {
+    self.downstream = downstream
+    _tracker = _SelectionTracker(paths)
+  }
+
+  public var isDone: Bool { downstream.isDone }
+
+  /// What the container that started last is: dropped (a match), or forwarded.
+  @usableFromInline var _droppedContainer = false
+  @usableFromInline var _forwardedContainer = false
+
+  /// A container that is dropped is skipped by the parser: checked, not decoded; so is one
+  /// `downstream` skips.
+  @inlinable
+  public var skipsContainerContents: Bool {
+    _droppedContainer || (_forwardedContainer && downstream.skipsContainerContents)
+  }
+  @inlinable
+  public static var canSkipContainers: Bool { true }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+
+  /// A container starts: `action` says whether it is dropped or forwarded.
+  @inlinable
+  mutating func _containerStarts(_ action: _SelectionAction) -> Bool {
+    _droppedContainer = action == .matchStart
+    _forwardedContainer = _keeps(action)
+    return _forwardedContainer
+  }
+
+  @inlinable
+  mutating func _keeps(_ action: _SelectionAction) -> Bool {
+    switch action {
+    case .outside: return true
+    case .matchStart:
+      _matchCount += 1
+      return false
+    case .inside, .matchEnd: return false
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startObject() throws {
+    if _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
+      try downstream.startObject()
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startArray() throws {
+    if _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endObject() throws {
+    if _tracker.valueEnd() == .outside { try downstream.endObject() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endArray() throws {
+    if _tracker.valueEnd() == .outside { try downstream.endArray() }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func key(_ key: JSONString) throws {
+    // A key whose value is a match goes with it.
+    if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func string(_ value: JSONString) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func number(_ value: JSONNumber) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func bool(_ value: Bool) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream.bool(value) }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func null() throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream.null() }
+  }
+}

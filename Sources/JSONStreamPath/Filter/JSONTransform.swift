@@ -1,0 +1,336 @@
+import JSONStreamCore
+import JSONStreamValue
+
+/// Rewrites events on their way to another consumer: rename keys, drop members or elements,
+/// replace values, or compute new values from old ones — while a stream of any size is copied
+/// through (parser → transform → writer).
+///
+/// ```swift
+/// var redact = JSONTransform(
+///   rules: [
+///     .replace(try JSONPath("$..password"), with: "***"),
+///     .rename(try JSONPath("$..userName"), to: "user_name"),
+///     .drop(try JSONPath("$..internal")),
+///     .map(try JSONPath("$.items[*].price")) { price in .number(.init(price.doubleValue! * 1.2)) },
+///   ],
+///   downstream: JSONWriter())
+/// ```
+///
+/// Rules select values with ``JSONPath``; when several select the same value, the first rule
+/// in the list applies. Values inside a value a rule applies to are not looked at again. A
+/// ``Rule/map(_:_:)`` rule builds the selected value (only it) in memory to call its closure.
+public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
+  /// A rewrite of the values a path selects.
+  public enum Rule {
+    /// Removes the value: an object member with its key, an array element from its array.
+    case drop(JSONPath)
+    /// Gives object members a new key (array elements, which have none, pass unchanged).
+    case rename(JSONPath, to: String)
+    /// Writes `value` instead.
+    case replace(JSONPath, with: JSONValue)
+    /// Writes what the closure returns for the value, or drops it for nil.
+    case map(JSONPath, (JSONValue) throws -> JSONValue?)
+
+    @usableFromInline
+    var path: JSONPath {
+      switch self {
+      case .drop(let path), .rename(let path, _), .replace(let path, _), .map(let path, _):
+        return path
+      }
+    }
+  }
+
+  public var downstream: Downstream
+  public let rules: [Rule]
+
+  @usableFromInline var tracker: _SelectionTracker
+  /// The rule applying to the value being matched now.
+  @usableFromInline var rule = 0
+  /// For `.map`: the selected value being built, and its member's key, held until the
+  /// closure decides.
+  @usableFromInline var builder = JSONTreeBuilder()
+  @usableFromInline var heldKey: [UInt8]?
+  /// What became of the container that started last: its contents are skipped by the parser
+  /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
+  @usableFromInline var containerFate = _ContainerFate.forwarded
+
+  public init(rules: [Rule], downstream: Downstream) {
+    self.rules = rules
+    self.downstream = downstream
+    tracker = _SelectionTracker(rules.map(\.path))
+  }
+
+  @inlinable public var isDone: Bool { downstream.isDone }
+
+  /// A container the transform drops or replaces is skipped by the parser (checked, not
+  /// decoded); one it forwards is skipped when `downstream` asks.
+  @inlinable public var skipsContainerContents: Bool {
+    switch containerFate {
+    case .discarded: return true
+    case .forwarded: return downstream.skipsContainerContents
+    case .built: return false
+    }
+  }
+  @inlinable public static var canSkipContainers: Bool { true }
+
+  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
+  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+
+  // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
+  // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
+  // that the common case is a direct call of `downstream`'s method in the specialized code.
+
+  @inlinable @inline(__always)
+  public mutating func key(_ key: JSONString) throws {
+    switch _keyAction(key.utf8) {
+    case .forward: try downstream.key(key)
+    case .build: try builder.key(key)
+    case .discard: break
+    case .rename: try _writeRenamedKey()
+    case .hold: heldKey = Array(key.utf8)
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startObject() throws {
+    switch _valueStartAction(container: true, isObject: true) {
+    case .forward: try downstream.startObject()
+    case .build: builder.startObject()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    case .buildAndFinish: break  // only for scalars
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func startArray() throws {
+    switch _valueStartAction(container: true, isObject: false) {
+    case .forward: try downstream.startArray()
+    case .build: builder.startArray()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    case .buildAndFinish: break  // only for scalars
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endObject() throws {
+    switch _valueEndAction() {
+    case .forward: try downstream.endObject()
+    case .build: builder.endObject()
+    case .buildAndFinish:
+      builder.endObject()
+      try _finishMap()
+    case .discard, .replace: break
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func endArray() throws {
+    switch _valueEndAction() {
+    case .forward: try downstream.endArray()
+    case .build: builder.endArray()
+    case .buildAndFinish:
+      builder.endArray()
+      try _finishMap()
+    case .discard, .replace: break
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func string(_ value: JSONString) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.string(value)
+    case .build: builder.string(value)
+    case .buildAndFinish:
+      builder.string(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func number(_ value: JSONNumber) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.number(value)
+    case .build: builder.number(value)
+    case .buildAndFinish:
+      builder.number(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream._binaryNumber(value)
+    case .build: builder._binaryNumber(value)
+    case .buildAndFinish:
+      builder._binaryNumber(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func bool(_ value: Bool) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.bool(value)
+    case .build: builder.bool(value)
+    case .buildAndFinish:
+      builder.bool(value)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+
+  @inlinable @inline(__always)
+  public mutating func null() throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try downstream.null()
+    case .build: builder.null()
+    case .buildAndFinish:
+      builder.null()
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    }
+  }
+}
+
+/// What became of the container that started last (see `JSONTransform.containerFate`).
+@usableFromInline
+enum _ContainerFate { case forwarded, discarded, built }
+
+/// What a transform does with a key.
+@usableFromInline
+enum _KeyAction {
+  /// Sends it on unchanged.
+  case forward
+  /// Adds it to the `.map` value being built.
+  case build
+  /// Drops it (a dropped or replaced value's member, or a member inside one).
+  case discard
+  /// Sends the rule's new name instead (`.rename`).
+  case rename
+  /// Keeps it until the `.map` closure decides (the key of the member it starts).
+  case hold
+}
+
+/// What a transform does with a value's first or last event.
+@usableFromInline
+enum _ValueAction {
+  /// Sends it on unchanged.
+  case forward
+  /// Adds it to the `.map` value being built.
+  case build
+  /// Adds it to the `.map` value, which it completes: the closure runs next.
+  case buildAndFinish
+  /// Drops it.
+  case discard
+  /// Sends the `.replace` rule's value instead (and drops the value).
+  case replace
+}
+
+extension JSONTransform {
+  @inlinable @inline(__always)
+  mutating func _keyAction(_ key: UnsafeBufferPointer<UInt8>) -> _KeyAction {
+    switch tracker.key(key) {
+    case .outside: return .forward
+    case .inside:
+      switch rules[rule] {
+      case .rename: return .forward
+      case .map: return .build
+      case .drop, .replace: return .discard
+      }
+    case .matchStart, .matchEnd:
+      switch rules[tracker.match.paths[0]] {
+      case .drop: return .discard
+      case .rename: return .rename
+      case .replace: return .forward
+      case .map: return .hold
+      }
+    }
+  }
+
+  /// For a value's first event (a container's start, or a whole scalar); sets the fate of a
+  /// container.
+  @inlinable @inline(__always)
+  mutating func _valueStartAction(container: Bool, isObject: Bool) -> _ValueAction {
+    var action = _ValueAction.forward
+    switch tracker.valueStart(container: container, isObject: isObject) {
+    case .outside: break
+    case .inside:
+      switch rules[rule] {
+      case .rename: break
+      case .map: action = .build
+      case .drop, .replace: action = .discard
+      }
+    case .matchStart, .matchEnd:
+      rule = tracker.match.paths[0]
+      switch rules[rule] {
+      case .drop: action = .discard
+      case .rename: break
+      case .replace: action = .replace
+      case .map: action = container ? .build : .buildAndFinish
+      }
+    }
+    if container {
+      switch action {
+      case .forward: containerFate = .forwarded
+      case .build, .buildAndFinish: containerFate = .built
+      case .discard, .replace: containerFate = .discarded
+      }
+    }
+    return action
+  }
+
+  /// For a container's last event.
+  @inlinable @inline(__always)
+  mutating func _valueEndAction() -> _ValueAction {
+    switch tracker.valueEnd() {
+    case .outside: return .forward
+    case .inside, .matchEnd:
+      switch rules[rule] {
+      case .rename: return .forward
+      case .map: return tracker.isInsideMatch ? .build : .buildAndFinish
+      case .drop, .replace: return .discard
+      }
+    case .matchStart: return .discard
+    }
+  }
+
+  /// The `.rename` rule's new name, for the key of the member it matched.
+  @usableFromInline
+  mutating func _writeRenamedKey() throws {
+    guard case .rename(_, let name) = rules[tracker.match.paths[0]] else { return }
+    var newName = name
+    try newName.withUTF8 { try downstream.key(JSONString(_wellFormed: $0)) }
+  }
+
+  /// The `.replace` rule's value, for the value it matched.
+  @usableFromInline
+  mutating func _writeReplacement() throws {
+    guard case .replace(_, let value) = rules[rule] else { return }
+    try value.replay(into: &downstream)
+  }
+
+  /// The `.map` value is complete: write the closure's value, with its held key.
+  @usableFromInline
+  mutating func _finishMap() throws {
+    guard case .map(_, let body) = rules[rule] else { return }
+    let original = builder.takeValues()[0]
+    let key = heldKey
+    heldKey = nil
+    guard let replacement = try body(original) else { return }
+    if let key {
+      try key.withUnsafeBufferPointer { try downstream.key(JSONString(_wellFormed: $0)) }
+    }
+    try replacement.replay(into: &downstream)
+  }
+}

@@ -1,0 +1,139 @@
+import JSONStreamCore
+import JSONStreamParser
+
+/// A JSON object: members in document order, with keyed lookup that stays fast for large
+/// objects (objects of more than 16 members carry a hash index).
+///
+/// ```swift
+/// let object: JSONObject = ["b": 1, "a": 2]
+/// object["a"]                       // 2
+/// object.keys                       // ["b", "a"]: document order
+/// for (key, value) in object { … }
+/// ```
+///
+/// Keys are unique. When a document repeats a key, ``JSONDuplicateKeyPolicy`` decides.
+/// Equality ignores member order, as JSON's meaning does. A parsed object is a view of its
+/// document's memory (and keeps it alive); setting a member makes a new object, at a cost
+/// proportional to the object's size, so build large objects with ``init(_:)``.
+public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection {
+  public typealias Element = (key: String, value: JSONValue)
+
+  @usableFromInline package let _storage: _JSONStorage
+  /// The first member's key node (nil when empty); its value follows, then the next key. In
+  /// `_storage`'s memory: immutable, and kept alive by `_storage`, hence `@unchecked Sendable`.
+  @usableFromInline let _first: UnsafePointer<_Node>?
+  public let count: Int
+  /// In a snapshot of an incomplete document, the last member, incomplete, which is not in
+  /// the block at `_first` (see `_JSONStorage`); nil otherwise.
+  @usableFromInline let _last: UnsafePointer<_Node>?
+
+  @inlinable
+  init(
+    _storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int,
+    last: UnsafePointer<_Node>? = nil
+  ) {
+    self._storage = _storage
+    self._first = first
+    self.count = count
+    self._last = last
+  }
+
+  /// The node of the member's key at `position` (its value follows).
+  @inlinable
+  func _node(at position: Int) -> UnsafePointer<_Node> {
+    if let last = _last, position == count &- 1 { return last }
+    return _first.unsafelyUnwrapped + 2 &* position
+  }
+
+  /// An empty object.
+  public init() {
+    self.init(_storage: .empty, first: nil, count: 0)
+  }
+
+  /// An object of `members` in order; a repeated key keeps its first position and its last
+  /// value.
+  public init(_ members: some Sequence<(key: String, value: JSONValue)>) {
+    self = _JSONStorage.build { builder in
+      builder.startObject()
+      for (key, value) in members {
+        var key = key
+        try key.withUTF8 { try builder.key(JSONString(_wellFormed: $0)) }
+        try value.replay(into: &builder)
+      }
+      builder.endObject()
+    }.objectValue!
+  }
+
+  /// A node that stands for this object (see `_JSONStorage`); `withNode` gets it, and memory
+  /// for an open object's header while it runs.
+  @inlinable
+  package func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
+    try _JSONNode.withContainerNode(
+      open: _JSONNode.openObject, closed: _JSONNode.object, count: count, first: _first,
+      last: _last, body)
+  }
+
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { count }
+
+  public subscript(position: Int) -> Element {
+    precondition(position >= 0 && position < count, "JSONObject index out of range")
+    let key = _node(at: position)
+    return (_JSONNode.string(key[0]), _storage.value(of: key[1]))
+  }
+
+  /// The keys, in document order.
+  public var keys: [String] {
+    (0..<count).map { _JSONNode.string(_node(at: $0)[0]) }
+  }
+
+  /// The values, in document order.
+  public var values: [JSONValue] {
+    (0..<count).map { _storage.value(of: _node(at: $0)[1]) }
+  }
+
+  /// The position of `key`, if present.
+  public func index(forKey key: String) -> Int? {
+    var key = key
+    return key.withUTF8 { key in
+      if let last = _last, _JSONNode.stringEquals(last[0], key) { return count &- 1 }
+      guard let first = _first else { return nil }
+      return _JSONStorage.position(
+        ofKey: key, first: first, count: count &- (_last == nil ? 0 : 1), indexed: _last == nil)
+    }
+  }
+
+  /// The value of `key`. Setting a new key appends it; setting an existing key replaces its
+  /// value in place; setting nil removes the member. Each change copies the object.
+  public subscript(key: String) -> JSONValue? {
+    get {
+      guard let position = index(forKey: key) else { return nil }
+      return _storage.value(of: _node(at: position)[1])
+    }
+    set {
+      var members = Array(self)
+      if let position = index(forKey: key) {
+        if let newValue {
+          members[position].value = newValue
+        } else {
+          members.remove(at: position)
+        }
+      } else if let newValue {
+        members.append((key, newValue))
+      } else {
+        return
+      }
+      self = JSONObject(members)
+    }
+  }
+}
+
+/// What the tree builder does when an object repeats a key.
+public enum JSONDuplicateKeyPolicy: Sendable, Equatable {
+  /// The last value wins, at the key's first position (JSONKit's and most parsers' choice).
+  case lastWins
+  /// The first value wins; later ones are ignored.
+  case firstWins
+  /// A repeated key is an error (``JSONValueError/duplicateKey(_:)``).
+  case error
+}

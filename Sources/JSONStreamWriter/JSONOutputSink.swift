@@ -1,0 +1,46 @@
+import JSONStreamCore
+import JSONStreamValue
+
+/// Where a ``JSONWriter`` sends its output: chunks of at most the writer's chunk size, in order.
+///
+/// ```swift
+/// struct FileSink: JSONOutputSink {
+///   let fd: Int32
+///   mutating func write(_ bytes: UnsafeRawBufferPointer) throws { … }
+/// }
+/// ```
+public protocol JSONOutputSink {
+  /// Takes the next chunk of output. The buffer is valid only during the call.
+  mutating func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// Collects the output in memory.
+public struct JSONByteSink: JSONOutputSink, Sendable {
+  /// Everything written so far.
+  public var bytes: [UInt8] = []
+
+  public init() {}
+
+  @inlinable
+  public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    self.bytes.append(contentsOf: bytes)
+  }
+}
+
+/// Hands each chunk to a closure: a file, a socket, a hash, a compressor…
+///
+/// ```swift
+/// var writer = JSONWriter(sink: JSONChunkSink { chunk in try file.write(contentsOf: chunk) })
+/// ```
+public struct JSONChunkSink: JSONOutputSink {
+  @usableFromInline let body: (UnsafeRawBufferPointer) throws -> Void
+
+  public init(_ body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    self.body = body
+  }
+
+  @inlinable
+  public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+    try body(bytes)
+  }
+}
