@@ -1,6 +1,6 @@
 import JSONStream
 
-/// Prints one line per event; see `jsonstream events --help` and the README for the format.
+/// Prints one line per event; see `jsonstream events --help` and the tool article (CommandLineTool.md) for the format.
 struct EventPrinter: JSONEventHandler {
   let output: ByteOutput
 

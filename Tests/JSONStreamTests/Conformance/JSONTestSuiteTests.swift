@@ -4,7 +4,7 @@ import Testing
 
 /// JSONTestSuite (github.com/nst/JSONTestSuite), read from the shared test data next to the
 /// checkout: every `y_` file must parse and every `n_` file must fail, fed whole and in 1-byte
-/// chunks. The outcome of each `i_` file (implementation-defined) is listed in the README.
+/// chunks. The outcome of each `i_` file (implementation-defined) is listed in the Conformance article.
 @Suite(
   "JSONTestSuite conformance",
   .enabled(
@@ -36,7 +36,7 @@ struct JSONTestSuiteTests {
   @Test("i_ files: the documented outcome, identical at every chunking")
   func implementationDefined() throws {
     let files = try SharedData.files(in: SharedData.jsonTestSuite, prefix: "i_")
-    // The README lists these; anything not named here is rejected.
+    // The Conformance article lists these; anything not named here is rejected.
     let accepted: Set<String> = [
       "i_number_double_huge_neg_exp.json", "i_number_huge_exp.json",
       "i_number_neg_int_huge_exp.json", "i_number_pos_double_huge_exp.json",
