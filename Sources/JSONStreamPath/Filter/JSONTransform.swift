@@ -139,67 +139,27 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
-    switch _valueStartAction(container: false, isObject: false) {
-    case .forward: try downstream.string(value)
-    case .build: builder.string(value)
-    case .buildAndFinish:
-      builder.string(value)
-      try _finishMap()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    }
+    try _scalar(forward: { try $0.string(value) }, build: { $0.string(value) })
   }
 
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
-    switch _valueStartAction(container: false, isObject: false) {
-    case .forward: try downstream.number(value)
-    case .build: builder.number(value)
-    case .buildAndFinish:
-      builder.number(value)
-      try _finishMap()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    }
+    try _scalar(forward: { try $0.number(value) }, build: { $0.number(value) })
   }
 
   @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    switch _valueStartAction(container: false, isObject: false) {
-    case .forward: try downstream._binaryNumber(value)
-    case .build: builder._binaryNumber(value)
-    case .buildAndFinish:
-      builder._binaryNumber(value)
-      try _finishMap()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    }
+    try _scalar(forward: { try $0._binaryNumber(value) }, build: { $0._binaryNumber(value) })
   }
 
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
-    switch _valueStartAction(container: false, isObject: false) {
-    case .forward: try downstream.bool(value)
-    case .build: builder.bool(value)
-    case .buildAndFinish:
-      builder.bool(value)
-      try _finishMap()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    }
+    try _scalar(forward: { try $0.bool(value) }, build: { $0.bool(value) })
   }
 
   @inlinable @inline(__always)
   public mutating func null() throws {
-    switch _valueStartAction(container: false, isObject: false) {
-    case .forward: try downstream.null()
-    case .build: builder.null()
-    case .buildAndFinish:
-      builder.null()
-      try _finishMap()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    }
+    try _scalar(forward: { try $0.null() }, build: { $0.null() })
   }
 }
 
@@ -302,6 +262,23 @@ extension JSONTransform {
       case .drop, .replace: return .discard
       }
     case .matchStart: return .discard
+    }
+  }
+
+  /// A scalar value: sent on with `forward`, added to the `.map` value with `build`, dropped,
+  /// or replaced. Inlined with its (non-escaping) closures into each event.
+  @inlinable @inline(__always)
+  mutating func _scalar(
+    forward: (inout Downstream) throws -> Void, build: (inout JSONTreeBuilder) -> Void
+  ) throws {
+    switch _valueStartAction(container: false, isObject: false) {
+    case .forward: try forward(&downstream)
+    case .build: build(&builder)
+    case .buildAndFinish:
+      build(&builder)
+      try _finishMap()
+    case .discard: break
+    case .replace: try _writeReplacement()
     }
   }
 
