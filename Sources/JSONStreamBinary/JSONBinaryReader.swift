@@ -18,7 +18,7 @@ import JSONStreamWriter
 /// references may only name earlier entries; nesting is bounded by `maxDepth`; strings must be
 /// UTF-8 and numbers JSON numbers. Anything else is a ``JSONParseError`` whose `offset` is
 /// the byte at fault (its `line` is 0: binary has no lines).
-public struct JSONBinaryReader<Handler: JSONEventHandler> {
+public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   public var handler: Handler
   /// The limits, `allowMultipleValues` and `allowNonFiniteNumbers` apply; the other options
   /// are about JSON text.
@@ -85,17 +85,17 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {
-        let need = try carry.withUnsafeBufferPointer { try tokenLength($0.baseAddress!, $0.count) }
-        let missing = need.map { $0 - carry.count } ?? 1
-        if missing > 0 {
-          let take = Swift.min(missing, end - p)
+        let (length, isComplete) = try carry.withUnsafeBufferPointer {
+          try processCarried($0.baseAddress!, $0.count)
+        }
+        if !isComplete {
+          let take = Swift.min(length - carry.count, end - p)
           if take == 0 { return .needsMoreInput }
           carry.append(contentsOf: UnsafeBufferPointer(start: p, count: take))
           p += take
           continue
         }
-        _ = try carry.withUnsafeBufferPointer { try processCarried($0.baseAddress!, need!) }
-        _offset += need!
+        _offset += length
         carry.removeAll(keepingCapacity: true)
         if phase == .stopped { return .stopped }
         break
@@ -112,9 +112,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     // The header is read and the reader runs: the loop checks neither per token (they were
     // a tenth of the loop's own instructions on canada.json), only whether a token stopped it.
     while p < end {
-      // Each token is decoded once: `process` finds its length as it reads it, and returns
-      // nil, having done nothing, for a token that runs past the chunk.
-      guard let length = try process(p, end - p) else {
+      // Each token is decoded once: `process` finds its length as it reads it, and does
+      // nothing with a token that runs past the chunk.
+      let (length, isComplete) = try process(p, end - p)
+      guard isComplete else {
         carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
         return .needsMoreInput
       }
@@ -178,204 +179,30 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
   // non-mutating method called from a mutating one gets a copy of it (a memcpy per token, a
   // sixth of the time of reading into a tree); a mutating one gets its address.
 
-  /// The length of the token at `p`, or nil when `available` bytes do not tell yet; throws for
-  /// a token that cannot be valid (an unknown tag, a length over the limits). For completing a
-  /// token a chunk ended inside; `process` finds lengths itself, and throws the same errors.
-  @inlinable mutating func tokenLength(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    if !headerDone { return 6 }
-    let tag = p[0]
-    switch tag {
-    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true, _BinaryTag.startArray,
-      _BinaryTag.endArray, _BinaryTag.startObject, _BinaryTag.endObject, _BinaryTag.startSet:
-      return 1
-    case _BinaryTag.int, _BinaryTag.uint, _BinaryTag.stringRef, _BinaryTag.keyRef:
-      return try leb128(p + 1, available - 1).map { 1 + $0.length }
-    case _BinaryTag.decimal:
-      guard available >= 2 else { return nil }
-      return try leb128(p + 2, available - 2).map { 2 + $0.length }
-    case _BinaryTag.float32, _BinaryTag.int32: return 5
-    case _BinaryTag.float64, _BinaryTag.date, _BinaryTag.int64: return 9
-    case _BinaryTag.decimal64: return 10
-    case _BinaryTag.numberText, _BinaryTag.string, _BinaryTag.sharedString, _BinaryTag.key,
-      _BinaryTag.sharedKey, _BinaryTag.data:
-      guard let (length, size) = try leb128(p + 1, available - 1) else { return nil }
-      let limit =
-        tag == _BinaryTag.numberText
-        ? options.limits.maxNumberLength : options.limits.maxStringLength
-      guard length <= UInt64(limit) else { throw lengthError(tag, length, limit) }
-      return 1 + size + Int(length)
-    default:
-      throw _binaryError(.unknownTag(tag), at: offset)
-    }
-  }
-
-  // The token readers shared with the tree reader (see `_BinaryTokens`), at this offset.
-
-  @inlinable @inline(__always)
-  mutating func leb128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    UInt64, length: Int
-  )? {
-    try _BinaryTokens.leb128(p, available, at: offset)
-  }
-
-  @inlinable @inline(__always)
-  mutating func shortLEB128(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    UInt64, length: Int
-  )? {
-    try _BinaryTokens.shortLEB128(p, available, at: offset)
-  }
-
   /// `process` for a token (or the header) completed from `carry`: a call of its own, so that
   /// `process` is inlined only into the loop over a chunk's tokens (a call per token was ~10%
   /// of reading).
   @inlinable @inline(never)
-  mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    if !headerDone { return try readHeader(p, available) }
-    let length = try process(p, available)
-    if handler.isDone { phase = .stopped }
-    return length
+  mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    length: Int, isComplete: Bool
+  ) {
+    if !headerDone {
+      guard let length = try readHeader(p, available) else { return (6, false) }
+      return (length, true)
+    }
+    let token = try process(p, available)
+    if token.isComplete && handler.isDone { phase = .stopped }
+    return token
   }
 
-  /// Delivers the token at `p` and returns its length; or returns nil, having done nothing,
-  /// when it runs past the `available` bytes. Throws what `tokenLength` throws for a token that
-  /// cannot be valid, whether it is complete or not. The header must have been read; the
-  /// caller checks `handler.isDone` after it.
+  /// Delivers the token at `p` to the handler (see `_BinaryTokens.decode`, which calls this
+  /// reader's token methods below). The header must have been read; the caller checks
+  /// `handler.isDone` after it.
   @inlinable @inline(__always)
-  mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    let tag = p[0]
-    var length = 1
-    switch tag {
-    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true:
-      try beginValue()
-      // One case with a branch inside: as two or three cases, LLVM tested for each before
-      // the jump table (five or six instructions for every token); as one, a range (two).
-      if tag == _BinaryTag.null {
-        try handler.null()
-      } else {
-        try handler.bool(tag == _BinaryTag.true)
-      }
-      try endValue()
-    case _BinaryTag.int:
-      guard let (bits, size) = try leb128(p + 1, available &- 1) else { return nil }
-      length = 1 &+ size
-      try number(.int(_unzigzag(bits)))
-    case _BinaryTag.uint:
-      guard let (value, size) = try leb128(p + 1, available &- 1) else { return nil }
-      length = 1 &+ size
-      try number(_BinaryTokens.uint(value, at: offset))
-    case _BinaryTag.decimal:
-      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2) else {
-        return nil
-      }
-      length = 2 &+ size
-      try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset))
-    case _BinaryTag.int32:
-      guard available >= 5 else { return nil }
-      length = 5
-      try number(_BinaryTokens.int32(p + 1))
-    case _BinaryTag.int64:
-      guard available >= 9 else { return nil }
-      length = 9
-      try number(_BinaryTokens.int64(p + 1))
-    case _BinaryTag.decimal64:
-      guard available >= 10 else { return nil }
-      length = 10
-      try number(_BinaryTokens.decimal64(p + 1, at: offset))
-    case _BinaryTag.float32:
-      guard available >= 5 else { return nil }
-      length = 5
-      try double(_BinaryTokens.float32(p + 1))
-    case _BinaryTag.float64, _BinaryTag.date:
-      // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
-      guard available >= 9 else { return nil }
-      length = 9
-      try double(_BinaryTokens.float64(p + 1))
-    case _BinaryTag.numberText:
-      guard let bytes = try payload(p, available, limit: options.limits.maxNumberLength) else {
-        return nil
-      }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      let flags = try _BinaryTokens.numberTextFlags(
-        bytes, allowNonFinite: options.allowNonFiniteNumbers, at: offset)
-      try beginValue()
-      try handler.number(JSONNumber(_utf8: bytes, flags: flags))
-      try endValue()
-    case _BinaryTag.string, _BinaryTag.sharedString:
-      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
-        return nil
-      }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      try utf8(bytes)
-      if tag == _BinaryTag.sharedString {
-        try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
-      }
-      try beginValue()
-      try handler.string(JSONString(_wellFormed: bytes))
-      try endValue()
-    case _BinaryTag.stringRef:
-      guard let (index, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
-      length = 1 &+ size
-      let tables = _uniqueTables
-      try reference(index, in: tables.pointee.strings, isKey: false)
-      try beginValue()
-      try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
-      try endValue()
-    case _BinaryTag.key, _BinaryTag.sharedKey:
-      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
-        return nil
-      }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      try utf8(bytes)
-      try beginKey()
-      if tag == _BinaryTag.sharedKey {
-        try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
-        try handler.key(
-          JSONString(_wellFormed: bytes, keyTableEntry: _uniqueTables.pointee.keys.count &- 1))
-      } else {
-        try handler.key(JSONString(_wellFormed: bytes))
-      }
-    case _BinaryTag.keyRef:
-      guard let (index, size) = try shortLEB128(p + 1, available &- 1) else { return nil }
-      length = 1 &+ size
-      let tables = _uniqueTables
-      try reference(index, in: tables.pointee.keys, isKey: true)
-      try beginKey()
-      try handler.key(
-        JSONString(_wellFormed: tables.pointee.keys.entry(Int(index)), keyTableEntry: Int(index)))
-    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
-      try beginValue()
-      guard depth < options.limits.maxDepth else {
-        throw _binaryError(.depth(options.limits.maxDepth), at: offset)
-      }
-      let isObject = tag == _BinaryTag.startObject
-      open(isObject)
-      if isObject { try handler.startObject() } else { try handler.startArray() }
-    case _BinaryTag.endArray:
-      guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
-      close()
-      try handler.endArray()
-      try endValue()
-    case _BinaryTag.endObject:
-      guard depth > 0 && inObject && !awaitingValue else {
-        throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
-      }
-      close()
-      try handler.endObject()
-      try endValue()
-    case _BinaryTag.data:
-      guard let bytes = try payload(p, available, limit: options.limits.maxStringLength) else {
-        return nil
-      }
-      length = bytes.baseAddress.unsafelyUnwrapped + bytes.count - p
-      try beginValue()
-      text.removeAll(keepingCapacity: true)
-      _appendBase64(bytes, to: &text)
-      try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
-      try endValue()
-    default:
-      throw _binaryError(.unknownTag(tag), at: offset)
-    }
-    return length
+  mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
+    length: Int, isComplete: Bool
+  ) {
+    try _BinaryTokens.decode(p, available, into: &self)
   }
 
   /// Reads the header at `p` and returns its length, or nil when `available` bytes do not
@@ -384,24 +211,6 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     guard let length = try _BinaryTokens.header(p, available) else { return nil }
     headerDone = true
     return length
-  }
-
-  @inlinable @inline(__always)
-  mutating func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws
-    -> UnsafeBufferPointer<UInt8>?
-  {
-    try _BinaryTokens.payload(p, available, limit: limit, at: offset)
-  }
-
-  @inlinable
-  func lengthError(_ tag: UInt8, _ length: UInt64, _ limit: Int) -> JSONParseError {
-    _BinaryTokens.lengthError(tag, length, limit, at: offset)
-  }
-
-  @inlinable mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-    guard _isWellFormedUTF8(bytes) else {
-      throw _binaryError(.notUTF8, at: offset)
-    }
   }
 
   /// Checks that a table reference names an earlier entry.
@@ -424,18 +233,117 @@ public struct JSONBinaryReader<Handler: JSONEventHandler> {
     table.append(bytes)
   }
 
-  /// Delivers a number read in binary form: as it is to a handler that keeps it so (the tree
-  /// builder), else as the text it stands for.
+  // MARK: Tokens, as the decoder hands them on
+
+  @inlinable var maxStringLength: Int { options.limits.maxStringLength }
+  @inlinable var maxNumberLength: Int { options.limits.maxNumberLength }
+  @inlinable var allowNonFiniteNumbers: Bool { options.allowNonFiniteNumbers }
+
   @inlinable @inline(__always)
-  mutating func number(_ number: _BinaryNumber) throws {
+  mutating func tokenNull() throws {
+    try beginValue()
+    try handler.null()
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenBool(_ value: Bool) throws {
+    try beginValue()
+    try handler.bool(value)
+    try endValue()
+  }
+
+  /// A number read in binary form: as it is to a handler that keeps it so (the tree builder),
+  /// else as the text it stands for.
+  @inlinable @inline(__always)
+  mutating func tokenNumber(_ number: _BinaryNumber) throws {
     try beginValue()
     try handler._binaryNumber(number)
     try endValue()
   }
 
-  @inlinable mutating func double(_ value: Double) throws {
-    try number(
-      _BinaryTokens.double(value, allowNonFinite: options.allowNonFiniteNumbers, at: offset))
+  @inlinable @inline(__always)
+  mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws {
+    try beginValue()
+    try handler.number(JSONNumber(_utf8: bytes, flags: flags))
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+    if shared {
+      try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
+    }
+    try beginValue()
+    try handler.string(JSONString(_wellFormed: bytes))
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenStringReference(_ index: UInt64) throws {
+    let tables = _uniqueTables
+    try reference(index, in: tables.pointee.strings, isKey: false)
+    try beginValue()
+    try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenKey(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+    try beginKey()
+    if shared {
+      try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
+      try handler.key(
+        JSONString(_wellFormed: bytes, keyTableEntry: _uniqueTables.pointee.keys.count &- 1))
+    } else {
+      try handler.key(JSONString(_wellFormed: bytes))
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenKeyReference(_ index: UInt64) throws {
+    let tables = _uniqueTables
+    try reference(index, in: tables.pointee.keys, isKey: true)
+    try beginKey()
+    try handler.key(
+      JSONString(_wellFormed: tables.pointee.keys.entry(Int(index)), keyTableEntry: Int(index)))
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenStart(isObject: Bool) throws {
+    try beginValue()
+    guard depth < options.limits.maxDepth else {
+      throw _binaryError(.depth(options.limits.maxDepth), at: offset)
+    }
+    open(isObject)
+    if isObject { try handler.startObject() } else { try handler.startArray() }
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenEndArray() throws {
+    guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+    close()
+    try handler.endArray()
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenEndObject() throws {
+    guard depth > 0 && inObject && !awaitingValue else {
+      throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
+    }
+    close()
+    try handler.endObject()
+    try endValue()
+  }
+
+  @inlinable @inline(__always)
+  mutating func tokenData(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    try beginValue()
+    text.removeAll(keepingCapacity: true)
+    _appendBase64(bytes, to: &text)
+    try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
+    try endValue()
   }
 
   // MARK: Structure

@@ -2,6 +2,149 @@ import JSONStreamCore
 import JSONStreamValue
 import JSONStreamWriter
 
+/// What a binary reader does with the tokens `_BinaryTokens.decode` reads, each decoded and
+/// checked as far as it can be on its own: its lengths against the limits, its strings' UTF-8,
+/// its number text, the values the format allows. What needs the reader's context (the
+/// grammar, references into its tables, the depth) the reader checks as it takes the token.
+@usableFromInline
+protocol _BinaryTokenSink {
+  /// The offset of the token being read, for errors.
+  var offset: Int { get }
+  var maxStringLength: Int { get }
+  var maxNumberLength: Int { get }
+  var allowNonFiniteNumbers: Bool { get }
+  mutating func tokenNull() throws
+  mutating func tokenBool(_ value: Bool) throws
+  mutating func tokenNumber(_ number: _BinaryNumber) throws
+  /// Number text (tag `08`) and its `JSONNumber` flags.
+  mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws
+  /// A string's UTF-8; a shared one also enters the string table.
+  mutating func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws
+  /// A reference to entry `index` of the string table, not yet checked against it.
+  mutating func tokenStringReference(_ index: UInt64) throws
+  /// A key's UTF-8; a shared one also enters the key table.
+  mutating func tokenKey(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws
+  /// A reference to entry `index` of the key table, not yet checked against it.
+  mutating func tokenKeyReference(_ index: UInt64) throws
+  mutating func tokenStart(isObject: Bool) throws
+  mutating func tokenEndArray() throws
+  mutating func tokenEndObject() throws
+  /// Bytes, read as JSON as their base64 text.
+  mutating func tokenData(_ bytes: UnsafeBufferPointer<UInt8>) throws
+}
+
+extension _BinaryTokens {
+  /// Decodes the token at `p` and hands it to `sink`: the one place that knows the tags'
+  /// layouts, so that both readers read the same tokens with the same errors, at the sink's
+  /// `offset`, the token's. Returns the token's length and whether it was complete; a token that runs past
+  /// the `available` bytes is not handed on, and its length is then the length it needs when
+  /// that is known already, else `available + 1`. A token that cannot be valid throws,
+  /// complete or not, as soon as its bytes show it.
+  @inlinable @inline(__always)
+  static func decode<Sink: _BinaryTokenSink>(
+    _ p: UnsafePointer<UInt8>, _ available: Int, into sink: inout Sink
+  ) throws -> (length: Int, isComplete: Bool) {
+    // The options and the offset are read only where a token needs them: read up front, they
+    // were loaded for every token.
+    let more = (available &+ 1, false)
+    let tag = p[0]
+    switch tag {
+    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true:
+      // One case with a branch inside: as two or three cases, LLVM tested for each before
+      // the jump table (five or six instructions for every token); as one, a range (two).
+      if tag == _BinaryTag.null {
+        try sink.tokenNull()
+      } else {
+        try sink.tokenBool(tag == _BinaryTag.true)
+      }
+      return (1, true)
+    case _BinaryTag.int:
+      guard let (bits, size) = try leb128(p + 1, available &- 1, at: sink.offset) else {
+        return more
+      }
+      try sink.tokenNumber(.int(_unzigzag(bits)))
+      return (1 &+ size, true)
+    case _BinaryTag.uint:
+      guard let (value, size) = try leb128(p + 1, available &- 1, at: sink.offset) else {
+        return more
+      }
+      try sink.tokenNumber(try uint(value, at: sink.offset))
+      return (1 &+ size, true)
+    case _BinaryTag.decimal:
+      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2, at: sink.offset)
+      else { return more }
+      try sink.tokenNumber(try decimal(mantissa: _unzigzag(bits), scale: p[1], at: sink.offset))
+      return (2 &+ size, true)
+    case _BinaryTag.int32:
+      guard available >= 5 else { return (5, false) }
+      try sink.tokenNumber(int32(p + 1))
+      return (5, true)
+    case _BinaryTag.int64:
+      guard available >= 9 else { return (9, false) }
+      try sink.tokenNumber(int64(p + 1))
+      return (9, true)
+    case _BinaryTag.decimal64:
+      guard available >= 10 else { return (10, false) }
+      try sink.tokenNumber(try decimal64(p + 1, at: sink.offset))
+      return (10, true)
+    case _BinaryTag.float32:
+      guard available >= 5 else { return (5, false) }
+      try sink.tokenNumber(
+        try double(float32(p + 1), allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset))
+      return (5, true)
+    case _BinaryTag.float64, _BinaryTag.date:
+      // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
+      guard available >= 9 else { return (9, false) }
+      try sink.tokenNumber(
+        try double(float64(p + 1), allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset))
+      return (9, true)
+    case _BinaryTag.numberText:
+      let (bytes, length) = try payload(p, available, limit: sink.maxNumberLength, at: sink.offset)
+      guard let bytes else { return (length, false) }
+      let flags = try numberTextFlags(
+        bytes, allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset)
+      try sink.tokenNumberText(bytes, flags: flags)
+      return (length, true)
+    case _BinaryTag.string, _BinaryTag.sharedString, _BinaryTag.key, _BinaryTag.sharedKey:
+      let (bytes, length) = try payload(p, available, limit: sink.maxStringLength, at: sink.offset)
+      guard let bytes else { return (length, false) }
+      guard _isWellFormedUTF8(bytes) else { throw _binaryError(.notUTF8, at: sink.offset) }
+      if tag <= _BinaryTag.sharedString {
+        try sink.tokenString(bytes, shared: tag == _BinaryTag.sharedString)
+      } else {
+        try sink.tokenKey(bytes, shared: tag == _BinaryTag.sharedKey)
+      }
+      return (length, true)
+    case _BinaryTag.stringRef, _BinaryTag.keyRef:
+      guard let (index, size) = try shortLEB128(p + 1, available &- 1, at: sink.offset) else {
+        return more
+      }
+      if tag == _BinaryTag.keyRef {
+        try sink.tokenKeyReference(index)
+      } else {
+        try sink.tokenStringReference(index)
+      }
+      return (1 &+ size, true)
+    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
+      try sink.tokenStart(isObject: tag == _BinaryTag.startObject)
+      return (1, true)
+    case _BinaryTag.endArray:
+      try sink.tokenEndArray()
+      return (1, true)
+    case _BinaryTag.endObject:
+      try sink.tokenEndObject()
+      return (1, true)
+    case _BinaryTag.data:
+      let (bytes, length) = try payload(p, available, limit: sink.maxStringLength, at: sink.offset)
+      guard let bytes else { return (length, false) }
+      try sink.tokenData(bytes)
+      return (length, true)
+    default:
+      throw _binaryError(.unknownTag(tag), at: sink.offset)
+    }
+  }
+}
+
 /// Reading the parts of binary tokens: LEB128 numbers, length-prefixed and fixed-width
 /// payloads, for the streaming reader (`JSONBinaryReader`) and the whole-input tree reader
 /// (`JSONValue(binary:)`) alike. `offset` is that of the token, for errors.
@@ -73,19 +216,21 @@ enum _BinaryTokens {
     }
   }
 
-  /// The payload of a token of a tag, LEB128 length and bytes at `p`; nil when the token runs
-  /// past `available`. A length over `limit` is an error (at the length, as in `tokenLength`)
-  /// as soon as it is read.
+  /// The payload of a token of a tag, LEB128 length and bytes at `p`, and the token's
+  /// length; a nil payload when the token runs past `available`, with the length it needs
+  /// when that is known (else `available + 1`). A length over `limit` is an error, at the
+  /// length, as soon as it is read.
   @inlinable @inline(__always)
   static func payload(
-    _ p: UnsafePointer<UInt8>, _ available: Int, limit: Int, at offset: @autoclosure () -> Int
-  ) throws -> UnsafeBufferPointer<UInt8>? {
-    guard let (length, size) = try shortLEB128(p + 1, available &- 1, at: offset()) else {
-      return nil
+    _ p: UnsafePointer<UInt8>, _ available: Int, limit: Int, at offset: Int
+  ) throws -> (UnsafeBufferPointer<UInt8>?, length: Int) {
+    guard let (length, size) = try shortLEB128(p + 1, available &- 1, at: offset) else {
+      return (nil, available &+ 1)
     }
-    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit, at: offset()) }
-    guard Int(length) <= available &- 1 &- size else { return nil }
-    return UnsafeBufferPointer(start: p + 1 + size, count: Int(length))
+    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit, at: offset) }
+    let total = 1 &+ size &+ Int(length)
+    guard total <= available else { return (nil, total) }
+    return (UnsafeBufferPointer(start: p + 1 + size, count: Int(length)), total)
   }
 
   @inlinable

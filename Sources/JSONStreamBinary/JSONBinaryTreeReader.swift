@@ -7,9 +7,10 @@
 // reader owns both: a shared key or string is copied into the arena once, where its table
 // entry then points, so a reference pushes a node without copying, hashing or comparing.
 //
-// Tokens are read and checked as `JSONBinaryReader.process` reads them, in the same order, so
-// the errors and their offsets are the same; the tests hold the two readers to that on every
-// truncation and flipped byte of a sample, and the binary fuzz target on arbitrary bytes.
+// Both readers decode tokens with one decoder, `_BinaryTokens.decode`, and check what it hands
+// them in the same order, so the errors and their offsets are the same; the tests hold the two
+// readers to that on every truncation and flipped byte of a sample, and the binary fuzz target
+// on arbitrary bytes.
 
 import JSONStreamCore
 import JSONStreamValue
@@ -66,7 +67,7 @@ func _readBinaryTree(
 }
 
 /// The reader behind `JSONValue(binary:)`: the whole input, one value, into a tree builder.
-struct _BinaryTreeReader {
+struct _BinaryTreeReader: _BinaryTokenSink {
   var builder: JSONTreeBuilder
   let limits: JSONParseLimits
   let allowNonFiniteNumbers: Bool
@@ -83,9 +84,12 @@ struct _BinaryTreeReader {
   var offset = 0
   /// Base64 text of a data value.
   var text: [UInt8] = []
+  /// The builder's state, changed in place: no copy of the builder exists while `read` runs.
+  var state: UnsafeMutablePointer<_BuilderState>
 
   init(options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
     builder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
+    state = builder._state()
     limits = options.limits
     allowNonFiniteNumbers = options.allowNonFiniteNumbers
   }
@@ -112,10 +116,10 @@ struct _BinaryTreeReader {
     // No copy of the builder exists while this runs: its state is changed in place.
     builder._beginEventRun()
     defer { builder._endEventRun() }
-    let state = builder._state()
+    state = builder._state()
     while position < end {
       offset = position
-      guard let length = try token(base + position, end &- position, state) else {
+      guard let length = try token(base + position, end &- position) else {
         throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
       }
       position &+= length
@@ -133,204 +137,147 @@ struct _BinaryTreeReader {
   }
 
   /// Delivers the token at `p` to the builder and returns its length, or nil when it runs past
-  /// `available` (the end of the input). `JSONBinaryReader.process`, case for case.
+  /// `available` (the end of the input): the decoder `JSONBinaryReader` reads with, calling
+  /// the token methods below, which check and deliver what `JSONBinaryReader`'s do, case for
+  /// case.
   @inline(__always)
-  mutating func token(
-    _ p: UnsafePointer<UInt8>, _ available: Int, _ state: UnsafeMutablePointer<_BuilderState>
-  ) throws -> Int? {
-    let tag = p[0]
-    var length = 1
-    switch tag {
-    case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true:
-      try beginValue(state)
-      builder._push(
-        _Node(
-          head: tag == _BinaryTag.null
-            ? _JSONNode.null : tag == _BinaryTag.true ? _JSONNode.true : _JSONNode.false, payload: 0
-        ), state)
-      endValue(state)
-    case _BinaryTag.int:
-      guard let (bits, size) = try _BinaryTokens.leb128(p + 1, available &- 1, at: offset)
-      else { return nil }
-      length = 1 &+ size
-      try number(.int(_unzigzag(bits)), state)
-    case _BinaryTag.uint:
-      guard let (value, size) = try _BinaryTokens.leb128(p + 1, available &- 1, at: offset)
-      else { return nil }
-      length = 1 &+ size
-      try number(_BinaryTokens.uint(value, at: offset), state)
-    case _BinaryTag.decimal:
-      guard available >= 2,
-        let (bits, size) = try _BinaryTokens.leb128(p + 2, available &- 2, at: offset)
-      else { return nil }
-      length = 2 &+ size
-      try number(_BinaryTokens.decimal(mantissa: _unzigzag(bits), scale: p[1], at: offset), state)
-    case _BinaryTag.int32:
-      guard available >= 5 else { return nil }
-      length = 5
-      try number(_BinaryTokens.int32(p + 1), state)
-    case _BinaryTag.int64:
-      guard available >= 9 else { return nil }
-      length = 9
-      try number(_BinaryTokens.int64(p + 1), state)
-    case _BinaryTag.decimal64:
-      guard available >= 10 else { return nil }
-      length = 10
-      try number(_BinaryTokens.decimal64(p + 1, at: offset), state)
-    case _BinaryTag.float32:
-      guard available >= 5 else { return nil }
-      length = 5
-      try double(_BinaryTokens.float32(p + 1), state)
-    case _BinaryTag.float64, _BinaryTag.date:
-      guard available >= 9 else { return nil }
-      length = 9
-      try double(_BinaryTokens.float64(p + 1), state)
-    case _BinaryTag.numberText:
-      guard let (bytes, size) = try payload(p, available, limit: limits.maxNumberLength) else {
-        return nil
-      }
-      length = size
-      let flags = try _BinaryTokens.numberTextFlags(
-        bytes, allowNonFinite: allowNonFiniteNumbers, at: offset)
-      try beginValue(state)
-      builder.number(JSONNumber(_utf8: bytes, flags: flags))
-      endValue(state)
-    case _BinaryTag.string, _BinaryTag.sharedString:
-      guard let (bytes, size) = try text(p, available) else { return nil }
-      length = size
-      if tag == _BinaryTag.sharedString {
-        let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
-        try beginValue(state)
-        builder._pushKnownString(state, payload: payload, count: bytes.count)
-      } else {
-        try beginValue(state)
-        builder.string(JSONString(_wellFormed: bytes))
-      }
-      endValue(state)
-    case _BinaryTag.stringRef:
-      guard let (entry, size) = try reference(p, available, in: strings, isKey: false) else {
-        return nil
-      }
-      length = size
-      try beginValue(state)
-      builder._pushKnownString(state, payload: entry.payload, count: entry.length)
-      endValue(state)
-    case _BinaryTag.key, _BinaryTag.sharedKey:
-      guard let (bytes, size) = try text(p, available) else { return nil }
-      length = size
-      try beginKey(state)
-      if tag == _BinaryTag.sharedKey {
-        let fingerprint = _BuilderFrame.fingerprint(of: bytes)
-        let payload = try enter(bytes, fingerprint: fingerprint, isKey: true, state)
-        if !builder._pushKnownKey(
-          state, payload: payload, count: bytes.count, fingerprint: fingerprint)
-        {
-          try builder.key(JSONString(_wellFormed: bytes))
-        }
-      } else {
-        try builder.key(JSONString(_wellFormed: bytes))
-      }
-    case _BinaryTag.keyRef:
-      guard let (entry, size) = try reference(p, available, in: keys, isKey: true) else {
-        return nil
-      }
-      length = size
-      try beginKey(state)
-      if !builder._pushKnownKey(
-        state, payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
-      {
-        try builder.key(
-          JSONString(_wellFormed: _JSONNode.bytes(entry.payload, count: entry.length)))
-      }
-    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
-      try beginValue(state)
-      guard state.pointee.frames.count < limits.maxDepth else {
-        throw _binaryError(.depth(limits.maxDepth), at: offset)
-      }
-      builder._open(state, isObject: tag == _BinaryTag.startObject)
-    case _BinaryTag.endArray:
-      guard state.pointee.frames.count > 0 && !inObject(state) else {
-        throw _binaryError(.misplacedArrayEnd, at: offset)
-      }
-      builder._endArray(state)
-      endValue(state)
-    case _BinaryTag.endObject:
-      guard state.pointee.frames.count > 0 && inObject(state) && !awaitingValue else {
-        throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
-      }
-      builder._endObject(state)
-      endValue(state)
-    case _BinaryTag.data:
-      guard let (bytes, size) = try payload(p, available, limit: limits.maxStringLength) else {
-        return nil
-      }
-      length = size
-      try beginValue(state)
-      text.removeAll(keepingCapacity: true)
-      _appendBase64(bytes, to: &text)
-      text.withUnsafeBufferPointer { builder.string(JSONString(_wellFormed: $0)) }
-      endValue(state)
-    default:
-      throw _binaryError(.unknownTag(tag), at: offset)
-    }
-    return length
+  mutating func token(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
+    let (length, isComplete) = try _BinaryTokens.decode(p, available, into: &self)
+    return isComplete ? length : nil
   }
 
-  // MARK: Token parts
+  // MARK: Tokens, as the decoder hands them on
 
-  /// The payload of the token at `p` and the token's length; nil when it runs past
-  /// `available`.
+  var maxStringLength: Int { limits.maxStringLength }
+  var maxNumberLength: Int { limits.maxNumberLength }
+
   @inline(__always)
-  func payload(_ p: UnsafePointer<UInt8>, _ available: Int, limit: Int) throws -> (
-    UnsafeBufferPointer<UInt8>, length: Int
-  )? {
-    guard let bytes = try _BinaryTokens.payload(p, available, limit: limit, at: offset) else {
-      return nil
-    }
-    return (bytes, bytes.baseAddress.unsafelyUnwrapped + bytes.count - p)
+  mutating func tokenNull() throws {
+    try beginValue(state)
+    builder._push(_Node(head: _JSONNode.null, payload: 0), state)
+    endValue(state)
   }
 
-  /// `payload` for a string or a key: held to the string length limit, and UTF-8.
   @inline(__always)
-  func text(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    UnsafeBufferPointer<UInt8>, length: Int
-  )? {
-    guard let (bytes, length) = try payload(p, available, limit: limits.maxStringLength) else {
-      return nil
-    }
-    guard _isWellFormedUTF8(bytes) else { throw _binaryError(.notUTF8, at: offset) }
-    return (bytes, length)
+  mutating func tokenBool(_ value: Bool) throws {
+    try beginValue(state)
+    builder._push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0), state)
+    endValue(state)
   }
 
-  /// The entry of `table` that the reference token at `p` names, and the token's length; nil
-  /// when it runs past `available`. Only earlier entries may be named.
   @inline(__always)
-  func reference(
-    _ p: UnsafePointer<UInt8>, _ available: Int, in table: _Buffer<_TableEntry>, isKey: Bool
-  ) throws -> (_TableEntry, length: Int)? {
-    guard let (index, size) = try _BinaryTokens.shortLEB128(p + 1, available &- 1, at: offset)
-    else { return nil }
-    guard index < UInt64(table.count) else {
-      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
-    }
-    return (table.base[Int(index)], 1 &+ size)
-  }
-
-  // MARK: Values and structure, as JSONBinaryReader checks them
-
-  @inline(__always)
-  mutating func number(_ number: _BinaryNumber, _ state: UnsafeMutablePointer<_BuilderState>)
-    throws
-  {
+  mutating func tokenNumber(_ number: _BinaryNumber) throws {
     try beginValue(state)
     builder._push(_JSONNode.node(number), state)
     endValue(state)
   }
 
-  mutating func double(_ value: Double, _ state: UnsafeMutablePointer<_BuilderState>) throws {
-    try number(
-      _BinaryTokens.double(value, allowNonFinite: allowNonFiniteNumbers, at: offset), state)
+  @inline(__always)
+  mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws {
+    try beginValue(state)
+    builder.number(JSONNumber(_utf8: bytes, flags: flags))
+    endValue(state)
   }
+
+  @inline(__always)
+  mutating func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+    if shared {
+      let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
+      try beginValue(state)
+      builder._pushKnownString(state, payload: payload, count: bytes.count)
+    } else {
+      try beginValue(state)
+      builder.string(JSONString(_wellFormed: bytes))
+    }
+    endValue(state)
+  }
+
+  @inline(__always)
+  mutating func tokenStringReference(_ index: UInt64) throws {
+    let entry = try reference(index, in: strings, isKey: false)
+    try beginValue(state)
+    builder._pushKnownString(state, payload: entry.payload, count: entry.length)
+    endValue(state)
+  }
+
+  @inline(__always)
+  mutating func tokenKey(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+    try beginKey(state)
+    if shared {
+      let fingerprint = _BuilderFrame.fingerprint(of: bytes)
+      let payload = try enter(bytes, fingerprint: fingerprint, isKey: true, state)
+      if !builder._pushKnownKey(
+        state, payload: payload, count: bytes.count, fingerprint: fingerprint)
+      {
+        try builder.key(JSONString(_wellFormed: bytes))
+      }
+    } else {
+      try builder.key(JSONString(_wellFormed: bytes))
+    }
+  }
+
+  @inline(__always)
+  mutating func tokenKeyReference(_ index: UInt64) throws {
+    let entry = try reference(index, in: keys, isKey: true)
+    try beginKey(state)
+    if !builder._pushKnownKey(
+      state, payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
+    {
+      try builder.key(
+        JSONString(_wellFormed: _JSONNode.bytes(entry.payload, count: entry.length)))
+    }
+  }
+
+  @inline(__always)
+  mutating func tokenStart(isObject: Bool) throws {
+    try beginValue(state)
+    guard state.pointee.frames.count < limits.maxDepth else {
+      throw _binaryError(.depth(limits.maxDepth), at: offset)
+    }
+    builder._open(state, isObject: isObject)
+  }
+
+  @inline(__always)
+  mutating func tokenEndArray() throws {
+    guard state.pointee.frames.count > 0 && !inObject(state) else {
+      throw _binaryError(.misplacedArrayEnd, at: offset)
+    }
+    builder._endArray(state)
+    endValue(state)
+  }
+
+  @inline(__always)
+  mutating func tokenEndObject() throws {
+    guard state.pointee.frames.count > 0 && inObject(state) && !awaitingValue else {
+      throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
+    }
+    builder._endObject(state)
+    endValue(state)
+  }
+
+  @inline(__always)
+  mutating func tokenData(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    try beginValue(state)
+    text.removeAll(keepingCapacity: true)
+    _appendBase64(bytes, to: &text)
+    text.withUnsafeBufferPointer { builder.string(JSONString(_wellFormed: $0)) }
+    endValue(state)
+  }
+
+  // MARK: Table references
+
+  /// The entry `index` of `table` names: only earlier entries may be named.
+  @inline(__always)
+  func reference(_ index: UInt64, in table: _Buffer<_TableEntry>, isKey: Bool) throws
+    -> _TableEntry
+  {
+    guard index < UInt64(table.count) else {
+      throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
+    }
+    return table.base[Int(index)]
+  }
+
+  // MARK: Values and structure, as JSONBinaryReader checks them
 
   @inline(__always)
   func inObject(_ state: UnsafeMutablePointer<_BuilderState>) -> Bool {
