@@ -52,76 +52,13 @@ extension JSONBinaryWriter {
     let state = _state()
     // The grammar is checked once, for the tree as a whole; inside it, it holds.
     try beginValue(state)
-    // Plain memory, not an array (see `_JSONStorage.replay`).
-    var walk = _Buffer<_BinaryWalkFrame>(capacity: 16)
-    defer { walk.deallocate() }
-    // Room for a key and a value is made once before them (`makeRoom`), so that their tokens
-    // are written without a check each (see `_BinaryWriterState.maxToken`): 6% fewer
-    // instructions writing citm_catalog.json.
-    let room = 2 &* _BinaryWriterState.maxToken
-    var checkAt = 0
-    try makeRoom(state, room, &checkAt)
-    // The innermost container's frame is a local, the ones around it wait in `walk`: kept
-    // in the buffer, its fields were loaded and stored back for every child. A frame holds
-    // the container's entry of the key predictions' stack as well (see
-    // `_BinaryWriterState.stack`): kept on that stack, as the events keep it, it was pushed,
-    // popped, and loaded and stored for every key, 3-5% of the time of writing twitter.json
-    // and citm_catalog.json.
-    guard var inner = openTree(state, root, context: state.pointee.context) else {
-      return try endValue(state)
-    }
-    while true {
-      guard let child = inner.walk.nextChild() else {
-        state.pointee.writeTag(inner.walk.isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
-        guard walk.count > 0 else { return try endValue(state) }
-        inner = walk.removeLast()
-        continue
-      }
-      if state.pointee.out.count >= checkAt { try makeRoom(state, room, &checkAt) }
-      if let key = child.key {
-        state.pointee.writeKey(_JSONNode.utf8(key), in: &inner.keys, checked: false)
-      }
-      let node = child.value
-      let head = node.head
-      switch _JSONNode.kind(head) {
-      case _JSONNode.null: state.pointee.writeTag(_BinaryTag.null, checked: false)
-      case _JSONNode.false: state.pointee.writeTag(_BinaryTag.false, checked: false)
-      case _JSONNode.true: state.pointee.writeTag(_BinaryTag.true, checked: false)
-      case _JSONNode.integer:
-        state.pointee.writeInteger(_JSONNode.integerValue(head), checked: false)
-      case _JSONNode.number:
-        // Number text is a call (see `writeNumber(_:)`), where `checked: false` would be a
-        // test, not a saving.
-        state.pointee.writeNumber(_JSONNode.numberText(node))
-      case _JSONNode.binaryNumber:
-        state.pointee.writeKeptNumber(_JSONNode.binaryNumber(node))
-      case _JSONNode.string:
-        state.pointee.writeString(_JSONNode.utf8(node))
-      default:
-        let context = _BinaryWriterState.context(in: inner.keys)
-        if let frame = openTree(state, node, context: context) {
-          walk.append(inner)
-          inner = frame
-        }
-      }
-    }
-  }
-
-  /// Opens container `node`, started in `context` (see `_BinaryWriterState.nextKey`), and
-  /// returns the frame of its children; closes it and returns nil when it has none.
-  @inlinable @inline(__always)
-  func openTree(
-    _ state: UnsafeMutablePointer<_BinaryWriterState>, _ node: _Node, context: Int32
-  ) -> _BinaryWalkFrame? {
-    let (isObject, frame) = _WalkFrame.open(node)
-    state.pointee.writeTag(
-      isObject ? _BinaryTag.startObject : _BinaryTag.startArray, checked: false)
-    guard let frame else {
-      state.pointee.writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
-      return nil
-    }
-    return _BinaryWalkFrame(
-      walk: frame, keys: _BinaryWriterState.frame(isObject: isObject, context: context))
+    // The writer is moved into the visitor and back, not copied: a copy would share its
+    // state, and a flush would copy it.
+    var visitor = _TreeBinaryVisitor(writer: consume self, state: state)
+    defer { self = visitor.writer }
+    try visitor.makeRoom()
+    try _JSONStorage.walk(root, into: &visitor)
+    try visitor.writer.endValue(state)
   }
 
   /// Hands the output on once it reaches the chunk size, as the events would: memory stays
@@ -137,15 +74,77 @@ extension JSONBinaryWriter {
   }
 }
 
-/// A container the one-pass binary writer walks: its children, and its entry of the key
-/// predictions' stack (see `_BinaryWriterState.stack`).
-@usableFromInline
-struct _BinaryWalkFrame: BitwiseCopyable {
-  @usableFromInline var walk: _WalkFrame
-  @usableFromInline var keys: Int32
+/// Writing a tree's nodes as binary tokens, through the same token writers as the events, as a
+/// visitor of the walk. What it keeps for each container is the container's entry of the key
+/// predictions' stack (see `_BinaryWriterState.stack`): kept on that stack, as the events keep
+/// it, it was pushed, popped, and loaded and stored for every key, 3-5% of the time of writing
+/// twitter.json and citm_catalog.json.
+struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
+  var writer: JSONBinaryWriter<Sink>
+  let state: UnsafeMutablePointer<_BinaryWriterState>
+  /// Room for a key and a value is made once before them (`makeRoom`), so that their tokens
+  /// are written without a check each (see `_BinaryWriterState.maxToken`): 6% fewer
+  /// instructions writing citm_catalog.json.
+  let room = 2 &* _BinaryWriterState.maxToken
+  var checkAt = 0
 
-  @inlinable init(walk: _WalkFrame, keys: Int32) {
-    self.walk = walk
-    self.keys = keys
+  init(writer: consuming JSONBinaryWriter<Sink>, state: UnsafeMutablePointer<_BinaryWriterState>) {
+    self.state = state
+    self.writer = writer
+  }
+
+  var isDone: Bool { false }
+
+  mutating func makeRoom() throws { try writer.makeRoom(state, room, &checkAt) }
+
+  @inline(__always)
+  mutating func visitNull() { state.pointee.writeTag(_BinaryTag.null, checked: false) }
+
+  @inline(__always)
+  mutating func visitBool(_ value: Bool) {
+    state.pointee.writeTag(value ? _BinaryTag.true : _BinaryTag.false, checked: false)
+  }
+
+  /// Number text is a call (see `writeNumber(_:)`), where `checked: false` would be a test,
+  /// not a saving.
+  @inline(__always)
+  mutating func visitNumber(_ number: JSONNumber) { state.pointee.writeNumber(number) }
+
+  @inline(__always)
+  mutating func visitInteger(_ value: Int64, text: JSONNumber) {
+    state.pointee.writeInteger(value, checked: false)
+  }
+
+  @inline(__always)
+  mutating func visitBinaryNumber(_ number: _BinaryNumber) {
+    state.pointee.writeKeptNumber(number)
+  }
+
+  @inline(__always)
+  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) {
+    state.pointee.writeString(utf8)
+  }
+
+  @inline(__always)
+  mutating func visitChild(key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of keys: inout Int32)
+    throws
+  {
+    if state.pointee.out.count >= checkAt { try makeRoom() }
+    if let key { state.pointee.writeKey(key, in: &keys, checked: false) }
+  }
+
+  /// The container's entry of the key predictions' stack, for a container started in the
+  /// context of `parent`'s (see `_BinaryWriterState.nextKey`).
+  @inline(__always)
+  mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Int32?) -> Int32 {
+    state.pointee.writeTag(
+      isObject ? _BinaryTag.startObject : _BinaryTag.startArray, checked: false)
+    let context = parent.map(_BinaryWriterState.context(in:)) ?? state.pointee.context
+    return _BinaryWriterState.frame(isObject: isObject, context: context)
+  }
+
+  @inline(__always)
+  mutating func visitEnd(_ keys: Int32, isObject: Bool, isEmpty: Bool) {
+    state.pointee.writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
   }
 }

@@ -35,127 +35,67 @@ extension JSONValue {
 }
 
 extension _JSONStorage {
-  /// Delivers the events of `root` and everything in it: a walk over the nodes, with an
-  /// explicit stack of the containers open around it. The memory must stay alive meanwhile.
+  /// Delivers the events of container `root` and everything in it. The memory must stay alive
+  /// meanwhile.
   @inlinable
   static func replay<Handler: JSONEventHandler>(_ root: _Node, into handler: inout Handler) throws {
-    // Plain memory, not an array: changing an array's last frame checked its uniqueness
-    // (a runtime call) for every child, 3% of writing citm_catalog.json's tree as binary.
-    // It holds the containers around the innermost, whose frame is a local: kept in the
-    // buffer, its fields were loaded and stored back for every child.
-    var stack = _Buffer<_WalkFrame>(capacity: 16)
-    defer { stack.deallocate() }
-    try withUnsafePointer(to: root) { rootNode in
-      // The root is the one child of a frame of its own, at the bottom, whose end is the end
-      // of the walk.
-      var inner = _WalkFrame(next: rootNode, end: rootNode + 1, last: nil, isObject: false)
-      while true {
-        // Close finished containers, deliver a key before a member.
-        guard let child = inner.nextChild() else {
-          guard stack.count > 0 else { return }
-          if inner.isObject { try handler.endObject() } else { try handler.endArray() }
-          if handler.isDone { return }
-          inner = stack.removeLast()
-          continue
-        }
-        if let key = child.key {
-          try handler.key(JSONString(_wellFormed: _JSONNode.utf8(key)))
-          if handler.isDone { return }
-        }
-        let node = child.value
-        switch _JSONNode.kind(node.head) {
-        case _JSONNode.null: try handler.null()
-        case _JSONNode.false: try handler.bool(false)
-        case _JSONNode.true: try handler.bool(true)
-        case _JSONNode.number, _JSONNode.integer: try handler.number(_JSONNode.numberText(node))
-        case _JSONNode.binaryNumber:
-          try handler._binaryNumber(_JSONNode.binaryNumber(node))
-        case _JSONNode.string:
-          try handler.string(JSONString(_wellFormed: _JSONNode.utf8(node)))
-        default:
-          let (isObject, frame) = _WalkFrame.open(node)
-          if isObject { try handler.startObject() } else { try handler.startArray() }
-          if let frame {
-            stack.append(inner)
-            inner = frame
-          } else if !handler.isDone {
-            // Empty: it ends at once, unless the handler is done with its start.
-            if isObject { try handler.endObject() } else { try handler.endArray() }
-          }
-        }
-        if handler.isDone { return }
-      }
-    }
+    // The handler is moved into the visitor and back, not copied: a copy would share its
+    // state, and the handler's next change would copy it.
+    var visitor = _ReplayVisitor(handler: consume handler)
+    defer { handler = visitor.handler }
+    try walk(root, into: &visitor)
   }
 }
 
-/// A container being walked, by replay or by the one-pass writer: its block of children, then
-/// an open container's incomplete last child (see `_JSONStorage`).
+/// Replay as a visitor of the walk: each node becomes the event a parser of its text gives.
 @usableFromInline
-package struct _WalkFrame: BitwiseCopyable {
-  @usableFromInline var next: UnsafePointer<_Node>
-  @usableFromInline var end: UnsafePointer<_Node>
-  @usableFromInline var last: UnsafePointer<_Node>?
-  @usableFromInline package let isObject: Bool
-  /// A child was returned already (a separator goes before the next).
-  @usableFromInline var started = false
+struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
+  @usableFromInline var handler: Handler
 
-  @inlinable
-  init(
-    next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
-    isObject: Bool
-  ) {
-    self.next = next
-    self.end = end
-    self.last = last
-    self.isObject = isObject
+  @inlinable init(handler: consuming Handler) { self.handler = handler }
+
+  @inlinable var isDone: Bool { handler.isDone }
+
+  @inlinable @inline(__always)
+  mutating func visitNull() throws { try handler.null() }
+
+  @inlinable @inline(__always)
+  mutating func visitBool(_ value: Bool) throws { try handler.bool(value) }
+
+  @inlinable @inline(__always)
+  mutating func visitNumber(_ number: JSONNumber) throws { try handler.number(number) }
+
+  @inlinable @inline(__always)
+  mutating func visitInteger(_ value: Int64, text: JSONNumber) throws {
+    try handler.number(text)
   }
 
-  /// Whether container `node` is an object, and a frame over its children (nil when none).
   @inlinable @inline(__always)
-  package static func open(_ node: _Node) -> (isObject: Bool, frame: _WalkFrame?) {
-    let (block, nodes, last, isObject) = _JSONNode.children(node)
-    if let block {
-      return (isObject, _WalkFrame(next: block, end: block + nodes, last: last, isObject: isObject))
-    }
-    if let last {
-      return (
-        isObject,
-        _WalkFrame(next: last, end: last + (isObject ? 2 : 1), last: nil, isObject: isObject)
-      )
-    }
-    return (isObject, nil)
+  mutating func visitBinaryNumber(_ number: _BinaryNumber) throws {
+    try handler._binaryNumber(number)
   }
 
-  /// The next child — a member's key node and value node, or an element's node — and whether
-  /// it is the first; nil once the container is done.
   @inlinable @inline(__always)
-  package mutating func nextChild() -> (key: _Node?, value: _Node, isFirst: Bool)? {
-    if next == end {
-      // The block is done; an open container's last element or member follows.
-      guard let last else { return nil }
-      next = last
-      end = last + (isObject ? 2 : 1)
-      self.last = nil
-    }
-    let isFirst = !started
-    started = true
-    if isObject {
-      defer { next += 2 }
-      return (next[0], next[1], isFirst)
-    }
-    defer { next += 1 }
-    return (nil, next[0], isFirst)
+  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) throws {
+    try handler.string(JSONString(_wellFormed: utf8))
   }
-}
 
-extension _Buffer where Element == _WalkFrame {
-  /// The next child of the innermost container of a walk (the last frame; see
-  /// `_WalkFrame.nextChild`). The frame is changed in place through its address: through the
-  /// buffer's subscript (a get and a set of the whole frame) writing citm_catalog.json took
-  /// 5–9% more instructions.
   @inlinable @inline(__always)
-  package func nextChildOfInnermost() -> (key: _Node?, value: _Node, isFirst: Bool)? {
-    (base + (count &- 1)).pointee.nextChild()
+  mutating func visitChild(
+    key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of container: inout Void
+  )
+    throws
+  {
+    if let key { try handler.key(JSONString(_wellFormed: key)) }
+  }
+
+  @inlinable @inline(__always)
+  mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Void?) throws {
+    if isObject { try handler.startObject() } else { try handler.startArray() }
+  }
+
+  @inlinable @inline(__always)
+  mutating func visitEnd(_ container: Void, isObject: Bool, isEmpty: Bool) throws {
+    if isObject { try handler.endObject() } else { try handler.endArray() }
   }
 }

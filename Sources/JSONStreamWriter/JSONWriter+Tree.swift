@@ -30,70 +30,95 @@ extension JSONWriter {
   @usableFromInline
   mutating func _writeTreeNodes(_ root: _Node, _ state: UnsafeMutablePointer<_WriterState>) throws {
     try _beginValue(state)
-    var depth = state.pointee.stack.count
-    let pretty = options.indent != nil
-    let allowNonFinite = options.allowNonFiniteNumbers
-    // Plain memory, not an array: changing an array's last frame checked its uniqueness
-    // (a runtime call) for every child.
-    var stack = _Buffer<_WalkFrame>(capacity: 16)
-    defer { stack.deallocate() }
-    var node = root
-    while true {
-      let head = node.head
-      switch _JSONNode.kind(head) {
-      case _JSONNode.null: _appendStatic(state, "null")
-      case _JSONNode.false: _appendStatic(state, "false")
-      case _JSONNode.true: _appendStatic(state, "true")
-      case _JSONNode.number:
-        let text = _JSONNode.bytes(node.payload, count: _JSONNode.numberLength(head))
-        if _JSONNode.numberFlags(head) & JSONNumber._nonFinite != 0 && !allowNonFinite {
-          throw _nonFinite(String(decoding: text, as: UTF8.self))
-        }
-        state.pointee.out.append(text)
-      case _JSONNode.integer:
-        state.pointee.out.append(
-          _JSONNode.bytes(node.payload, count: _JSONNode.integerLength(head)))
-      case _JSONNode.binaryNumber:
-        try _JSONNode.withNumber(node) { number in
-          if number.isNonFinite && !allowNonFinite { throw _nonFinite(number.text) }
-          state.pointee.out.append(number.utf8)
-        }
-      case _JSONNode.string:
-        _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(node)))
-      default:
-        let (isObject, frame) = _WalkFrame.open(node)
-        guard let frame else {
-          _appendStatic(state, isObject ? "{}" : "[]")
-          break
-        }
-        stack.append(frame)
-        state.pointee.out.append(isObject ? ._openBrace : ._openBracket)
-        depth &+= 1
-      }
-      // The next value: close finished containers, write separators and keys.
-      while true {
-        guard stack.count > 0 else {
-          try _endValue(state)
-          return
-        }
-        guard let child = stack.nextChildOfInnermost() else {
-          let isObject = stack.removeLast().isObject
-          depth &-= 1
-          if pretty { _newline(state, depth: depth) }
-          state.pointee.out.append(isObject ? ._closeBrace : ._closeBracket)
-          if state.pointee.out.count >= chunkSize { try _flush() }
-          continue
-        }
-        if !child.isFirst { state.pointee.out.append(._comma) }
-        if pretty { _newline(state, depth: depth) }
-        if let key = child.key {
-          _ = _writeQuoted(state, JSONString(_wellFormed: _JSONNode.utf8(key)))
-          state.pointee.out.append(._colon)
-          if pretty { state.pointee.out.append(._space) }
-        }
-        node = child.value
-        break
-      }
+    // The writer is moved into the visitor and back, not copied: a copy would share its
+    // state, and a flush would copy it.
+    var visitor = _TreeTextVisitor(writer: consume self, state: state)
+    defer { self = visitor.writer }
+    try _JSONStorage.walk(root, into: &visitor)
+    try visitor.writer._endValue(state)
+  }
+}
+
+/// Writing a tree's nodes as JSON text, as a visitor of the walk.
+struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
+  var writer: JSONWriter<Sink>
+  let state: UnsafeMutablePointer<_WriterState>
+  let pretty: Bool
+  let allowNonFinite: Bool
+  /// The depth of the container the tree is written in.
+  let depth: Int
+
+  init(writer: consuming JSONWriter<Sink>, state: UnsafeMutablePointer<_WriterState>) {
+    pretty = writer.options.indent != nil
+    allowNonFinite = writer.options.allowNonFiniteNumbers
+    depth = state.pointee.stack.count
+    self.state = state
+    self.writer = writer
+  }
+
+  var isDone: Bool { false }
+
+  @inline(__always)
+  mutating func visitNull() { writer._appendStatic(state, "null") }
+
+  @inline(__always)
+  mutating func visitBool(_ value: Bool) {
+    if value { writer._appendStatic(state, "true") } else { writer._appendStatic(state, "false") }
+  }
+
+  @inline(__always)
+  mutating func visitNumber(_ number: JSONNumber) throws {
+    if number._flags & JSONNumber._nonFinite != 0 && !allowNonFinite {
+      throw writer._nonFinite(String(decoding: number.utf8, as: UTF8.self))
     }
+    state.pointee.out.append(number.utf8)
+  }
+
+  @inline(__always)
+  mutating func visitInteger(_ value: Int64, text: JSONNumber) {
+    state.pointee.out.append(text.utf8)
+  }
+
+  @inline(__always)
+  mutating func visitBinaryNumber(_ number: _BinaryNumber) throws {
+    try number.withJSONNumber { number in
+      if number.isNonFinite && !allowNonFinite { throw writer._nonFinite(number.text) }
+      state.pointee.out.append(number.utf8)
+    }
+  }
+
+  @inline(__always)
+  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) {
+    _ = writer._writeQuoted(state, JSONString(_wellFormed: utf8))
+  }
+
+  /// A separator, a new line when pretty, and a member's key.
+  @inline(__always)
+  mutating func visitChild(key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of depth: inout Int) {
+    if !isFirst { state.pointee.out.append(._comma) }
+    if pretty { writer._newline(state, depth: depth) }
+    if let key {
+      _ = writer._writeQuoted(state, JSONString(_wellFormed: key))
+      state.pointee.out.append(._colon)
+      if pretty { state.pointee.out.append(._space) }
+    }
+  }
+
+  /// The depth of the container's children.
+  @inline(__always)
+  mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Int?) -> Int {
+    if !isEmpty { state.pointee.out.append(isObject ? ._openBrace : ._openBracket) }
+    return (parent ?? depth) &+ 1
+  }
+
+  @inline(__always)
+  mutating func visitEnd(_ depth: Int, isObject: Bool, isEmpty: Bool) throws {
+    if isEmpty {
+      writer._appendStatic(state, isObject ? "{}" : "[]")
+      return
+    }
+    if pretty { writer._newline(state, depth: depth &- 1) }
+    state.pointee.out.append(isObject ? ._closeBrace : ._closeBracket)
+    if state.pointee.out.count >= writer.chunkSize { try writer._flush() }
   }
 }
