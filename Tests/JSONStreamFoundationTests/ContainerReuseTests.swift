@@ -4,10 +4,10 @@ import Testing
 
 @testable import JSONStreamFoundation
 
-/// The decoder reuses a keyed container once nothing holds it (see `_ContainerCache`). These
-/// models hold containers past the usual `init(from:)` pattern: each must keep reading its
-/// own object.
-@Suite("Keyed containers reused only when free")
+/// The decoder reuses a keyed container's frame once nothing holds the container (see
+/// `_KeyedFramePool`). These models hold containers past the usual `init(from:)` pattern:
+/// each must keep reading its own object.
+@Suite("Keyed container frames reused only when free")
 struct ContainerReuseTests {
   /// A tree: each node's container is busy while its children, with the same keys, decode.
   final class Node: Codable, Equatable {
@@ -148,20 +148,50 @@ struct ContainerReuseTests {
     #expect(readings == (0..<count).map { "n\($0)/\($0)" })
   }
 
-  /// A container kept past its call is held, with its document, until nothing holds it; then
-  /// a later call frees it. Other tests run at the same time and keep a few: the bound is far
-  /// below what keeping every one would reach.
-  @Test("containers kept past their calls are freed once dropped")
-  func keptThenDropped() throws {
-    let decoder = JSONStreamDecoder()
-    let kept = try decoder.decode(Deferred.self, from: Data(#"{"name":"kept","size":1}"#.utf8))
-    for index in 0..<2_000 {
-      let dropped = try decoder.decode(
-        Deferred.self, from: Data(#"{"name":"d\#(index)","size":\#(index)}"#.utf8))
-      if try dropped.read() != "d\(index)/\(index)" { Issue.record("d\(index) misread") }
+  /// Keeps its container, and watches its decoder.
+  final class Watched: Decodable {
+    let container: KeyedDecodingContainer<Deferred.Keys>
+    weak var decoder: _Decoder?
+
+    init(from decoder: any Decoder) throws {
+      container = try decoder.container(keyedBy: Deferred.Keys.self)
+      self.decoder = decoder as? _Decoder
     }
-    #expect(_EscapedContainers.shared.count < 500)
-    #expect(try kept.read() == "kept/1")
+  }
+
+  /// A frame holds its decoder, and the decoder the pool of frames: after the call the pool
+  /// holds none, so a kept container holds the decoder until it is dropped, and no longer.
+  @Test("a decoder lives as long as a container kept past the call, and no longer")
+  func keptThenDropped() throws {
+    var kept: Watched? = try JSONStreamDecoder().decode(
+      Watched.self, from: Data(#"{"name":"kept","size":1}"#.utf8))
+    #expect(kept?.decoder != nil)
+    #expect(try kept?.container.decode(String.self, forKey: .name) == "kept")
+    weak let decoder = kept?.decoder
+    kept = nil
+    #expect(decoder == nil)
+  }
+
+  /// Reads a super decoder during the call, and watches both decoders.
+  final class WatchedSuper: Decodable {
+    weak var decoder: _Decoder?
+    weak var inner: _Decoder?
+
+    init(from decoder: any Decoder) throws {
+      let inner = try decoder.container(keyedBy: Deferred.Keys.self).superDecoder(forKey: .name)
+      // Its frame is in the pool, and holds the super decoder.
+      _ = try inner.container(keyedBy: Deferred.Keys.self).decode(String.self, forKey: .name)
+      self.decoder = decoder as? _Decoder
+      self.inner = inner as? _Decoder
+    }
+  }
+
+  @Test("the decoder and its super decoders are freed once the call returns")
+  func freedAfterTheCall() throws {
+    let watched = try JSONStreamDecoder().decode(
+      WatchedSuper.self, from: Data(#"{"name":{"name":"x"}}"#.utf8))
+    #expect(watched.decoder == nil)
+    #expect(watched.inner == nil)
   }
 
   /// Keeps a super decoder and reads it after the call: its containers are made then.
@@ -189,29 +219,8 @@ struct ContainerReuseTests {
     for _ in 0..<3 { #expect(try kept.read() == "deep/5") }
   }
 
-  /// Decodes with a cache that keeps no container: each one owns its frame (the fallback
-  /// where `KeyedDecodingContainer` is not one reference).
-  func decodeOwning<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-    let root = JSONNodeCursorRoot(try JSONValue(parsing: json))
-    let cache = _ContainerCache(ownsNone: true)
-    let decoder = _Decoder(options: JSONStreamDecoder(), root: root, containers: cache)
-    defer { cache.finish() }
-    return try decoder.decode(type, from: root.cursor)
-  }
-
-  @Test("containers that own their frames decode as the cached ones do")
-  func owning() throws {
-    let json = #"{"first":1,"inner":[{"first":2,"last":3},{"first":4,"last":7}],"last":8}"#
-    let owned = try decodeOwning(Twice.self, json)
-    #expect(owned == (try JSONStreamDecoder().decode(Twice.self, from: Data(json.utf8))))
-    let kept = try decodeOwning([Deferred].self, #"[{"name":"a","size":1},{"name":"b","size":2}]"#)
-    #expect(try kept.map { try $0.read() } == ["a/1", "b/2"])
-    let deep = try decodeOwning(KeptSuper.self, #"{"inner":{"name":{"name":"x"},"size":1}}"#)
-    #expect(try deep.read() == "x/1")
-  }
-
-  /// Many key types, more than the cache has slots, interleaved.
-  @Test("more key types than slots, interleaved, each read from its own object")
+  /// Many key types, interleaved.
+  @Test("forty key types, interleaved, each read from its own object")
   func manyKeyTypes() throws {
     let json = Data(
       ("[" + (0..<200).map { #"{"a\#($0 % 40)":\#($0)}"# }.joined(separator: ",") + "]").utf8)

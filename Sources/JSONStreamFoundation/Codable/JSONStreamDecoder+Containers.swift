@@ -38,7 +38,7 @@ extension _Decoder {
   /// A decoder of its own for `value` (a super decoder).
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
-      options: options, root: document, cursor: value, path: path, containers: containers)
+      options: options, root: document, cursor: value, path: path, frames: frames)
     decoder.state.pointee.types = state.pointee.types
     return decoder
   }
@@ -65,10 +65,9 @@ final class _KeyedExtras {
   }
 }
 
-/// What a keyed container reads and changes, in memory of its own: a reused container (see
-/// `_Decoder.container(keyedBy:)`) is pointed at its next object here, and the hint changes
-/// with every key, which as a class's stored property would be checked for exclusive access
-/// each time.
+/// What a keyed container reads and changes, in memory of its own: reused storage (see
+/// `_KeyedFramePool`) is pointed at its next object here, and the hint changes with every key,
+/// which as a class's stored property would be checked for exclusive access each time.
 struct _KeyedFrame {
   /// The decoder, kept alive by the frame (a container may outlive the call that made it).
   let decoder: _Decoder
@@ -89,6 +88,21 @@ struct _KeyedFrame {
     self.depth = depth
     self.extras = extras
   }
+
+  /// Points the frame at `object`: a new frame, but for the same decoder (the common case)
+  /// without releasing and retaining it again.
+  mutating func reset(
+    decoder: _Decoder, object: JSONNodeCursor, depth: Int, extras: _KeyedExtras?
+  ) {
+    guard decoder === self.decoder else {
+      self = _KeyedFrame(decoder: decoder, object: object, depth: depth, extras: extras)
+      return
+    }
+    self.object = object
+    self.depth = depth
+    self.extras = extras
+    hint = 0
+  }
 }
 
 /// Owns a `_KeyedFrame`, in the same allocation.
@@ -104,18 +118,18 @@ final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
 /// An object's members by coding key.
 ///
 /// `KeyedDecodingContainer`'s box copies the container for every key it is asked for: a
-/// retain and a release per reference in it (two atomic operations, about 7 ns a pair), and a
-/// call to the container's copy and destroy witnesses when it is not plain data. So the
-/// container is a pointer to its frame, and the decoder's `_ContainerCache` owns the frame's
-/// storage as long as anything holds the container.
+/// retain and a release per reference in it, and a call to the container's copy and destroy
+/// witnesses. So the container is one reference, to its frame's storage, which keeps the
+/// frame (and through it the decoder) alive as long as anything holds the container.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// The frame: valid while its storage is.
-  let frame: UnsafeMutablePointer<_KeyedFrame>
+  let storage: _KeyedFrameStorage
 
-  /// A container of `storage`'s frame, which the caller keeps alive as long as the container.
-  init(frameOf storage: _KeyedFrameStorage) {
-    frame = storage.frame
+  init(_ storage: _KeyedFrameStorage) {
+    self.storage = storage
   }
+
+  /// The frame: valid while the container is.
+  var frame: UnsafeMutablePointer<_KeyedFrame> { storage.frame }
 
   var decoder: _Decoder { frame.pointee.decoder }
 
@@ -141,8 +155,23 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return try withDecoder { decoder in try decoder.with(base) { try read(decoder, value) } }
   }
 
-  /// The frame of a container of `object` with coding path `base`.
-  static func frame(decoder: _Decoder, object: JSONNodeCursor, base: _PathBase) -> _KeyedFrame {
+  /// The extras of a container of `object` with coding path `base`, if it needs any.
+  @inline(__always)
+  static func extras(decoder: _Decoder, object: JSONNodeCursor, base: _PathBase)
+    -> _KeyedExtras?
+  {
+    // The common case, checked first: the current value's container, nothing to record.
+    if case .shared = base, !decoder.convertsKeys, decoder.state.pointee.mapping == nil,
+      decoder.state.pointee.usage == nil
+    {
+      return nil
+    }
+    return makeExtras(decoder: decoder, object: object, base: base)
+  }
+
+  static func makeExtras(decoder: _Decoder, object: JSONNodeCursor, base: _PathBase)
+    -> _KeyedExtras?
+  {
     var ownPath: [any CodingKey]? = nil
     var mapping: _ModelMapping? = nil
     var usage: _KeyUsage? = nil
@@ -162,11 +191,8 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       }
       converted = positions
     }
-    var extras: _KeyedExtras? = nil
-    if ownPath != nil || mapping != nil || usage != nil || converted != nil {
-      extras = _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
-    }
-    return _KeyedFrame(decoder: decoder, object: object, depth: base.depth, extras: extras)
+    if ownPath == nil && mapping == nil && usage == nil && converted == nil { return nil }
+    return _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
   }
 
   var object: JSONNodeCursor { frame.pointee.object }
@@ -372,84 +398,6 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var name = key.stringValue
     let value = name.withUTF8 { object.position(ofKey: $0, hint: 0) }.map(object.value)
     return decoder.detached(value ?? .null, path: codingPath + [key])
-  }
-}
-
-/// A keyed container that owns its frame's storage: made only where the cache cannot keep
-/// containers (see `_ContainerCache.uncached`). It forwards to the container; the
-/// `decodeIfPresent`s are the protocol's.
-struct _OwningKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let container: _KeyedContainer<Key>
-  let owner: _KeyedFrameStorage
-
-  init(_ container: _KeyedContainer<Key>, owner: _KeyedFrameStorage) {
-    self.container = container
-    self.owner = owner
-  }
-
-  var codingPath: [any CodingKey] { container.codingPath }
-  var allKeys: [Key] { container.allKeys }
-  func contains(_ key: Key) -> Bool { container.contains(key) }
-  func decodeNil(forKey key: Key) throws -> Bool { try container.decodeNil(forKey: key) }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try container.decode(type, forKey: key)
-  }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try container.decode(type, forKey: key)
-  }
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try container.decode(type, forKey: key)
-  }
-
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
-    throws -> KeyedDecodingContainer<NestedKey>
-  {
-    try container.nestedContainer(keyedBy: type, forKey: key)
-  }
-
-  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try container.nestedUnkeyedContainer(forKey: key)
-  }
-
-  func superDecoder() throws -> any Decoder { try container.superDecoder() }
-  func superDecoder(forKey key: Key) throws -> any Decoder {
-    try container.superDecoder(forKey: key)
   }
 }
 

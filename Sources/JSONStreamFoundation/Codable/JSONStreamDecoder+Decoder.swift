@@ -45,17 +45,17 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: JSONNodeCursorRoot
-  /// The keyed containers of this decode call, its super decoders' too.
-  let containers: _ContainerCache
+  /// The frames of this decode call's keyed containers, its super decoders' too.
+  let frames: _KeyedFramePool
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
     options: JSONStreamDecoder, root document: JSONNodeCursorRoot, cursor: JSONNodeCursor? = nil,
-    path: [any CodingKey] = [], containers: _ContainerCache = _ContainerCache()
+    path: [any CodingKey] = [], frames: _KeyedFramePool = _KeyedFramePool()
   ) {
     self.options = options
     self.document = document
-    self.containers = containers
+    self.frames = frames
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     if case .useDefaultKeys = options.keyDecodingStrategy {
       convertsKeys = false
@@ -364,13 +364,13 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     return keyedContainer(Key.self, object: cursor, base: .shared(state.pointee.path.count))
   }
 
-  /// A keyed container of `object` with coding path `base`, from the cache.
+  /// A keyed container of `object` with coding path `base`, its frame in the pool's storage.
   func keyedContainer<Key: CodingKey>(_ type: Key.Type, object: JSONNodeCursor, base: _PathBase)
     -> KeyedDecodingContainer<Key>
   {
-    containers.container(
-      keyedBy: Key.self,
-      frame: _KeyedContainer<Key>.frame(decoder: self, object: object, base: base))
+    let extras = _KeyedContainer<Key>.extras(decoder: self, object: object, base: base)
+    let storage = frames.storage(decoder: self, object: object, depth: base.depth, extras: extras)
+    return _keyedContainer(frames.types.type(keyedBy: Key.self), on: storage)
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

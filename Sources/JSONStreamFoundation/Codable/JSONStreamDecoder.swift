@@ -166,8 +166,8 @@ public struct JSONStreamDecoder: Sendable {
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.pointee.types, &types)
     defer {
-      // The containers still held are kept apart (see `_ContainerCache`).
-      decoder.containers.finish()
+      // Frames are held only by the containers still held (see `_KeyedFramePool`).
+      decoder.frames.finish()
       swap(&decoder.state.pointee.types, &types)
     }
     return try decoder.decode(type, from: root.cursor)
