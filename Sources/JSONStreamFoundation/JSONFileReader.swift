@@ -34,12 +34,13 @@ public final class JSONFileReader {
 
   /// Opens `path`.
   ///
-  /// - Throws: ``JSONFileError`` when the file cannot be opened.
+  /// - Throws: ``JSONFoundationError`` of kind ``JSONFoundationError/Kind/unreadableFile(code:)``
+  ///   when the file cannot be opened.
   public init(path: String, chunkSize: Int = 64 * 1024) throws {
     self.path = path
     self.chunkSize = max(1, chunkSize)
     descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw JSONFileError(path: path, code: errno) }
+    guard descriptor >= 0 else { throw JSONFoundationError.unreadableFile(path, code: errno) }
     var status = stat()
     size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
   }
@@ -56,7 +57,7 @@ public final class JSONFileReader {
       let count = read(descriptor, buffer, chunkSize)
       if count < 0 {
         if errno == EINTR { continue }
-        throw JSONFileError(path: path, code: errno)
+        throw JSONFoundationError.unreadableFile(path, code: errno)
       }
       if count == 0 { return }
       total += count
@@ -85,13 +86,10 @@ public final class JSONFileReader {
   }
 }
 
-/// A file that could not be opened or read.
-public struct JSONFileError: Error, Sendable, CustomStringConvertible {
-  public let path: String
-  /// The system's error number.
-  public let code: Int32
-
-  public var description: String {
-    "\(path): \(String(cString: strerror(code)))"
+extension JSONFoundationError {
+  /// File `path` could not be opened or read: `path: reason`.
+  static func unreadableFile(_ path: String, code: Int32) -> JSONFoundationError {
+    JSONFoundationError(
+      kind: .unreadableFile(code: code), message: "\(path): \(String(cString: strerror(code)))")
   }
 }

@@ -26,21 +26,14 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
     case nonFiniteNumber
     /// Replay: an `NSArray` or `NSDictionary` that contains itself.
     case cyclicReference
+    /// ``JSONFileReader``: the file could not be opened or read; `code` is the system's error
+    /// number, and the message names the file and the reason.
+    case unreadableFile(code: Int32)
   }
 
-  /// Where in the input the error was found: byte offset from 0, line and column from 1 (as in
-  /// ``JSONParseError``).
-  public struct Position: Sendable, Equatable {
-    public var offset: Int
-    public var line: Int
-    public var column: Int
-
-    public init(offset: Int, line: Int, column: Int) {
-      self.offset = offset
-      self.line = line
-      self.column = column
-    }
-  }
+  /// The old name of ``JSONLocation``, which every error about input now shares.
+  @available(*, deprecated, renamed: "JSONLocation")
+  public typealias Position = JSONLocation
 
   /// What went wrong.
   public var kind: Kind
@@ -49,18 +42,32 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
   /// Where in the JSON text, when the error comes from parsing and the parser is known (see
   /// ``positioned(by:)``): where the parser was when the builder threw, which is just past the
   /// offending token (or at its start, for a number the end of input completes).
-  public var position: Position?
-  /// Replay errors: where in the tree, e.g. `$["users"][3]["born"]`.
+  public var location: JSONLocation?
+  /// Replay errors: where in the Foundation object, as a JSONPath, e.g. `$["users"][3]["born"]`.
+  /// It is not a location in JSON text, which a replayed object does not have.
   public var path: String?
 
-  public init(kind: Kind, message: String, position: Position? = nil, path: String? = nil) {
+  public init(kind: Kind, message: String, location: JSONLocation? = nil, path: String? = nil) {
     self.kind = kind
     self.message = message
-    self.position = position
+    self.location = location
     self.path = path
   }
 
-  /// This error with the position of `parser`, which has just failed with it: the parser
+  /// The old name of ``location``.
+  @available(*, deprecated, renamed: "location")
+  public var position: JSONLocation? {
+    get { location }
+    set { location = newValue }
+  }
+
+  /// The old spelling of ``init(kind:message:location:path:)``.
+  @available(*, deprecated, renamed: "init(kind:message:location:path:)")
+  public init(kind: Kind, message: String, position: JSONLocation?, path: String? = nil) {
+    self.init(kind: kind, message: message, location: position, path: path)
+  }
+
+  /// This error with the location of `parser`, which has just failed with it: the parser
   /// remembers where it was when the handler threw.
   ///
   /// ```swift
@@ -70,7 +77,7 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
   /// ```
   public func positioned<Handler>(by parser: JSONParser<Handler>) -> JSONFoundationError {
     var copy = self
-    copy.position = Position(offset: parser.offset, line: parser.line, column: parser.column)
+    copy.location = JSONLocation(offset: parser.offset, line: parser.line, column: parser.column)
     return copy
   }
 
@@ -78,7 +85,7 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
   public var description: String {
     var text = message
     if let path { text += " at \(path)" }
-    if let position { text = "line \(position.line), column \(position.column): " + text }
+    if let location { text = "\(location): " + text }
     return text
   }
 }

@@ -100,7 +100,7 @@ struct BuilderTests {
     #expect(throws: (any Error).self) { try serializationTree("[1e400]") }
     let error = try #require(throws: JSONFoundationError.self) { try ourTree("[1,\n  1e400]") }
     #expect(error.kind == .numberNotRepresentable)
-    #expect(error.position?.line == 2)
+    #expect(error.location?.line == 2)
     #expect(error.description.hasPrefix("line 2, column "))
     #expect(error.description.contains("1e400"))
   }
@@ -176,7 +176,7 @@ struct BuilderTests {
   func fragments(text: String) throws {
     let error = try #require(throws: JSONFoundationError.self) { try ourTree(text) }
     #expect(error.kind == .fragmentNotAllowed)
-    #expect(error.position?.line == 1)
+    #expect(error.location?.line == 1)
     #expect(throws: (any Error).self) { try serializationTree(text) }
 
     let ours = try ourTree(text, options: .fragmentsAllowed)
@@ -198,7 +198,7 @@ struct BuilderTests {
       try JSONFoundation.objects(with: Array("{}\n[1]\n  7\n".utf8), parseOptions: options)
     }
     #expect(error.kind == .fragmentNotAllowed)
-    #expect(error.position?.line == 3)
+    #expect(error.location?.line == 3)
     #expect(error.description.hasPrefix("line 3, column "))
   }
 

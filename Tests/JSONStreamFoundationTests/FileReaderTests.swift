@@ -30,9 +30,10 @@ struct FileReaderTests {
 
   @Test("a missing file is an error naming it")
   func missing() {
-    let error = #expect(throws: JSONFileError.self) {
+    let error = #expect(throws: JSONFoundationError.self) {
       try JSONFileReader(path: "/nonexistent/x.json")
     }
+    #expect(error?.kind == .unreadableFile(code: ENOENT))
     #expect(error?.description == "/nonexistent/x.json: No such file or directory")
   }
 }

@@ -126,7 +126,7 @@ func foundationPlace(_ error: any Error) throws -> ErrorPlace {
     return try foundationPlace(underlying)
   case let failure as JSONDocumentReader.Failure:
     let error = try #require(failure.error as? JSONParseError, "\(failure)")
-    let position = try #require(failure.streamPosition)
+    let position = try #require(failure.location)
     return ErrorPlace(
       kind: error.kind, offset: position.offset, line: position.line, column: position.column)
   default: throw error

@@ -81,19 +81,26 @@ public struct JSONDocumentReader {
       self.error = error
     }
 
-    /// A ``JSONParseError``'s position in the stream: byte offset, line and column (nil for
-    /// another error).
-    public var streamPosition: (offset: Int, line: Int, column: Int)? {
+    /// Where a ``JSONParseError`` is in the stream: its byte offset, line and column counted
+    /// from the start of the stream, not of the document, and its path (nil for another error).
+    public var location: JSONLocation? {
       guard let error = error as? JSONParseError else { return nil }
-      return (
-        offset + error.offset, line + error.line - 1,
-        error.line == 1 ? column + error.column - 1 : error.column
-      )
+      return JSONLocation(
+        offset: offset + error.offset, line: line + error.line - 1,
+        column: error.line == 1 ? column + error.column - 1 : error.column, path: error.path)
     }
 
+    /// ``location`` without its path, under its old name.
+    @available(*, deprecated, renamed: "location")
+    public var streamPosition: (offset: Int, line: Int, column: Int)? {
+      location.map { ($0.offset, $0.line, $0.column) }
+    }
+
+    /// `line L, column C: message` for a ``JSONParseError`` (its location in the stream), else
+    /// `document at line L: error`.
     public var description: String {
-      if let error = error as? JSONParseError, let position = streamPosition {
-        return "line \(position.line), column \(position.column): \(error.message)"
+      if let error = error as? JSONParseError, let location {
+        return "\(location): \(error.message)"
       }
       return "document at line \(line): \(error)"
     }

@@ -1,11 +1,8 @@
 /// Why and where the input is not acceptable JSON.
 ///
 /// `description` reads like a compiler diagnostic:
-/// `line 3, column 17: expected ',' or '}' after an object member, found ']'`.
-///
-/// Lines and columns count from 1. A line ends at `\n`, `\r` or `\r\n`; a column counts
-/// characters (Unicode scalars), not bytes. `offset` counts bytes from the start of the input,
-/// over all chunks.
+/// `line 3, column 17: expected ',' or '}' after an object member, found ']'`. Where the
+/// error is, is its ``location`` (see ``JSONLocation``).
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, for code that reacts to specific errors.
   public enum Kind: Sendable, Equatable {
@@ -59,37 +56,38 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
   /// What went wrong.
   public let kind: Kind
-  /// Byte offset of the offending byte (or of the end of input), from 0.
-  public let offset: Int
-  /// Line of `offset`, from 1; 0 for binary input, which has no lines.
-  public let line: Int
-  /// Column of `offset` in characters, from 1.
-  public let column: Int
+  /// Where: the offending byte (or the end of input), and the path when it is known.
+  public let location: JSONLocation
   /// A readable explanation without the position, e.g. `expected ':' after an object key, found '}'`.
   public let message: String
-  /// Where in the document, when a ``JSONPathTracker`` knew it: the error of a handler wrapped
-  /// in one (see ``JSONContentError``). Nil otherwise.
-  public let path: [JSONPathComponent]?
+
+  /// Byte offset of the offending byte (or of the end of input), from 0: `location.offset`.
+  public var offset: Int { location.offset }
+  /// Line of `offset`, from 1; 0 for binary input, which has no lines: `location.line`.
+  public var line: Int { location.line }
+  /// Column of `offset` in characters, from 1: `location.column`.
+  public var column: Int { location.column }
+  /// Where in the document, when a ``JSONPathTracker`` knew it: `location.path`.
+  public var path: [JSONPathComponent]? { location.path }
+
+  public init(kind: Kind, location: JSONLocation, message: String) {
+    self.kind = kind
+    self.location = location
+    self.message = message
+  }
 
   public init(
     kind: Kind, offset: Int, line: Int, column: Int, message: String,
     path: [JSONPathComponent]? = nil
   ) {
-    self.kind = kind
-    self.offset = offset
-    self.line = line
-    self.column = column
-    self.message = message
-    self.path = path
+    self.init(
+      kind: kind, location: JSONLocation(offset: offset, line: line, column: column, path: path),
+      message: message)
   }
 
   /// `line L, column C: message`, or `byte N: message` for binary input; with the path as a
   /// JSON Pointer after the position when there is one (`line 1, column 9 (at /a): …`).
-  public var description: String {
-    let at = path.map { " (at \($0.jsonPointer.isEmpty ? "the root" : $0.jsonPointer))" } ?? ""
-    return line == 0
-      ? "byte \(offset)\(at): \(message)" : "line \(line), column \(column)\(at): \(message)"
-  }
+  public var description: String { "\(location): \(message)" }
 }
 
 extension JSONParseLimits {

@@ -196,12 +196,10 @@ extension JSONStreamDecoder {
       for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
       for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
     } catch let failure as JSONDocumentReader.Failure {
-      guard let error = failure.error as? JSONParseError, let position = failure.streamPosition
+      guard let error = failure.error as? JSONParseError, let location = failure.location
       else { throw failure.error }
       throw Self.notJSON(
-        JSONParseError(
-          kind: error.kind, offset: position.offset, line: position.line,
-          column: position.column, message: error.message))
+        JSONParseError(kind: error.kind, location: location, message: error.message))
     }
   }
 

@@ -104,7 +104,7 @@ func events(_ value: JSONValue) throws -> [Event] {
 /// A document reader's failure, placed in the whole stream.
 func place(_ failure: JSONDocumentReader.Failure) throws -> ErrorPlace {
   let error = try #require(failure.error as? JSONParseError, "\(failure)")
-  let position = try #require(failure.streamPosition)
+  let position = try #require(failure.location)
   return ErrorPlace(
     kind: error.kind, offset: position.offset, line: position.line, column: position.column)
 }

@@ -182,7 +182,7 @@ struct StreamingToolsTests {
       try midLine.feed(Array("\u{1E}[1]\u{1E}é[x]\n".utf8)).map { try $0.get().value } == [[1]])
     let failure = try #require(throws: JSONDocumentReader.Failure.self) { _ = try midLine.finish() }
     #expect(failure.column == 6 && failure.description.hasPrefix("line 1, column 6:"))
-    #expect(failure.streamPosition?.offset == 5)
+    #expect(failure.location?.offset == 5)
     let concatenated = "{\"a\":1}[2]\"x\" 4 5"
     for chunk in [1, 100] {
       var reader = JSONDocumentReader(framing: .concatenated)
