@@ -22,7 +22,7 @@ enum FoundationNumbers {
       // Only with JSONParseOptions.allowNonFiniteNumbers: JSONSerialization has no such input.
       return NSNumber(value: number.double)
     }
-    if number.isInteger {
+    if number.isIntegerLiteral {
       if number.isNegative {
         if text.count <= 19, let value = number.int64 { return NSNumber(value: value) }
       } else if text.count <= 20, let value = number.uint64 {

@@ -51,7 +51,7 @@ extension JSONValue {
     /// The most faithful representation of a parsed number.
     @inlinable
     public init(exactly number: JSONNumber) {
-      if number.isInteger, let value = number.int64 {
+      if number.isIntegerLiteral, let value = number.int64 {
         self.init(storage: .int(value))
       } else {
         self.init(_nonInt64: number)
@@ -114,13 +114,29 @@ extension JSONValue {
       }
     }
 
-    /// `true` when the number is an integer (whatever its representation).
+    /// `true` when the value is an integer, however it is written: `42`, `42.0` and `4.2e1`
+    /// are; `4.25e1` is not. (`JSONNumber.isIntegerLiteral` asks about the text instead.)
     public var isInteger: Bool {
       switch storage {
       case .int, .uint: return true
       case .double(let value): return value.isFinite && value.rounded(.towardZero) == value
-      case .text(let text): return Self.withNumber(text) { $0.isInteger }
+      case .text(let text): return Self.withNumber(text) { Self.isIntegral($0) }
       }
+    }
+
+    /// Whether the value of number text is an integer: exactly, from its digits.
+    static func isIntegral(_ number: JSONNumber) -> Bool {
+      if number.isIntegerLiteral { return true }
+      guard var (_, significand, exponent) = number.decimalComponents else {
+        // More digits than `UInt64` holds (or not finite): the double, when it is exact.
+        guard let value = number.exactDouble else { return false }
+        return value.isFinite && value.rounded(.towardZero) == value
+      }
+      while exponent < 0 && significand != 0 && significand % 10 == 0 {
+        significand /= 10
+        exponent += 1
+      }
+      return exponent >= 0 || significand == 0
     }
 
     /// The number's JSON text: integers in decimal, doubles in the shortest form that reads

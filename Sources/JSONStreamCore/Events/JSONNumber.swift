@@ -66,9 +66,17 @@ public struct JSONNumber {
   /// The text exactly as written, e.g. `"-12.50e+3"`.
   public var text: String { String(decoding: utf8, as: UTF8.self) }
 
-  /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`).
+  /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`): a
+  /// question about the text. Whether the value is an integer is
+  /// `JSONValue.Number.isInteger`'s question.
   @inlinable
-  public var isInteger: Bool { _flags == 0 }
+  public var isIntegerLiteral: Bool { _flags == 0 }
+
+  /// The old name of ``isIntegerLiteral``, which answers about the text, where
+  /// `JSONValue.Number.isInteger` answers about the value.
+  @available(*, deprecated, renamed: "isIntegerLiteral")
+  @inlinable
+  public var isInteger: Bool { isIntegerLiteral }
 
   /// `true` for the `NaN`, `Infinity` and `-Infinity` literals (only accepted with
   /// ``JSONParseOptions/allowNonFiniteNumbers``).

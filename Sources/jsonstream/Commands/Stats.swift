@@ -109,7 +109,7 @@ struct StatsCollector: JSONEventHandler {
   mutating func number(_ value: JSONNumber) {
     beginValue()
     numbers += 1
-    if value.isInteger { integers += 1 }
+    if value.isIntegerLiteral { integers += 1 }
   }
 
   mutating func bool(_ value: Bool) {

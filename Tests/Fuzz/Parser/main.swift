@@ -138,7 +138,7 @@ private struct FuzzNumber: Equatable {
   var int: Int?
   var doubleBits: UInt64
   var exactDoubleBits: UInt64?
-  var isInteger: Bool
+  var isIntegerLiteral: Bool
   var isNonFinite: Bool
   var isNegative: Bool
   var isExactDouble: Bool
@@ -151,7 +151,7 @@ private struct FuzzNumber: Equatable {
     int = number.int
     doubleBits = number.double.bitPattern
     exactDoubleBits = number.exactDouble?.bitPattern
-    isInteger = number.isInteger
+    isIntegerLiteral = number.isIntegerLiteral
     isNonFinite = number.isNonFinite
     isNegative = number.isNegative
     isExactDouble = number.isExactDouble
@@ -284,7 +284,7 @@ private func fuzzCheckNumber(_ n: FuzzNumber, _ config: FuzzConfig) {
   let double = Double(bitPattern: n.doubleBits)
   if nonFinite {
     fuzzCheck(config.options.allowNonFiniteNumbers, "\(text) without allowNonFiniteNumbers")
-    fuzzCheck(!n.isInteger && n.int64 == nil && n.uint64 == nil && n.int == nil, text)
+    fuzzCheck(!n.isIntegerLiteral && n.int64 == nil && n.uint64 == nil && n.int == nil, text)
     fuzzCheck(n.exactDoubleBits == nil && !n.isExactDouble, "exactDouble of \(text)")
     fuzzCheck(
       text == "NaN" ? double.isNaN : double == (n.isNegative ? -.infinity : .infinity),
@@ -295,7 +295,7 @@ private func fuzzCheckNumber(_ n: FuzzNumber, _ config: FuzzConfig) {
   fuzzCheck(
     n.text.count <= config.options.limits.maxNumberLength, "number longer than maxNumberLength")
   let hasFractionOrExponent = n.text.contains { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }
-  fuzzCheck(n.isInteger == !hasFractionOrExponent, "isInteger is wrong for \(text)")
+  fuzzCheck(n.isIntegerLiteral == !hasFractionOrExponent, "isIntegerLiteral is wrong for \(text)")
 
   guard let expected = Double(text) else { fatalError("Double(\"\(text)\") is nil") }
   fuzzCheck(
@@ -305,7 +305,7 @@ private func fuzzCheckNumber(_ n: FuzzNumber, _ config: FuzzConfig) {
   }
   fuzzCheck(n.isExactDouble == (n.exactDoubleBits != nil), "isExactDouble of \(text)")
 
-  if n.isInteger {
+  if n.isIntegerLiteral {
     fuzzCheck(n.int64 == Int64(text), "int64 of \(text) is \(n.int64 as Any)")
     fuzzCheck(n.uint64 == UInt64(text), "uint64 of \(text) is \(n.uint64 as Any)")
   }

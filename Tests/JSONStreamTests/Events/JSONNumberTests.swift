@@ -9,14 +9,14 @@ struct NumberProbe: JSONEventHandler {
   var uint64: UInt64?
   var double = 0.0
   var exactDouble: Double?
-  var isInteger = false
+  var isIntegerLiteral = false
   mutating func number(_ n: JSONNumber) {
     text = n.text
     int64 = n.int64
     uint64 = n.uint64
     double = n.double
     exactDouble = n.exactDouble
-    isInteger = n.isInteger
+    isIntegerLiteral = n.isIntegerLiteral
   }
 }
 
@@ -61,11 +61,11 @@ struct JSONNumberTests {
     #expect(try probe("1844674407370955161.5e1").uint64 == 18_446_744_073_709_551_615)
   }
 
-  @Test("isInteger reflects how it was written")
-  func isInteger() throws {
-    #expect(try probe("12").isInteger)
-    #expect(try !probe("12.0").isInteger)
-    #expect(try !probe("1e2").isInteger)
+  @Test("isIntegerLiteral reflects how it was written")
+  func integerLiteral() throws {
+    #expect(try probe("12").isIntegerLiteral)
+    #expect(try !probe("12.0").isIntegerLiteral)
+    #expect(try !probe("1e2").isIntegerLiteral)
   }
 
   @Test(
@@ -192,10 +192,10 @@ func exactMidpointText(_ value: Double) -> String {
 
 @Suite("JSONNumber(text:) accepts only JSON numbers")
 struct JSONNumberTextTests {
-  func make(_ text: String) -> (valid: Bool, isInteger: Bool, nonFinite: Bool) {
+  func make(_ text: String) -> (valid: Bool, isIntegerLiteral: Bool, nonFinite: Bool) {
     Array(text.utf8).withUnsafeBufferPointer { buffer in
       guard let number = JSONNumber(text: buffer) else { return (false, false, false) }
-      return (true, number.isInteger, number.isNonFinite)
+      return (true, number.isIntegerLiteral, number.isNonFinite)
     }
   }
 
@@ -234,8 +234,8 @@ struct JSONNumberTextTests {
 
   @Test("flags")
   func flags() {
-    #expect(make("12").isInteger)
-    #expect(!make("1.0").isInteger)
+    #expect(make("12").isIntegerLiteral)
+    #expect(!make("1.0").isIntegerLiteral)
     #expect(make("-Infinity").nonFinite)
   }
 }

@@ -85,4 +85,32 @@ struct NumberVocabularyTests {
     #expect(JSONValue.Number(-Double.infinity).isNegative)
     #expect(!JSONValue.Number(Double.nan).isNegative)
   }
+
+  @Test("isInteger asks about the value, isIntegerLiteral about the text")
+  func integerQuestions() throws {
+    let cases: [(text: String, isInteger: Bool, isIntegerLiteral: Bool)] = [
+      ("42", true, true), ("-7", true, true), ("42.0", true, false), ("4.2e1", true, false),
+      ("4.25e1", false, false), ("0.0", true, false), ("-0.0e-5", true, false),
+      ("1.5", false, false), ("1e400", true, false), ("12345678901234567890123", true, true),
+      ("1.0000000000000000000000000", true, false), ("12345678901234567890123.5", false, false),
+      ("1e-400", false, false),
+    ]
+    for (text, isInteger, isIntegerLiteral) in cases {
+      guard case .number(let number) = try JSONValue(parsing: Array(text.utf8)) else {
+        Issue.record("\(text) is not a number")
+        continue
+      }
+      #expect(number.isInteger == isInteger, "\(text)")
+      let literal = try JSONParser.parse(Array(text.utf8), handler: FirstNumber()).isIntegerLiteral
+      #expect(literal == isIntegerLiteral, "\(text)")
+    }
+    #expect(JSONValue.Number(42.0).isInteger && !JSONValue.Number(42.5).isInteger)
+    #expect(!JSONValue.Number(Double.infinity).isInteger)
+  }
+}
+
+/// The literal-ness of the one number of a document.
+private struct FirstNumber: JSONEventHandler {
+  var isIntegerLiteral = false
+  mutating func number(_ value: JSONNumber) throws { isIntegerLiteral = value.isIntegerLiteral }
 }
