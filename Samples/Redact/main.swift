@@ -23,6 +23,11 @@ struct Redactor<Downstream: JSONEventHandler>: JSONEventHandler {
 
   var isDone: Bool { downstream.isDone }
 
+  // A forwarding handler passes the producer's run on: the writer then checks that its state
+  // is its own once per run, not at every event.
+  mutating func beginEventRun() { downstream.beginEventRun() }
+  mutating func endEventRun() { downstream.endEventRun() }
+
   /// A value begins. Returns whether it is forwarded as is.
   mutating func valueStarts(container: Bool) throws -> Bool {
     if droppedDepth > 0 {

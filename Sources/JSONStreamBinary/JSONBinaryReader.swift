@@ -80,8 +80,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     let end = base + bytes.count
     // One uniqueness check per chunk: no copy of the reader can be made during this call.
     _ = _tables()
-    handler._beginEventRun()
-    defer { handler._endEventRun() }
+    handler.beginEventRun()
+    defer { handler.endEventRun() }
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {
@@ -256,9 +256,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// A number read in binary form: as it is to a handler that keeps it so (the tree builder),
   /// else as the text it stands for.
   @inlinable @inline(__always)
-  mutating func tokenNumber(_ number: _BinaryNumber) throws {
+  mutating func tokenNumber(_ number: JSONBinaryNumber) throws {
     try beginValue()
-    try handler._binaryNumber(number)
+    try handler.binaryNumber(number)
     try endValue()
   }
 

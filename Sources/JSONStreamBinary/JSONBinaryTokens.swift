@@ -15,7 +15,7 @@ protocol _BinaryTokenSink {
   var allowNonFiniteNumbers: Bool { get }
   mutating func tokenNull() throws
   mutating func tokenBool(_ value: Bool) throws
-  mutating func tokenNumber(_ number: _BinaryNumber) throws
+  mutating func tokenNumber(_ number: JSONBinaryNumber) throws
   /// Number text (tag `08`) and its `JSONNumber` flags.
   mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws
   /// A string's UTF-8; a shared one also enters the string table.
@@ -263,20 +263,20 @@ enum _BinaryTokens {
 
   /// An integer in four bytes (tag `0B`).
   @inlinable @inline(__always)
-  static func int32(_ p: UnsafePointer<UInt8>) -> _BinaryNumber {
+  static func int32(_ p: UnsafePointer<UInt8>) -> JSONBinaryNumber {
     .int(Int64(Int32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int32.self))))
   }
 
   /// An integer in eight bytes (tag `09`).
   @inlinable @inline(__always)
-  static func int64(_ p: UnsafePointer<UInt8>) -> _BinaryNumber {
+  static func int64(_ p: UnsafePointer<UInt8>) -> JSONBinaryNumber {
     .int(Int64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self)))
   }
 
   /// A decimal in a scale byte and eight bytes (tag `0A`), checked as `decimal` checks it.
   @inlinable @inline(__always)
   static func decimal64(_ p: UnsafePointer<UInt8>, at offset: @autoclosure () -> Int) throws
-    -> _BinaryNumber
+    -> JSONBinaryNumber
   {
     try decimal(
       mantissa: Int64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: Int64.self)),
@@ -299,7 +299,7 @@ enum _BinaryTokens {
 
   /// An unsigned integer (tag `04`): only those above `Int64.max`, which `int` cannot hold.
   @inlinable @inline(__always)
-  static func uint(_ value: UInt64, at offset: @autoclosure () -> Int) throws -> _BinaryNumber {
+  static func uint(_ value: UInt64, at offset: @autoclosure () -> Int) throws -> JSONBinaryNumber {
     guard value > UInt64(Int64.max) else { throw _binaryError(.unsignedFitsSigned, at: offset()) }
     return .uint(value)
   }
@@ -307,7 +307,7 @@ enum _BinaryTokens {
   /// A decimal (tags `05`, `0A`): a scale of at least 1, and a mantissa whose negation fits.
   @inlinable @inline(__always)
   static func decimal(mantissa: Int64, scale: UInt8, at offset: @autoclosure () -> Int) throws
-    -> _BinaryNumber
+    -> JSONBinaryNumber
   {
     guard scale > 0, mantissa != Int64.min else { throw _binaryError(.badDecimal, at: offset()) }
     return .decimal(mantissa: mantissa, scale: scale)
@@ -318,7 +318,7 @@ enum _BinaryTokens {
   /// the streaming reader's loop kept itself in memory for the closure, +2% on citm.)
   @inlinable
   static func double(_ value: Double, allowNonFinite: Bool, at offset: Int) throws
-    -> _BinaryNumber
+    -> JSONBinaryNumber
   {
     guard value.isFinite || allowNonFinite else {
       throw _binaryError(.nonFinite(value), at: offset)

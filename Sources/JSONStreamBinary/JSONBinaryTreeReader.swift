@@ -114,8 +114,8 @@ struct _BinaryTreeReader: _BinaryTokenSink {
       throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
     }
     // No copy of the builder exists while this runs: its state is changed in place.
-    builder._beginEventRun()
-    defer { builder._endEventRun() }
+    builder.beginEventRun()
+    defer { builder.endEventRun() }
     state = builder._state()
     while position < end {
       offset = position
@@ -166,7 +166,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   }
 
   @inline(__always)
-  mutating func tokenNumber(_ number: _BinaryNumber) throws {
+  mutating func tokenNumber(_ number: JSONBinaryNumber) throws {
     try beginValue(state)
     builder._push(_JSONNode.node(number), state)
     endValue(state)

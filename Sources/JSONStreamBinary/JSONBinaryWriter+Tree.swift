@@ -116,7 +116,7 @@ struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitBinaryNumber(_ number: _BinaryNumber) {
+  mutating func visitBinaryNumber(_ number: JSONBinaryNumber) {
     state.pointee.writeKeptNumber(number)
   }
 

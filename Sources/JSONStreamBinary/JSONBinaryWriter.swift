@@ -141,7 +141,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// A number a binary reader kept in binary form (a tree read from binary, replayed): written
   /// in that form, without making its text.
-  @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+  @inlinable public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     let state = _state()
     try beginValue(state)
     state.pointee.writeKeptNumber(value)
@@ -235,8 +235,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     _box.unique()
   }
 
-  @inlinable public mutating func _beginEventRun() { _box.beginEventRun() }
-  @inlinable public mutating func _endEventRun() { _box.endEventRun() }
+  @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
+  @inlinable public mutating func endEventRun() { _box.endEventRun() }
 
   /// A value of one byte.
   @inlinable @inline(__always) mutating func writeByte(_ tag: UInt8) throws {
@@ -429,7 +429,7 @@ struct _BinaryWriterState: _ManualState {
   }
 
   /// An integer, a decimal or a double, in its tag.
-  @inlinable @inline(__always) mutating func writeNumber(_ number: _BinaryNumber) {
+  @inlinable @inline(__always) mutating func writeNumber(_ number: JSONBinaryNumber) {
     switch number {
     case .int(let int): writeInteger(int)
     case .uint(let uint): writeTagged(_BinaryTag.uint, uint)
@@ -519,7 +519,7 @@ struct _BinaryWriterState: _ManualState {
   /// A number's text: as an integer or a decimal when that gives the text back exactly, else
   /// as text.
   @inlinable @inline(__always) mutating func writeNumber(_ number: JSONNumber) {
-    if let binary = _BinaryNumber(number) {
+    if let binary = JSONBinaryNumber(number) {
       // The forms text gives, each straight to its writer: through `writeNumber(_:)`, the
       // switch was made a call, 7% more instructions writing canada.json as binary.
       switch binary {
@@ -534,7 +534,7 @@ struct _BinaryWriterState: _ManualState {
 
   /// A number a binary reader kept in binary form: in that form, but a double as
   /// `writeDouble` writes one, and NaN and the infinities as text, as their events would be.
-  @inlinable mutating func writeKeptNumber(_ number: _BinaryNumber) {
+  @inlinable mutating func writeKeptNumber(_ number: JSONBinaryNumber) {
     guard case .double(let double) = number else { return writeNumber(number) }
     if double.isFinite {
       writeDouble(double)

@@ -31,8 +31,8 @@ extension JSONFoundation {
     _ object: Any, into handler: inout Handler, sortedKeys: Bool = false
   ) throws {
     var walker = Walker(sortedKeys: sortedKeys)
-    handler._beginEventRun()
-    defer { handler._endEventRun() }
+    handler.beginEventRun()
+    defer { handler.endEventRun() }
     try walker.run(object, into: &handler)
   }
 }

@@ -145,8 +145,8 @@ public struct JSONParser<Handler: JSONEventHandler> {
     var count = bytes.count
     let overLimit = count > options.limits.maxInputLength - _consumed
     if overLimit { count = options.limits.maxInputLength - _consumed }
-    handler._beginEventRun()
-    defer { handler._endEventRun() }
+    handler.beginEventRun()
+    defer { handler.endEventRun() }
     do {
       let status = try _scan(start, start + count)
       if overLimit && status == .needsMoreInput {
@@ -181,8 +181,8 @@ public struct JSONParser<Handler: JSONEventHandler> {
     case .stopped, .finished, .ended: return
     case .failed: throw _failure!
     }
-    handler._beginEventRun()
-    defer { handler._endEventRun() }
+    handler.beginEventRun()
+    defer { handler.endEventRun() }
     do {
       try _finishInput()
       // Even when the last number finished the value: input after finish() is a mistake.

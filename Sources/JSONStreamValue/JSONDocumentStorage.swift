@@ -28,7 +28,7 @@
 // A binary number is one the binary reader read as an integer, a decimal or a double: kept as
 // it is, so that reading a document makes no number text (formatting a double costs more than
 // the rest of reading it); its text is made when it is read or written as JSON, and is the
-// text the reader would have made (see `_BinaryNumber.withJSONNumber`).
+// text the reader would have made (see `JSONBinaryNumber.withJSONNumber`).
 //
 // The last two exist only in snapshots of incomplete documents (see JSONParser+Snapshot): a
 // container still open holds `count` complete elements (or members) and then one more,
@@ -348,7 +348,7 @@ package enum _JSONNode {
   /// The node of a number in binary form: the form (0 int, 1 uint, 2 decimal, 3 double) and
   /// a decimal's scale in the head, the value's bits in the payload.
   @inlinable @inline(__always)
-  package static func node(_ number: _BinaryNumber) -> _Node {
+  package static func node(_ number: JSONBinaryNumber) -> _Node {
     switch number {
     case .int(let value):
       return _Node(head: binaryNumber, payload: UInt64(bitPattern: value))
@@ -364,7 +364,7 @@ package enum _JSONNode {
 
   /// The number of a binary number node.
   @inlinable @inline(__always)
-  package static func binaryNumber(_ node: _Node) -> _BinaryNumber {
+  package static func binaryNumber(_ node: _Node) -> JSONBinaryNumber {
     switch UInt8(truncatingIfNeeded: node.head >> 8) {
     case 0: return .int(Int64(bitPattern: node.payload))
     case 1: return .uint(node.payload)

@@ -22,7 +22,7 @@ package protocol _NodeVisitor {
   /// A number the tree kept beside its text as an integer (see `_JSONStorage`).
   mutating func visitInteger(_ value: Int64, text: JSONNumber) throws
   /// A number the binary reader kept in binary form.
-  mutating func visitBinaryNumber(_ number: _BinaryNumber) throws
+  mutating func visitBinaryNumber(_ number: JSONBinaryNumber) throws
   mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) throws
   /// Before each child of `container`: a member's key (nil for an element), and whether the
   /// child is the container's first.

@@ -253,7 +253,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// A number from the binary reader: kept in its binary form (see `_JSONStorage`). Inlined
   /// into the reader (its only caller), where the form is known and the switch on it goes.
   @inlinable @inline(__always)
-  public mutating func _binaryNumber(_ value: _BinaryNumber) {
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) {
     _push(_JSONNode.node(value), _state())
   }
 
@@ -282,8 +282,8 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _memory.unique()
   }
 
-  @inlinable public mutating func _beginEventRun() { _memory.beginEventRun() }
-  @inlinable public mutating func _endEventRun() { _memory.endEventRun() }
+  @inlinable public mutating func beginEventRun() { _memory.beginEventRun() }
+  @inlinable public mutating func endEventRun() { _memory.endEventRun() }
 
   /// A value's node was pushed: settle a repeated key, or finish a top-level value.
   @inlinable @inline(__always)

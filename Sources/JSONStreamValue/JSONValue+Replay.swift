@@ -15,8 +15,8 @@ extension JSONValue {
   /// ```
   @inlinable
   public func replay<Handler: JSONEventHandler>(into handler: inout Handler) throws {
-    handler._beginEventRun()
-    defer { handler._endEventRun() }
+    handler.beginEventRun()
+    defer { handler.endEventRun() }
     switch self {
     case .null: try handler.null()
     case .bool(let flag): try handler.bool(flag)
@@ -71,8 +71,8 @@ struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
   }
 
   @inlinable @inline(__always)
-  mutating func visitBinaryNumber(_ number: _BinaryNumber) throws {
-    try handler._binaryNumber(number)
+  mutating func visitBinaryNumber(_ number: JSONBinaryNumber) throws {
+    try handler.binaryNumber(number)
   }
 
   @inlinable @inline(__always)

@@ -80,7 +80,7 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitBinaryNumber(_ number: _BinaryNumber) throws {
+  mutating func visitBinaryNumber(_ number: JSONBinaryNumber) throws {
     try number.withJSONNumber { number in
       if number.isNonFinite && !allowNonFinite { throw writer._nonFinite(number.text) }
       state.pointee.out.append(number.utf8)

@@ -304,8 +304,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     _box.unique()
   }
 
-  @inlinable public mutating func _beginEventRun() { _box.beginEventRun() }
-  @inlinable public mutating func _endEventRun() { _box.endEventRun() }
+  @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
+  @inlinable public mutating func endEventRun() { _box.endEventRun() }
 
   /// Separators and indentation before a value; refuses a value where none may go.
   @inlinable @inline(__always)

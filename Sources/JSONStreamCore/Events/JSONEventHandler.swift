@@ -37,22 +37,23 @@ public protocol JSONEventHandler {
   mutating func number(_ value: JSONNumber) throws
   /// `true` or `false`.
   mutating func bool(_ value: Bool) throws
-  /// A number that ``JSONBinaryReader`` read in a binary form (an integer, a decimal, a
-  /// double), before making its text: a handler that can keep it as it is (the tree builder)
-  /// implements this, the default makes the text and calls ``number(_:)``. Not API: the type
-  /// is the library's own.
-  mutating func _binaryNumber(_ value: _BinaryNumber) throws
+  /// A number a producer holds in binary form (``JSONBinaryReader``, or a replayed tree that
+  /// was read from binary), before any text is made for it. A consumer that can keep it as it
+  /// is (the tree builder, the binary writer) implements this; the default makes its JSON text
+  /// and calls ``number(_:)``. A handler that passes events on passes this one on too, so that
+  /// the consumer at the end of a chain gets it.
+  mutating func binaryNumber(_ value: JSONBinaryNumber) throws
   /// `null`.
   mutating func null() throws
   /// Called by a producer (a parser's `feed` and `finish`, a binary reader's `feed`, a replay
   /// of a tree or of Foundation objects) before a run of events that no other code can watch
-  /// or interleave with, and `_endEventRun()` after it, also when the run throws. No copy of
+  /// or interleave with, and ``endEventRun()`` after it, also when the run throws. No copy of
   /// the handler can be made in between, so a handler whose state copies share until one
-  /// changes it (copy on write) checks that once here instead of at every event. Not API; the
-  /// defaults do nothing.
-  mutating func _beginEventRun()
-  /// The run that `_beginEventRun()` began is over.
-  mutating func _endEventRun()
+  /// changes it (copy on write) can check that once here instead of at every event. A handler
+  /// that passes events on passes these on too. The defaults do nothing.
+  mutating func beginEventRun()
+  /// The run that ``beginEventRun()`` began is over.
+  mutating func endEventRun()
   /// Asked right after ``startObject()`` and ``startArray()``: `true` has the parser skip that
   /// container's contents — still checked as JSON, but not decoded, not kept and not delivered
   /// (but held to the same limits as delivered input) — and deliver its end event next.
@@ -76,12 +77,12 @@ extension JSONEventHandler {
   @inlinable public mutating func string(_ value: JSONString) throws {}
   @inlinable public mutating func number(_ value: JSONNumber) throws {}
   @inlinable public mutating func bool(_ value: Bool) throws {}
-  @inlinable public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+  @inlinable public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try value.withJSONNumber { try number($0) }
   }
   @inlinable public mutating func null() throws {}
-  @inlinable public mutating func _beginEventRun() {}
-  @inlinable public mutating func _endEventRun() {}
+  @inlinable public mutating func beginEventRun() {}
+  @inlinable public mutating func endEventRun() {}
   @inlinable public var isDone: Bool { false }
   @inlinable public var skipsContainerContents: Bool { false }
   @inlinable public static var canSkipContainers: Bool { false }

@@ -37,7 +37,7 @@ package final class _StateBox<State: _ManualState> {
 
 /// A `_StateBox` as a struct's copy-on-write state: `unique()` makes the box the struct's own
 /// before a change, with a runtime call, except inside a producer's run of events (see
-/// `JSONEventHandler._beginEventRun()`), where `beginEventRun()` has made it so once. (Per
+/// `JSONEventHandler.beginEventRun()`), where `beginEventRun()` has made it so once. (Per
 /// event, that call was 4.6% of building canada.json's tree from binary, 8% of writing it.)
 @usableFromInline
 package struct _CopyOnWriteState<State: _ManualState> {

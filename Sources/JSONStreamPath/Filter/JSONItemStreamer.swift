@@ -97,8 +97,8 @@ public struct JSONItemStreamer: JSONEventHandler {
     if tracker.key(key.utf8) == .inside { try builder.key(key) }
   }
 
-  public mutating func _beginEventRun() { builder._beginEventRun() }
-  public mutating func _endEventRun() { builder._endEventRun() }
+  public mutating func beginEventRun() { builder.beginEventRun() }
+  public mutating func endEventRun() { builder.endEventRun() }
 
   /// A scalar: part of an item, or an item of its own.
   private mutating func scalar(_ add: (inout JSONTreeBuilder) throws -> Void) throws {
@@ -113,8 +113,8 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   public mutating func string(_ value: JSONString) throws { try scalar { $0.string(value) } }
   public mutating func number(_ value: JSONNumber) throws { try scalar { $0.number(value) } }
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    try scalar { $0._binaryNumber(value) }
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    try scalar { $0.binaryNumber(value) }
   }
   public mutating func bool(_ value: Bool) throws { try scalar { $0.bool(value) } }
   public mutating func null() throws { try scalar { $0.null() } }

@@ -51,8 +51,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable
   public static var canSkipContainers: Bool { true }
 
-  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
-  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   @inlinable @inline(__always)
   mutating func _start(_ action: _SelectionAction) throws -> Bool {
@@ -94,8 +94,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable @inline(__always)
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    if try _start(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
   }
 
   @inlinable @inline(__always)
@@ -158,8 +158,8 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   @inlinable
   public static var canSkipContainers: Bool { true }
 
-  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
-  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   /// A container starts: `action` says whether it is dropped or forwarded.
   @inlinable
@@ -209,8 +209,8 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   }
 
   @inlinable @inline(__always)
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream._binaryNumber(value) }
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    if _keeps(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
   }
 
   @inlinable @inline(__always)

@@ -73,8 +73,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   }
   @inlinable public static var canSkipContainers: Bool { true }
 
-  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
-  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
   // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
@@ -148,8 +148,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable @inline(__always)
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
-    try _scalar(forward: { try $0._binaryNumber(value) }, build: { $0._binaryNumber(value) })
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    try _scalar(forward: { try $0.binaryNumber(value) }, build: { $0.binaryNumber(value) })
   }
 
   @inlinable @inline(__always)

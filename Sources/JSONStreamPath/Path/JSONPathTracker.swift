@@ -51,8 +51,8 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public var skipsContainerContents: Bool { downstream.skipsContainerContents }
   public static var canSkipContainers: Bool { Downstream.canSkipContainers }
 
-  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
-  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   /// Where the current event is, outermost first.
   public var path: [JSONPathComponent] {
@@ -144,9 +144,9 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   }
 
   @inlinable @inline(__always)
-  public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     _valueStarts()
-    try _forward { try $0._binaryNumber(value) }
+    try _forward { try $0.binaryNumber(value) }
   }
 
   @inlinable @inline(__always)

@@ -97,11 +97,11 @@ struct BinaryKernelTests {
     for text in texts {
       var utf8 = text
       utf8.withUTF8 { bytes in
-        let expected = _BinaryNumber(text: bytes).map { String(describing: $0) }
+        let expected = JSONBinaryNumber(text: bytes).map { String(describing: $0) }
         // With the flags the grammar gives, and with flags that say otherwise.
         let flags = _classifyNumberText(bytes)
         for flags in [flags ?? 0, 0, JSONNumber._hasFractionOrExponent] {
-          let fast = _BinaryNumber(JSONNumber(_utf8: bytes, flags: flags))
+          let fast = JSONBinaryNumber(JSONNumber(_utf8: bytes, flags: flags))
           #expect(fast.map { String(describing: $0) } == expected, "\(text), flags \(flags)")
         }
       }

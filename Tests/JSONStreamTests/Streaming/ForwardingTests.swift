@@ -33,11 +33,11 @@ struct HookRecorder: JSONEventHandler {
   }
   mutating func bool(_ value: Bool) { recorder.bool(value) }
   mutating func null() { recorder.null() }
-  mutating func _binaryNumber(_ value: _BinaryNumber) {
+  mutating func binaryNumber(_ value: JSONBinaryNumber) {
     binaryNumbers += 1
     value.withJSONNumber { recorder.number($0) }
   }
-  mutating func _beginEventRun() { eventRuns += 1 }
+  mutating func beginEventRun() { eventRuns += 1 }
 }
 
 @Suite("Forwarding handlers pass the fast paths on")

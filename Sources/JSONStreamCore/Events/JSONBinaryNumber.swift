@@ -1,19 +1,26 @@
 // A number in binary form: what a binary reader read, or what number text becomes when one
 // form reproduces it exactly. Events carry it; the tree and the binary writer keep it as is.
 
-/// A number in one of the binary format's binary forms. Made from JSON number text
-/// (`init(text:)`) when one reproduces the text exactly: an integer in canonical form (no
-/// leading zeros, no `-0`), or a decimal without exponent whose digits fit in 18 (nil: the text
-/// is kept as text). A `double` is a binary64 (or binary32) read from the format, whose text is
-/// the shortest that reads back as it.
+/// A number in one of the binary format's binary forms: what ``JSONBinaryReader`` reads, and
+/// what a tree keeps of it. The event ``JSONEventHandler/binaryNumber(_:)`` carries it, so a
+/// consumer that keeps numbers in binary (the tree builder, the binary writer) never makes
+/// their text, and one that wants the text gets it from ``withJSONNumber(_:)``.
 ///
-/// Public only so that ``JSONEventHandler/_binaryNumber(_:)`` can pass it: not API.
-public enum _BinaryNumber: Sendable {
+/// Its JSON text: an integer in canonical form (no leading zeros, no `-0`); a decimal with
+/// exactly `scale` digits after the point; a double in the shortest form that reads back as it.
+public enum JSONBinaryNumber: Sendable, Equatable {
+  /// An integer.
   case int(Int64)
+  /// An integer above `Int64.max`.
   case uint(UInt64)
+  /// `mantissa × 10^-scale`, written with `scale` digits after the point (`scale` ≥ 1).
   case decimal(mantissa: Int64, scale: UInt8)
+  /// A binary64 (or a binary32, held exactly).
   case double(Double)
 
+  /// Made from JSON number text when one form reproduces the text exactly: an integer in
+  /// canonical form, or a decimal without exponent whose digits fit in 18; nil otherwise (the
+  /// text is then kept as text).
   @usableFromInline
   package init?(text: UnsafeBufferPointer<UInt8>) {
     var i = 0
@@ -122,8 +129,8 @@ public enum _BinaryNumber: Sendable {
     self.init(text: text)
   }
 
-  /// Calls `body` with the number as a `JSONNumber` of its text (made on the stack, or for a
-  /// double as a `String`): what a producer of events delivers for it.
+  /// Calls `body` with the number as a ``JSONNumber`` of its JSON text (made on the stack, or
+  /// for a double as a `String`): what ``JSONEventHandler/number(_:)`` gets for it.
   @inlinable
   public func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
     switch self {
