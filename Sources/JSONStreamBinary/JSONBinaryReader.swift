@@ -19,6 +19,7 @@ import JSONStreamWriter
 /// UTF-8 and numbers JSON numbers. Anything else is a ``JSONParseError`` whose `offset` is
 /// the byte at fault (its `line` is 0: binary has no lines).
 public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
+  /// The handler the events go to; read its result from here after ``finish()``.
   public var handler: Handler
   /// The limits, `allowMultipleValues` and `allowNonFiniteNumbers` apply; the other options
   /// are about JSON text.
@@ -46,6 +47,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// Number text made from a binary number.
   @usableFromInline var text: [UInt8] = []
 
+  /// A reader delivering its events to `handler`, under `options`.
   @inlinable public init(handler: Handler, options: JSONParseOptions = JSONParseOptions()) {
     self.handler = handler
     self.options = options

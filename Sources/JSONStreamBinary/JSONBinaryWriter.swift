@@ -18,6 +18,7 @@ import JSONStreamWriter
 /// that reproduces their text exactly, else as their text. The writer checks the event
 /// grammar as ``JSONWriter`` does.
 public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
+  /// Where output goes. For `JSONByteSink`, read ``bytes`` after ``finish()``.
   public var sink: Sink
   /// Accept several top-level values (one after another, as in NDJSON), as
   /// ``JSONWriteOptions/allowMultipleValues`` does for the JSON writer.
@@ -29,6 +30,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// shared between copies of the writer until one of them writes.
   @usableFromInline var _box: _CopyOnWriteState<_BinaryWriterState>
 
+  /// A writer to `sink`, handing it chunks of about `chunkSize` bytes; `allowMultipleValues`
+  /// accepts several top-level values.
   @inlinable public init(sink: Sink, allowMultipleValues: Bool = false, chunkSize: Int = 64 * 1024)
   {
     self.sink = sink
@@ -71,18 +74,22 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
   // tree into the writer took 7.05M instructions instead of 8.59M (0.90 s against 1.15 s for
   // 2000 documents), and parsing its text into the writer 20.8M instead of 22.6M.
 
+  /// Opens an object. Throws `JSONWriterError` where no value may go.
   @inlinable @inline(__always) public mutating func startObject() throws {
     let state = _state()
     try beginValue(state)
     state.pointee.openContainer(isObject: true)
   }
 
+  /// Opens an array. Throws `JSONWriterError` where no value may go.
   @inlinable @inline(__always) public mutating func startArray() throws {
     let state = _state()
     try beginValue(state)
     state.pointee.openContainer(isObject: false)
   }
 
+  /// Closes the innermost open object. Throws `JSONWriterError` when that is not an object, or a
+  /// key awaits its value.
   @inlinable @inline(__always) public mutating func endObject() throws {
     let state = _state()
     let depth = state.pointee.stack.count
@@ -95,6 +102,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
+  /// Closes the innermost open array. Throws `JSONWriterError` when that is not an array.
   @inlinable @inline(__always) public mutating func endArray() throws {
     let state = _state()
     let depth = state.pointee.stack.count
@@ -105,6 +113,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
+  /// Writes an object key, or a reference to it when it was written before. Throws
+  /// `JSONWriterError` outside an object, where a value is due, or for ill-formed UTF-8.
   @inlinable @inline(__always) public mutating func key(_ key: JSONString) throws {
     let state = _state()
     let depth = state.pointee.stack.count
@@ -120,6 +130,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     state.pointee.writeKey(key.utf8)
   }
 
+  /// Writes a string value, or a reference to it when it is short and was written before.
+  /// Throws `JSONWriterError` where no value may go, or for ill-formed UTF-8.
   @inlinable @inline(__always) public mutating func string(_ value: JSONString) throws {
     guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
@@ -130,6 +142,8 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
+  /// Writes a number as an integer or decimal when that reproduces its text exactly, else as its
+  /// text. Throws `JSONWriterError` where no value may go.
   @inlinable @inline(__always) public mutating func number(_ value: JSONNumber) throws {
     // A tree's integer comes with its value: written from it, the text not converted again.
     if value._hasIntegerValue { return try number(value._integerValue) }
@@ -148,10 +162,12 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try endValue(state)
   }
 
+  /// Writes `true` or `false`. Throws `JSONWriterError` where no value may go.
   @inlinable @inline(__always) public mutating func bool(_ value: Bool) throws {
     try writeByte(value ? _BinaryTag.true : _BinaryTag.false)
   }
 
+  /// Writes `null`. Throws `JSONWriterError` where no value may go.
   @inlinable @inline(__always) public mutating func null() throws {
     try writeByte(_BinaryTag.null)
   }
@@ -235,7 +251,9 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     _box.unique()
   }
 
+  /// Makes the writer's state its own once, for the events of the run.
   @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
+  /// Ends the run that ``beginEventRun()`` began.
   @inlinable public mutating func endEventRun() { _box.endEventRun() }
 
   /// A value of one byte.

@@ -70,6 +70,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     var keyStart: Int
   }
 
+  /// A builder making the kind of objects `options` asks for.
   public init(options: JSONFoundationReadingOptions = []) {
     self.options = options
     mutableContainers = options.contains(.mutableContainers)
@@ -96,10 +97,13 @@ public struct JSONFoundationBuilder: JSONEventHandler {
 
   // MARK: Events
 
+  /// Opens a dictionary.
   public mutating func startObject() {
     frames.append(Frame(isObject: true, valueStart: stackCount, keyStart: keyCount))
   }
 
+  /// Closes the innermost open dictionary (mutable with
+  /// ``JSONFoundationReadingOptions/mutableContainers``); a repeated key keeps its last value.
   public mutating func endObject() {
     let frame = frames.removeLast()
     let count = stackCount - frame.valueStart
@@ -132,10 +136,13 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     }
   }
 
+  /// Opens an array.
   public mutating func startArray() {
     frames.append(Frame(isObject: false, valueStart: stackCount, keyStart: keyCount))
   }
 
+  /// Closes the innermost open array (mutable with
+  /// ``JSONFoundationReadingOptions/mutableContainers``).
   public mutating func endArray() {
     let frame = frames.removeLast()
     let count = stackCount - frame.valueStart
@@ -157,6 +164,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     }
   }
 
+  /// Adds the key of the next member of the innermost open dictionary.
   public mutating func key(_ key: JSONString) {
     if mutableContainers {
       objectKeys.append(objectKeyCache.key(for: key.utf8))
@@ -165,6 +173,9 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     }
   }
 
+  /// Adds the string (`NSMutableString` with ``JSONFoundationReadingOptions/mutableLeaves``).
+  /// Throws ``JSONFoundationError`` for a top-level string without
+  /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
   public mutating func string(_ value: JSONString) throws {
     if frames.isEmpty { try checkFragment("string") }
     let string = String(decoding: value.utf8, as: UTF8.self)
@@ -177,6 +188,9 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     }
   }
 
+  /// Adds the number as an `NSNumber` or `NSDecimalNumber`. Throws ``JSONFoundationError`` for a
+  /// number no Foundation type can hold, or a top-level one without
+  /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
   public mutating func number(_ value: JSONNumber) throws {
     if frames.isEmpty { try checkFragment("number") }
     guard let number = FoundationNumbers.number(value) else {
@@ -187,11 +201,15 @@ public struct JSONFoundationBuilder: JSONEventHandler {
     append(number)
   }
 
+  /// Adds the Boolean as an `NSNumber` boolean. Throws ``JSONFoundationError`` for a top-level one
+  /// without ``JSONFoundationReadingOptions/fragmentsAllowed``.
   public mutating func bool(_ value: Bool) throws {
     if frames.isEmpty { try checkFragment("boolean") }
     append(value ? trueNumber : falseNumber)
   }
 
+  /// Adds `NSNull`. Throws ``JSONFoundationError`` for a top-level `null` without
+  /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
   public mutating func null() throws {
     if frames.isEmpty { try checkFragment("null") }
     append(nullObject)

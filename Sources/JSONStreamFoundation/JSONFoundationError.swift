@@ -47,6 +47,8 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
   /// It is not a location in JSON text, which a replayed object does not have.
   public var path: String?
 
+  /// An error of `kind`, explained by `message`, with its location in JSON text or its path in a
+  /// Foundation object when known.
   public init(kind: Kind, message: String, location: JSONLocation? = nil, path: String? = nil) {
     self.kind = kind
     self.message = message

@@ -6,8 +6,10 @@
 /// (tree as! NSMutableDictionary)["seen"] = true
 /// ```
 public struct JSONFoundationReadingOptions: OptionSet, Sendable, Hashable {
+  /// The bits of the set options.
   public let rawValue: UInt
 
+  /// Options with the bits of `rawValue`.
   public init(rawValue: UInt) {
     self.rawValue = rawValue
   }

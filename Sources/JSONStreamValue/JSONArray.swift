@@ -13,12 +13,14 @@ import JSONStreamParser
 /// A parsed array is a view of its document's memory: reading an element makes its Swift
 /// value then. Like an array slice, a view keeps the whole document's memory alive.
 public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
+  /// An element: a ``JSONValue``.
   public typealias Element = JSONValue
 
   @usableFromInline package let _storage: _JSONStorage
   /// The first element's node (nil when empty), in `_storage`'s memory: immutable, and kept
   /// alive by `_storage`, hence `@unchecked Sendable`.
   @usableFromInline let _first: UnsafePointer<_Node>?
+  /// The number of elements.
   public let count: Int
   /// In a snapshot of an incomplete document, the last element, incomplete, which is not in
   /// the block at `_first` (see `_JSONStorage`); nil otherwise.
@@ -65,9 +67,12 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
       last: _last, body)
   }
 
+  /// The position of the first element: 0.
   @inlinable public var startIndex: Int { 0 }
+  /// The position after the last element: ``count``.
   @inlinable public var endIndex: Int { count }
 
+  /// The element at `position`, which must be in `0..<count`.
   public subscript(position: Int) -> JSONValue {
     precondition(position >= 0 && position < count, "JSONArray index out of range")
     return _storage.value(of: _node(at: position)[0])
@@ -75,6 +80,7 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
 }
 
 extension JSONArray: ExpressibleByArrayLiteral {
+  /// An array of `elements`, in order.
   public init(arrayLiteral elements: JSONValue...) {
     self.init(elements)
   }

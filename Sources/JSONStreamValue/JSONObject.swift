@@ -16,12 +16,14 @@ import JSONStreamParser
 /// document's memory (and keeps it alive); setting a member makes a new object, at a cost
 /// proportional to the object's size, so build large objects with ``init(_:)``.
 public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection {
+  /// A member: its key and its value.
   public typealias Element = (key: String, value: JSONValue)
 
   @usableFromInline package let _storage: _JSONStorage
   /// The first member's key node (nil when empty); its value follows, then the next key. In
   /// `_storage`'s memory: immutable, and kept alive by `_storage`, hence `@unchecked Sendable`.
   @usableFromInline let _first: UnsafePointer<_Node>?
+  /// The number of members.
   public let count: Int
   /// In a snapshot of an incomplete document, the last member, incomplete, which is not in
   /// the block at `_first` (see `_JSONStorage`); nil otherwise.
@@ -73,9 +75,12 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
       last: _last, body)
   }
 
+  /// The position of the first member: 0.
   @inlinable public var startIndex: Int { 0 }
+  /// The position after the last member: ``count``.
   @inlinable public var endIndex: Int { count }
 
+  /// The member at `position` in document order, which must be in `0..<count`.
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < count, "JSONObject index out of range")
     let key = _node(at: position)

@@ -18,7 +18,9 @@ import JSONStreamParser
 /// containers (which it always shows, closed): like partial-json's `Allow` flags and jiter's
 /// partial modes.
 public struct JSONSnapshotOptions: OptionSet, Sendable {
+  /// The bits of the set options.
   public let rawValue: Int
+  /// Options with the bits of `rawValue`.
   public init(rawValue: Int) { self.rawValue = rawValue }
 
   /// A string value the input ends inside, with the characters so far (jiter's

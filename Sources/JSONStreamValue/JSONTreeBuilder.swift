@@ -50,15 +50,19 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   // MARK: Events
 
+  /// Opens an object in the value being built.
   @inlinable @inline(__always)
   public mutating func startObject() { _open(_state(), isObject: true) }
 
+  /// Opens an array in the value being built.
   @inlinable @inline(__always)
   public mutating func startArray() { _open(_state(), isObject: false) }
 
+  /// Closes the innermost open array; a top-level array lands in ``values``.
   @inlinable @inline(__always)
   public mutating func endArray() { _endArray(_state()) }
 
+  /// Closes the innermost open object; a top-level object lands in ``values``.
   @inlinable @inline(__always)
   public mutating func endObject() { _endObject(_state()) }
 
@@ -106,6 +110,8 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
+  /// Starts a member of the innermost open object. A repeated key does what ``duplicateKeyPolicy``
+  /// says: under ``JSONDuplicateKeyPolicy/error`` it throws ``JSONValueError/duplicateKey(_:)``.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     if key._keyTableEntry >= 0 {
@@ -229,6 +235,8 @@ public struct JSONTreeBuilder: JSONEventHandler {
     }
   }
 
+  /// Adds a string value; a top-level one lands in ``values``. Ill-formed UTF-8 is stored repaired
+  /// (U+FFFD).
   @inlinable
   public mutating func string(_ value: JSONString) {
     if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
@@ -242,6 +250,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _completed(state)
   }
 
+  /// Adds a number value, keeping its text; a top-level one lands in ``values``.
   @inlinable
   public mutating func number(_ value: JSONNumber) {
     let state = _state()
@@ -257,11 +266,13 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _push(_JSONNode.node(value), _state())
   }
 
+  /// Adds a Boolean value; a top-level one lands in ``values``.
   @inlinable
   public mutating func bool(_ value: Bool) {
     _push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0), _state())
   }
 
+  /// Adds `null`; a top-level one lands in ``values``.
   @inlinable
   public mutating func null() {
     _push(_Node(head: _JSONNode.null, payload: 0), _state())
@@ -282,7 +293,9 @@ public struct JSONTreeBuilder: JSONEventHandler {
     _memory.unique()
   }
 
+  /// Makes the builder's memory its own once, for the events of the run.
   @inlinable public mutating func beginEventRun() { _memory.beginEventRun() }
+  /// Ends the run that ``beginEventRun()`` began.
   @inlinable public mutating func endEventRun() { _memory.endEventRun() }
 
   /// A value's node was pushed: settle a repeated key, or finish a top-level value.
@@ -668,5 +681,6 @@ public enum JSONValueError: JSONContentError, Sendable, Equatable, CustomStringC
     }
   }
 
+  /// The ``message``.
   public var description: String { message }
 }

@@ -76,10 +76,12 @@ extension JSONValue {
 }
 
 extension JSONArray {
+  /// `true` when the arrays have equal elements in the same order (numbers compare by value).
   public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool {
     JSONValue.array(lhs) == JSONValue.array(rhs)
   }
 
+  /// Hashes the array so that equal arrays hash alike.
   public func hash(into hasher: inout Hasher) {
     _hash(into: &hasher, levels: JSONValue._hashedLevels)
   }
@@ -97,10 +99,12 @@ extension JSONArray {
 }
 
 extension JSONObject {
+  /// `true` when the objects have the same keys with equal values, in any order.
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     JSONValue.object(lhs) == JSONValue.object(rhs)
   }
 
+  /// Hashes the object so that equal objects hash alike, whatever their member order.
   public func hash(into hasher: inout Hasher) {
     _hash(into: &hasher, levels: JSONValue._hashedLevels)
   }

@@ -5,36 +5,45 @@ import JSONStreamCore
 import JSONStreamParser
 
 extension JSONValue: ExpressibleByNilLiteral {
+  /// `null`, from the literal `nil`.
   @inlinable public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
+  /// A Boolean value, from `true` or `false`.
   @inlinable public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
+  /// A number value, from an integer literal.
   @inlinable public init(integerLiteral value: Int64) { self = .number(Number(value)) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
+  /// A number value, from a floating-point literal.
   @inlinable public init(floatLiteral value: Double) { self = .number(Number(value)) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
+  /// A string value, from a string literal.
   @inlinable public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
+  /// An array value of `elements`, in order.
   @inlinable public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(elements)) }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {
+  /// An object value of `elements`, in order; a repeated key keeps its first position and its last
+  /// value.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
   }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+  /// An object of `elements`, in order; a repeated key keeps its first position and its last value.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self.init(elements.map { (key: $0.0, value: $0.1) })
   }

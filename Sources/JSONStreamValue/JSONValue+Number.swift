@@ -24,12 +24,15 @@ extension JSONValue {
     @inlinable
     init(storage: Storage) { self.storage = storage }
 
+    /// An integer.
     @inlinable
     public init(_ value: Int64) { storage = .int(value) }
 
+    /// An integer.
     @inlinable
     public init(_ value: Int) { storage = .int(Int64(value)) }
 
+    /// An unsigned integer.
     @inlinable
     public init(_ value: UInt64) {
       storage = value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value)

@@ -19,11 +19,17 @@ import JSONStreamParser
 /// objects view (see ``JSONTreeBuilder``). Equality follows JSON's meaning: objects
 /// compare as unordered maps, and `1`, `1.0` and `1e0` are the same number.
 public enum JSONValue: Sendable, Hashable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number, with its exact value.
   case number(Number)
+  /// A string.
   case string(String)
+  /// An array.
   case array(JSONArray)
+  /// An object.
   case object(JSONObject)
 }
 
@@ -51,18 +57,21 @@ extension JSONValue {
     return false
   }
 
+  /// The Boolean, when this is `true` or `false`.
   @inlinable
   public var boolValue: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
+  /// The string, when this is a string.
   @inlinable
   public var stringValue: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
+  /// The number, when this is a number.
   @inlinable
   public var numberValue: Number? {
     if case .number(let value) = self { return value }
@@ -81,12 +90,14 @@ extension JSONValue {
   @inlinable
   public var doubleValue: Double? { numberValue?.double }
 
+  /// The array, when this is an array.
   @inlinable
   public var arrayValue: JSONArray? {
     if case .array(let value) = self { return value }
     return nil
   }
 
+  /// The object, when this is an object.
   @inlinable
   public var objectValue: JSONObject? {
     if case .object(let value) = self { return value }

@@ -19,8 +19,10 @@ public struct JSONByteSink: JSONOutputSink, Sendable {
   /// Everything written so far.
   public var bytes: [UInt8] = []
 
+  /// An empty sink.
   public init() {}
 
+  /// Appends the chunk to ``bytes``.
   @inlinable
   public mutating func write(_ bytes: UnsafeRawBufferPointer) {
     self.bytes.append(contentsOf: bytes)
@@ -35,10 +37,12 @@ public struct JSONByteSink: JSONOutputSink, Sendable {
 public struct JSONChunkSink: JSONOutputSink {
   @usableFromInline let body: (UnsafeRawBufferPointer) throws -> Void
 
+  /// A sink that calls `body` with each chunk.
   public init(_ body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
     self.body = body
   }
 
+  /// Calls the closure with the chunk.
   @inlinable
   public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
     try body(bytes)

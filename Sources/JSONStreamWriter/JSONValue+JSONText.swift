@@ -52,9 +52,11 @@ extension JSONValue: CustomStringConvertible {
 }
 
 extension JSONObject: CustomStringConvertible {
+  /// The object as compact JSON, as `JSONValue.description` writes it.
   public var description: String { JSONValue.object(self).description }
 }
 
 extension JSONArray: CustomStringConvertible {
+  /// The array as compact JSON, as `JSONValue.description` writes it.
   public var description: String { JSONValue.array(self).description }
 }

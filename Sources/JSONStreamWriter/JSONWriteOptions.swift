@@ -74,6 +74,8 @@ public struct JSONWriteOptions: Sendable, Equatable {
 
 /// An event a ``JSONWriter`` refused, so that it never writes invalid JSON.
 public struct JSONWriterError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What the writer refused: an event out of place, a value JSON cannot hold, or invalid
+  /// options.
   public enum Kind: Sendable, Equatable {
     /// A key outside an object, or where a value is due.
     case misplacedKey
@@ -95,13 +97,17 @@ public struct JSONWriterError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidOption
   }
 
+  /// What went wrong.
   public let kind: Kind
+  /// A readable explanation, e.g. `the key is not well-formed UTF-8`.
   public let message: String
 
+  /// An error of `kind`, explained by `message`.
   public init(kind: Kind, message: String) {
     self.kind = kind
     self.message = message
   }
 
+  /// The ``message``.
   public var description: String { message }
 }

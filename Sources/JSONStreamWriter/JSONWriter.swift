@@ -85,6 +85,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   // MARK: Events
 
+  /// Writes `{`, or with ``JSONWriteOptions/sortKeys`` holds the object's members until it ends.
+  /// Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func startObject() throws {
     let state = _state()
@@ -97,6 +99,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     }
   }
 
+  /// Writes `}` for the innermost open object (its members in key order with
+  /// ``JSONWriteOptions/sortKeys``). Throws ``JSONWriterError`` when that is not an object, or a
+  /// key awaits its value.
   @inlinable
   public mutating func endObject() throws {
     let state = _state()
@@ -116,6 +121,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _endValue(state)
   }
 
+  /// Writes `[`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func startArray() throws {
     let state = _state()
@@ -124,6 +130,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     state.pointee.out.append(._openBracket)
   }
 
+  /// Writes `]` for the innermost open array. Throws ``JSONWriterError`` when that is not an array.
   @inlinable
   public mutating func endArray() throws {
     let state = _state()
@@ -138,6 +145,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _endValue(state)
   }
 
+  /// Writes an object key, escaped as the options say. Throws ``JSONWriterError`` outside an
+  /// object, where a value is due, or for ill-formed UTF-8.
   @inlinable
   public mutating func key(_ key: JSONString) throws {
     let state = _state()
@@ -173,6 +182,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     state.pointee.stack[depth &- 1] = top | Self._hasMembers | Self._awaitingValue
   }
 
+  /// Writes a string value, escaped as the options say. Throws ``JSONWriterError`` where no value
+  /// may go, or for ill-formed UTF-8.
   @inlinable
   public mutating func string(_ value: JSONString) throws {
     let state = _state()
@@ -188,6 +199,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _endValue(state)
   }
 
+  /// Writes the number's text unchanged. Throws ``JSONWriterError`` where no value may go, or for a
+  /// non-finite number unless ``JSONWriteOptions/allowNonFiniteNumbers``.
   @inlinable
   public mutating func number(_ value: JSONNumber) throws {
     if value.isNonFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.text) }
@@ -197,6 +210,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _endValue(state)
   }
 
+  /// Writes `true` or `false`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func bool(_ value: Bool) throws {
     let state = _state()
@@ -205,6 +219,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _endValue(state)
   }
 
+  /// Writes `null`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func null() throws {
     let state = _state()
@@ -304,7 +319,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     _box.unique()
   }
 
+  /// Makes the writer's state its own once, for the events of the run.
   @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
+  /// Ends the run that ``beginEventRun()`` began.
   @inlinable public mutating func endEventRun() { _box.endEventRun() }
 
   /// Separators and indentation before a value; refuses a value where none may go.

@@ -133,6 +133,7 @@ struct _JSONAsyncInput<Base: AsyncSequence, Pump: _AsyncPump> {
 /// The parser's events, as values, read from an async sequence of bytes or of byte chunks:
 /// what `jsonEvents(options:)` returns.
 public struct JSONEventSequence<Base: AsyncSequence>: AsyncSequence {
+  /// An event, as a value.
   public typealias Element = JSONEvent
   @usableFromInline let input: _JSONAsyncInput<Base, _EventPump>
 
@@ -151,12 +152,14 @@ public struct JSONEventSequence<Base: AsyncSequence>: AsyncSequence {
     public mutating func next() async throws -> JSONEvent? { try await base.next() }
   }
 
+  /// An iterator that reads the input as events are asked for.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
 /// The values that paths select, each as soon as it is complete, read from an async sequence
 /// of bytes or of byte chunks: what `jsonItems(paths:options:duplicateKeys:)` returns.
 public struct JSONItemSequence<Base: AsyncSequence>: AsyncSequence {
+  /// A selected value, with its match.
   public typealias Element = JSONItemStreamer.Item
   @usableFromInline let input: _JSONAsyncInput<Base, _ItemPump>
 
@@ -175,6 +178,7 @@ public struct JSONItemSequence<Base: AsyncSequence>: AsyncSequence {
     public mutating func next() async throws -> JSONItemStreamer.Item? { try await base.next() }
   }
 
+  /// An iterator that reads the input as items are asked for.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
@@ -182,6 +186,7 @@ public struct JSONItemSequence<Base: AsyncSequence>: AsyncSequence {
 /// from an async sequence of bytes or of byte chunks: what
 /// `jsonDocuments(framing:options:duplicateKeys:skipsInvalidDocuments:)` returns.
 public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
+  /// A document, or the failure of one that was passed over.
   public typealias Element = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline let input: _JSONAsyncInput<Base, _DocumentPump>
 
@@ -200,6 +205,7 @@ public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
     public mutating func next() async throws -> Element? { try await base.next() }
   }
 
+  /// An iterator that reads the input as documents are asked for.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 

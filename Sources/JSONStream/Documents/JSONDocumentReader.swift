@@ -48,6 +48,7 @@ public struct JSONDocumentReader {
 
   /// A document and where it started.
   public struct Document: Sendable, Equatable {
+    /// The document's value.
     public var value: JSONValue
     /// The line its first byte is on, from 1 (0 for ``Framing/concatenated``, which does not
     /// track lines).
@@ -73,6 +74,8 @@ public struct JSONDocumentReader {
     /// Why: a ``JSONParseError`` (its position counted within the document), or another error.
     public var error: any Error
 
+    /// The failure of the document at `index`, which started at `line`, `column` and byte `offset`,
+    /// for `error`.
     public init(line: Int, column: Int = 1, index: Int, offset: Int, error: any Error) {
       self.line = line
       self.column = column
@@ -106,9 +109,15 @@ public struct JSONDocumentReader {
     }
   }
 
+  /// How documents are separated.
   public let framing: Framing
+  /// The parse options for each document; `allowMultipleValues` is set for ``Framing/concatenated``
+  /// only.
   public let options: JSONParseOptions
+  /// What a repeated key in an object does.
   public let duplicateKeys: JSONDuplicateKeyPolicy
+  /// Whether a document that is not valid JSON is reported and passed over rather than thrown;
+  /// always `false` for ``Framing/concatenated``.
   public let skipsInvalidDocuments: Bool
 
   private var parser: JSONParser<JSONTreeBuilder>

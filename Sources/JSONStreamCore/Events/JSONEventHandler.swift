@@ -69,21 +69,36 @@ public protocol JSONEventHandler {
 }
 
 extension JSONEventHandler {
+  /// Ignores the start of an object.
   @inlinable public mutating func startObject() throws {}
+  /// Ignores the end of an object.
   @inlinable public mutating func endObject() throws {}
+  /// Ignores the start of an array.
   @inlinable public mutating func startArray() throws {}
+  /// Ignores the end of an array.
   @inlinable public mutating func endArray() throws {}
+  /// Ignores the key.
   @inlinable public mutating func key(_ key: JSONString) throws {}
+  /// Ignores the string.
   @inlinable public mutating func string(_ value: JSONString) throws {}
+  /// Ignores the number.
   @inlinable public mutating func number(_ value: JSONNumber) throws {}
+  /// Ignores the Boolean.
   @inlinable public mutating func bool(_ value: Bool) throws {}
+  /// Makes the number's JSON text and passes it to ``number(_:)``.
   @inlinable public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try value.withJSONNumber { try number($0) }
   }
+  /// Ignores `null`.
   @inlinable public mutating func null() throws {}
+  /// Does nothing.
   @inlinable public mutating func beginEventRun() {}
+  /// Does nothing.
   @inlinable public mutating func endEventRun() {}
+  /// `false`: the handler never asks the producer to stop.
   @inlinable public var isDone: Bool { false }
+  /// `false`: the handler takes every container's contents.
   @inlinable public var skipsContainerContents: Bool { false }
+  /// `false`: the handler never asks to skip a container's contents.
   @inlinable public static var canSkipContainers: Bool { false }
 }

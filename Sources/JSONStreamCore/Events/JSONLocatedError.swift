@@ -5,6 +5,7 @@ public struct JSONLocatedError: Error, CustomStringConvertible {
   /// What the consumer threw.
   public let underlying: any Error
 
+  /// Wraps the error `underlying` that a consumer threw at `path`.
   public init(path: [JSONPathComponent], underlying: any Error) {
     self.path = path
     self.underlying = underlying
@@ -13,6 +14,7 @@ public struct JSONLocatedError: Error, CustomStringConvertible {
   /// The location as a JSON Pointer.
   public var pointer: String { path.jsonPointer }
 
+  /// `at POINTER: error`, with the path as a JSON Pointer (`at the root` for the empty path).
   public var description: String {
     "at \(pointer.isEmpty ? "the root" : pointer): \(underlying)"
   }

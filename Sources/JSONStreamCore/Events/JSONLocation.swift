@@ -16,6 +16,7 @@ public struct JSONLocation: Sendable, Hashable, CustomStringConvertible {
   /// ``JSONPathTracker`` wrapped it (see ``JSONContentError``). Nil otherwise.
   public var path: [JSONPathComponent]?
 
+  /// A location at byte `offset`, `line` and `column`, with the value's path when it is known.
   public init(offset: Int, line: Int, column: Int, path: [JSONPathComponent]? = nil) {
     self.offset = offset
     self.line = line

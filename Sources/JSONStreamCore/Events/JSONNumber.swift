@@ -173,6 +173,7 @@ public struct JSONNumber {
 }
 
 extension JSONNumber: CustomStringConvertible {
+  /// The number's text as written (``text``).
   public var description: String { text }
 }
 

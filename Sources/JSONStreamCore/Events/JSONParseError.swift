@@ -70,12 +70,15 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   /// Where in the document, when a ``JSONPathTracker`` knew it: `location.path`.
   public var path: [JSONPathComponent]? { location.path }
 
+  /// An error of `kind` at `location`, explained by `message`.
   public init(kind: Kind, location: JSONLocation, message: String) {
     self.kind = kind
     self.location = location
     self.message = message
   }
 
+  /// An error of `kind` at byte `offset`, `line` and `column`, explained by `message`, with the
+  /// path when it is known.
   public init(
     kind: Kind, offset: Int, line: Int, column: Int, message: String,
     path: [JSONPathComponent]? = nil

@@ -99,6 +99,7 @@ public struct JSONParseLimits: Sendable, Equatable {
   /// separators included. Unlimited by default.
   public var maxInputLength = Int.max
 
+  /// The default limits.
   public init() {}
 
   /// Checks that no limit is negative. Zero is valid and allows none of what the limit

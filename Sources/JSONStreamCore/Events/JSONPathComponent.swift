@@ -2,9 +2,12 @@
 
 /// One step of a location in a document: an object member's key or an array element's index.
 public enum JSONPathComponent: Sendable, Hashable, CustomStringConvertible {
+  /// An object member, by its key.
   case key(String)
+  /// An array element, by its index from 0.
   case index(Int)
 
+  /// The key as is, or the index in decimal.
   public var description: String {
     switch self {
     case .key(let key): return key

@@ -124,6 +124,7 @@ public struct JSONString {
 }
 
 extension JSONString: CustomStringConvertible {
+  /// The decoded string (``string``).
   public var description: String { string }
 }
 

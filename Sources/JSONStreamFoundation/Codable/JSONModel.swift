@@ -52,10 +52,15 @@ public protocol JSONModel {
 }
 
 extension JSONModel {
+  /// None: every key keeps its name, under the coder's key strategy.
   public static var jsonKeys: [String: String] { [:] }
+  /// None: every key is encoded.
   public static var jsonExcludedKeys: Set<String> { [] }
+  /// `nil` for every key: dates follow the coder's date strategy.
   public static func jsonDateFormatter(forKey key: String) -> DateFormatter? { nil }
+  /// Does nothing.
   public mutating func didDecode() throws {}
+  /// Does nothing.
   public mutating func willEncode() throws {}
 }
 

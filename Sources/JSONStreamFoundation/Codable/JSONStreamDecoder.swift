@@ -32,12 +32,15 @@ public struct JSONStreamDecoder: Sendable {
   public enum DateDecodingStrategy: Sendable {
     /// `Date`'s own `Decodable` conformance (seconds since 2001).
     case deferredToDate
+    /// A number of seconds since 1970-01-01T00:00:00Z.
     case secondsSince1970
+    /// A number of milliseconds since 1970-01-01T00:00:00Z.
     case millisecondsSince1970
     /// ISO 8601 with internet date-time format (`2026-11-02T08:15:00Z`).
     case iso8601
     /// A string the formatter reads.
     case formatted(DateFormatter)
+    /// The closure decodes the date.
     case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
   }
 
@@ -54,21 +57,29 @@ public struct JSONStreamDecoder: Sendable {
   public enum DataDecodingStrategy: Sendable {
     /// `Data`'s own `Decodable` conformance (an array of bytes).
     case deferredToData
+    /// A base64 string.
     case base64
+    /// The closure decodes the data.
     case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
   }
 
   /// How non-finite floating-point values are read (JSON has none).
   public enum NonConformingFloatDecodingStrategy: Sendable {
+    /// No string stands for a non-finite value: decoding a float from a string fails.
     case `throw`
     /// These strings stand for the non-finite values.
     case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
   }
 
+  /// How object keys map to coding keys; as written by default.
   public var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+  /// How dates are read; `Date`'s own conformance by default.
   public var dateDecodingStrategy = DateDecodingStrategy.deferredToDate
+  /// How `Data` is read; base64 by default.
   public var dataDecodingStrategy = DataDecodingStrategy.base64
+  /// How non-finite floats are read; by default no string stands for one.
   public var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+  /// What to do with object members no property asked for; ignored by default.
   public var unknownKeyDecodingStrategy = UnknownKeyDecodingStrategy.ignore
   /// Called for each object decoded into a type whose keyed container met members it did not
   /// ask for, or asked for members that are absent (JLObjectMapping's ReportMissingProperties
@@ -82,6 +93,7 @@ public struct JSONStreamDecoder: Sendable {
   /// Available to `init(from:)` as `decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+  /// A decoder with `JSONDecoder`'s defaults.
   public init() {}
 
   /// Decodes a `T` from JSON bytes: `Data`, `[UInt8]`, a slice, any sequence of bytes.

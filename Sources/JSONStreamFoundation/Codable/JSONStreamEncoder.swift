@@ -27,7 +27,9 @@ import JSONStream
 public struct JSONStreamEncoder: Sendable {
   /// Foundation's output formatting flags; they set ``writeOptions``.
   public struct OutputFormatting: OptionSet, Sendable {
+    /// The bits of the set flags.
     public let rawValue: UInt
+    /// Flags with the bits of `rawValue`.
     public init(rawValue: UInt) { self.rawValue = rawValue }
     /// Indented output, two spaces per level.
     public static let prettyPrinted = OutputFormatting(rawValue: 1 << 0)
@@ -51,7 +53,9 @@ public struct JSONStreamEncoder: Sendable {
   public enum DateEncodingStrategy: Sendable {
     /// `Date`'s own `Encodable` conformance (seconds since 2001).
     case deferredToDate
+    /// A number of seconds since 1970-01-01T00:00:00Z.
     case secondsSince1970
+    /// A number of milliseconds since 1970-01-01T00:00:00Z.
     case millisecondsSince1970
     /// ISO 8601 with internet date-time format (`2026-11-02T08:15:00Z`).
     case iso8601
@@ -65,12 +69,15 @@ public struct JSONStreamEncoder: Sendable {
   public enum DataEncodingStrategy: Sendable {
     /// `Data`'s own `Encodable` conformance (an array of bytes).
     case deferredToData
+    /// A base64 string.
     case base64
+    /// The closure encodes the data.
     case custom(@Sendable (_ data: Data, _ encoder: any Encoder) throws -> Void)
   }
 
   /// How non-finite floating-point values are written (JSON has none).
   public enum NonConformingFloatEncodingStrategy: Sendable {
+    /// Fail with `EncodingError.invalidValue`.
     case `throw`
     /// These strings stand for the non-finite values.
     case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
@@ -83,13 +90,18 @@ public struct JSONStreamEncoder: Sendable {
     options.escapeSlash = true
     return options
   }()
+  /// How coding keys become object keys; unchanged by default.
   public var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+  /// How dates are written; `Date`'s own conformance by default.
   public var dateEncodingStrategy = DateEncodingStrategy.deferredToDate
+  /// How `Data` is written; base64 by default.
   public var dataEncodingStrategy = DataEncodingStrategy.base64
+  /// How non-finite floats are written; by default they fail the encode.
   public var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
   /// Available to `encode(to:)` as `encoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+  /// An encoder with `JSONEncoder`'s defaults: compact output, `/` escaped.
   public init() {}
 
   /// Foundation's view of ``writeOptions``: pretty printing (2 spaces), sorted keys, and
@@ -185,11 +197,15 @@ extension JSONStreamEncoder {
 
     /// The writer the values go through; its sink is the one given.
     public private(set) var writer: JSONWriter<Sink>
+    /// The encoder that encodes each value.
     public let encoder: JSONStreamEncoder
+    /// How the values are framed.
     public let format: Format
     /// Values written so far.
     public private(set) var count = 0
 
+    /// A stream writer to `sink` that frames values as `format` says; `.lines` output is compact
+    /// whatever the encoder's options.
     public init(
       encoder: JSONStreamEncoder = JSONStreamEncoder(), format: Format = .array, sink: Sink
     ) {

@@ -21,6 +21,7 @@ public struct JSONItemStreamer: JSONEventHandler {
   public struct Item: Sendable, Equatable {
     /// Which paths selected it, and its key or index.
     public var match: JSONPathMatch
+    /// The selected value.
     public var value: JSONValue
   }
 
@@ -48,6 +49,7 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   /// A container no path can reach is skipped by the parser: checked, not decoded.
   public var skipsContainerContents: Bool { tracker.deadDepth > 0 }
+  /// `true`: the streamer has the parser skip the containers no path can reach.
   public static var canSkipContainers: Bool { true }
 
   /// Bytes of tree memory held now (the item in progress): what streaming keeps bounded.
@@ -65,14 +67,19 @@ public struct JSONItemStreamer: JSONEventHandler {
     if let onItem { try onItem(item) } else { items.append(item) }
   }
 
+  /// Starts building the object when it is selected or inside a selected value; ignores it
+  /// elsewhere.
   public mutating func startObject() throws {
     if tracker.valueStart(container: true, isObject: true) != .outside { builder.startObject() }
   }
 
+  /// Starts building the array when it is selected or inside a selected value; ignores it
+  /// elsewhere.
   public mutating func startArray() throws {
     if tracker.valueStart(container: true) != .outside { builder.startArray() }
   }
 
+  /// Ends the object being built; a selected object is then delivered as an item.
   public mutating func endObject() throws {
     switch tracker.valueEnd() {
     case .inside: builder.endObject()
@@ -83,6 +90,7 @@ public struct JSONItemStreamer: JSONEventHandler {
     }
   }
 
+  /// Ends the array being built; a selected array is then delivered as an item.
   public mutating func endArray() throws {
     switch tracker.valueEnd() {
     case .inside: builder.endArray()
@@ -93,11 +101,14 @@ public struct JSONItemStreamer: JSONEventHandler {
     }
   }
 
+  /// Adds the key to the value being built when it is inside a selected value.
   public mutating func key(_ key: JSONString) throws {
     if tracker.key(key.utf8) == .inside { try builder.key(key) }
   }
 
+  /// Passes the run on to the tree builder that makes the items.
   public mutating func beginEventRun() { builder.beginEventRun() }
+  /// Passes the end of the run on to the tree builder that makes the items.
   public mutating func endEventRun() { builder.endEventRun() }
 
   /// A scalar: part of an item, or an item of its own.
@@ -111,11 +122,16 @@ public struct JSONItemStreamer: JSONEventHandler {
     }
   }
 
+  /// Adds the string to the item being built, or delivers it as an item when it is selected.
   public mutating func string(_ value: JSONString) throws { try scalar { $0.string(value) } }
+  /// Adds the number to the item being built, or delivers it as an item when it is selected.
   public mutating func number(_ value: JSONNumber) throws { try scalar { $0.number(value) } }
+  /// Adds the number to the item being built, or delivers it as an item when it is selected.
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try scalar { $0.binaryNumber(value) }
   }
+  /// Adds the Boolean to the item being built, or delivers it as an item when it is selected.
   public mutating func bool(_ value: Bool) throws { try scalar { $0.bool(value) } }
+  /// Adds `null` to the item being built, or delivers it as an item when it is selected.
   public mutating func null() throws { try scalar { $0.null() } }
 }

@@ -25,6 +25,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @usableFromInline var _tracker: _SelectionTracker
 
+  /// A filter that forwards the values any of `paths` selects to `downstream`, calling `onMatch` as
+  /// each one starts.
   public init(
     paths: [JSONPath], downstream: Downstream, onMatch: ((JSONPathMatch) throws -> Void)? = nil
   ) {
@@ -36,6 +38,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// The match being forwarded now, or the last one.
   public var currentMatch: JSONPathMatch { _tracker.match }
 
+  /// `true` once ``downstream`` is done.
   public var isDone: Bool { downstream.isDone }
 
   /// Whether the container that started last went to `downstream`, whose skipping then
@@ -48,10 +51,13 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   public var skipsContainerContents: Bool {
     _tracker.deadDepth > 0 || (_forwardedContainer && downstream.skipsContainerContents)
   }
+  /// `true`: the filter has the parser skip the containers no path can reach.
   @inlinable
   public static var canSkipContainers: Bool { true }
 
+  /// Passes the run on to ``downstream``.
   @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  /// Passes the end of the run on to ``downstream``.
   @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   @inlinable @inline(__always)
@@ -66,53 +72,71 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the object's start to ``downstream`` when the object is selected (after calling
+  /// ``onMatch``) or inside a selected value.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
     _forwardedContainer = try _start(_tracker.valueStart(container: true, isObject: true))
     if _forwardedContainer { try downstream.startObject() }
   }
 
+  /// Forwards the array's start to ``downstream`` when the array is selected (after calling
+  /// ``onMatch``) or inside a selected value.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     _forwardedContainer = try _start(_tracker.valueStart(container: true))
     if _forwardedContainer { try downstream.startArray() }
   }
 
+  /// Forwards the object's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
     if _tracker.valueEnd() != .outside { try downstream.endObject() }
   }
 
+  /// Forwards the array's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
     if _tracker.valueEnd() != .outside { try downstream.endArray() }
   }
 
+  /// Forwards the key to ``downstream`` when it is inside a selected value; a selected member's own
+  /// key is not forwarded.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     if _tracker.key(key.utf8) == .inside { try downstream.key(key) }
   }
 
+  /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
+  /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
   }
 
+  /// Forwards the string to ``downstream`` when it is selected (after calling ``onMatch``) or
+  /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
+  /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
+  /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
+  /// Forwards the Boolean to ``downstream`` when it is selected (after calling ``onMatch``) or
+  /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.bool(value) }
   }
 
+  /// Forwards `null` to ``downstream`` when it is selected (after calling ``onMatch``) or inside a
+  /// selected value.
   @inlinable @inline(__always)
   public mutating func null() throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.null() }
@@ -138,11 +162,13 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
 
   @usableFromInline var _tracker: _SelectionTracker
 
+  /// A filter that forwards to `downstream` everything except the values any of `paths` selects.
   public init(paths: [JSONPath], downstream: Downstream) {
     self.downstream = downstream
     _tracker = _SelectionTracker(paths)
   }
 
+  /// `true` once ``downstream`` is done.
   public var isDone: Bool { downstream.isDone }
 
   /// What the container that started last is: dropped (a match), or forwarded.
@@ -155,10 +181,13 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   public var skipsContainerContents: Bool {
     _droppedContainer || (_forwardedContainer && downstream.skipsContainerContents)
   }
+  /// `true`: the filter has the parser skip the containers it drops.
   @inlinable
   public static var canSkipContainers: Bool { true }
 
+  /// Passes the run on to ``downstream``.
   @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  /// Passes the end of the run on to ``downstream``.
   @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   /// A container starts: `action` says whether it is dropped or forwarded.
@@ -180,6 +209,8 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
     }
   }
 
+  /// Forwards the object's start to ``downstream``, unless the object is selected or inside a
+  /// dropped value.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
     if _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
@@ -187,47 +218,58 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
     }
   }
 
+  /// Forwards the array's start to ``downstream``, unless the array is selected or inside a dropped
+  /// value.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     if _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
   }
 
+  /// Forwards the object's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
     if _tracker.valueEnd() == .outside { try downstream.endObject() }
   }
 
+  /// Forwards the array's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
     if _tracker.valueEnd() == .outside { try downstream.endArray() }
   }
 
+  /// Forwards the key to ``downstream``, unless its value is selected (the member is dropped) or it
+  /// is inside a dropped value.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     // A key whose value is a match goes with it.
     if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
   }
 
+  /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
   }
 
+  /// Forwards the string to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
+  /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
+  /// Forwards the Boolean to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.bool(value) }
   }
 
+  /// Forwards `null` to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func null() throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.null() }

@@ -40,7 +40,9 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// The consumer of the rewritten events.
   public var downstream: Downstream
+  /// The rules, in order of precedence: the first that selects a value applies.
   public let rules: [Rule]
 
   @usableFromInline var tracker: _SelectionTracker
@@ -54,12 +56,14 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
   @usableFromInline var containerFate = _ContainerFate.forwarded
 
+  /// A transform that applies `rules` to events on their way to `downstream`.
   public init(rules: [Rule], downstream: Downstream) {
     self.rules = rules
     self.downstream = downstream
     tracker = _SelectionTracker(rules.map(\.path))
   }
 
+  /// `true` once ``downstream`` is done.
   @inlinable public var isDone: Bool { downstream.isDone }
 
   /// A container the transform drops or replaces is skipped by the parser (checked, not
@@ -71,15 +75,20 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     case .built: return false
     }
   }
+  /// `true`: the transform has the parser skip the containers it drops or replaces.
   @inlinable public static var canSkipContainers: Bool { true }
 
+  /// Passes the run on to ``downstream``.
   @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  /// Passes the end of the run on to ``downstream``.
   @inlinable public mutating func endEventRun() { downstream.endEventRun() }
 
   // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
   // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
   // that the common case is a direct call of `downstream`'s method in the specialized code.
 
+  /// Forwards the key to ``downstream`` (under its new name for a rename rule); drops it when it
+  /// goes with a dropped value, and holds it while a map rule decides.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     switch _keyAction(key.utf8) {
@@ -91,6 +100,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the object's start to ``downstream``, or builds the object for a map rule; writes a
+  /// replaced object's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
     switch _valueStartAction(container: true, isObject: true) {
@@ -102,6 +113,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the array's start to ``downstream``, or builds the array for a map rule; writes a
+  /// replaced array's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     switch _valueStartAction(container: true, isObject: false) {
@@ -113,6 +126,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the object's end to ``downstream``; for a mapped object, writes what the closure
+  /// returns instead.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
     switch _valueEndAction() {
@@ -125,6 +140,8 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the array's end to ``downstream``; for a mapped array, writes what the closure
+  /// returns instead.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
     switch _valueEndAction() {
@@ -137,26 +154,31 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
     }
   }
 
+  /// Forwards the string to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     try _scalar(forward: { try $0.string(value) }, build: { $0.string(value) })
   }
 
+  /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     try _scalar(forward: { try $0.number(value) }, build: { $0.number(value) })
   }
 
+  /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try _scalar(forward: { try $0.binaryNumber(value) }, build: { $0.binaryNumber(value) })
   }
 
+  /// Forwards the Boolean to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     try _scalar(forward: { try $0.bool(value) }, build: { $0.bool(value) })
   }
 
+  /// Forwards `null` to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func null() throws {
     try _scalar(forward: { try $0.null() }, build: { $0.null() })

@@ -24,6 +24,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// One step: what it selects among the children of the current values, and whether it looks
   /// at every depth below them (`..`).
   public struct Step: Sendable, Hashable {
+    /// What a step selects among the children of the current values.
     public enum Selector: Sendable, Hashable {
       /// An object member by name (its UTF-8 bytes).
       case name([UInt8])
@@ -33,10 +34,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
       case wildcard
     }
 
+    /// What the step selects.
     public var selector: Selector
     /// `..`: the selector applies at any depth below, not only to direct children.
     public var isDescendant: Bool
 
+    /// A step selecting `selector`, among direct children or, with `isDescendant`, at any depth
+    /// below.
     public init(_ selector: Selector, isDescendant: Bool = false) {
       self.selector = selector
       self.isDescendant = isDescendant
@@ -66,6 +70,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONPath.Step: CustomStringConvertible {
+  /// The step in bracket notation, `..` first for a descendant step: `["name"]`, `[3]`, `..[*]`.
   public var description: String {
     let prefix = isDescendant ? ".." : ""
     switch selector {
@@ -82,8 +87,10 @@ extension JSONPath.Step: CustomStringConvertible {
 public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Byte offset in the expression.
   public let offset: Int
+  /// What is wrong, e.g. naming the unexpected character.
   public let message: String
 
+  /// `JSONPath, offset N: message`.
   public var description: String { "JSONPath, offset \(offset): \(message)" }
 }
 
