@@ -61,8 +61,8 @@ public struct JSONDocumentReader {
 
   /// A document that is not valid JSON (or that the handler refused), with where it is.
   public struct Failure: Error, CustomStringConvertible {
-    /// The line the document started on, from 1; for a `JSONParseError`, the error's own line
-    /// within the document is `line + error.line - 1`.
+    /// The line the document started on, from 1; for a `JSONParseError`, the error's line in
+    /// the stream is `line + error.line - 1`.
     public var line: Int
     /// The column the document started at, from 1 (after a record separator, 2): an error on
     /// the document's first line is at column `column + error.column - 1` of the stream.

@@ -1,5 +1,5 @@
-/// A consumer of JSON events: the one protocol every producer (the text parser, and later the
-/// binary reader and value replay) talks to, and every consumer (tree builders, writers, filters)
+/// A consumer of JSON events: the one protocol every producer (the text parser, the binary
+/// reader, value replay) talks to, and every consumer (tree builders, writers, filters)
 /// implements.
 ///
 /// Each method has a default that does nothing, so a handler implements only the events it
