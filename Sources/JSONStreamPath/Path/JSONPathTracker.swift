@@ -18,27 +18,9 @@ import JSONStreamValue
 public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public var downstream: Downstream
 
-  @usableFromInline var _frames: [_Frame] = []
-  /// The current key of every open object, outermost first.
-  @usableFromInline var _keys: [UInt8] = []
-  /// Where the current keys end in `_keys`, which only grows: a key is written over the one
-  /// before it, not removed and appended (the array's range replacement cost more than the
-  /// rest of the tracker's work on a key).
-  @usableFromInline var _keysEnd = 0
-
-  @usableFromInline
-  struct _Frame {
-    @usableFromInline var isObject: Bool
-    /// The current element's index (arrays), or whether a key was seen (objects: 0).
-    @usableFromInline var index = -1
-    @usableFromInline var keyStart: Int
-
-    @inlinable
-    init(isObject: Bool, keyStart: Int) {
-      self.isObject = isObject
-      self.keyStart = keyStart
-    }
-  }
+  /// The open containers and their current keys; shared between copies of the tracker until
+  /// one of them changes it.
+  @usableFromInline var _memory = _CopyOnWriteState(_PathTrackerState())
 
   public init(downstream: Downstream) {
     self.downstream = downstream
@@ -51,16 +33,28 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public var skipsContainerContents: Bool { downstream.skipsContainerContents }
   public static var canSkipContainers: Bool { Downstream.canSkipContainers }
 
-  @inlinable public mutating func _beginEventRun() { downstream._beginEventRun() }
-  @inlinable public mutating func _endEventRun() { downstream._endEventRun() }
+  @inlinable public mutating func _beginEventRun() {
+    _memory.beginEventRun()
+    downstream._beginEventRun()
+  }
+
+  @inlinable public mutating func _endEventRun() {
+    _memory.endEventRun()
+    downstream._endEventRun()
+  }
 
   /// Where the current event is, outermost first.
   public var path: [JSONPathComponent] {
+    let state = _memory.state.pointee
+    let frames = UnsafeBufferPointer(start: state.frames.base, count: state.frames.count)
     var components: [JSONPathComponent] = []
-    for (level, frame) in _frames.enumerated() where frame.index >= 0 {
+    for (level, frame) in frames.enumerated() where frame.index >= 0 {
       if frame.isObject {
-        let end = level + 1 < _frames.count ? _frames[level + 1].keyStart : _keysEnd
-        components.append(.key(String(decoding: _keys[frame.keyStart..<end], as: UTF8.self)))
+        // A key ends where the next level's keys start, the innermost one at the keys' end.
+        let end = level + 1 < frames.count ? frames[level + 1].keyStart : state.keys.count
+        let key = UnsafeBufferPointer(
+          start: state.keys.base + frame.keyStart, count: end - frame.keyStart)
+        components.append(.key(String(decoding: key, as: UTF8.self)))
       } else {
         components.append(.index(frame.index))
       }
@@ -71,9 +65,36 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   /// ``path`` as a JSON Pointer, e.g. `/statuses/3/user`.
   public var pointer: String { path.jsonPointer }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _valueStarts() {
-    if let last = _frames.indices.last, !_frames[last].isObject { _frames[last].index &+= 1 }
+    let frames = _memory.unique().pointee.frames
+    if frames.count > 0 {
+      let frame = frames.base + (frames.count &- 1)
+      if !frame.pointee.isObject { frame.pointee.index &+= 1 }
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func _open(isObject: Bool) {
+    let state = _memory.unique()
+    state.pointee.frames.append(_PathFrame(isObject: isObject, keyStart: state.pointee.keys.count))
+  }
+
+  /// Closes the innermost container, and forgets its key.
+  @inlinable @inline(__always)
+  mutating func _close() {
+    let state = _memory.unique()
+    state.pointee.keys.count = state.pointee.frames.removeLast().keyStart
+  }
+
+  /// The innermost object's key is now `key`, written over the one before it.
+  @inlinable @inline(__always)
+  mutating func _keyStarts(_ key: JSONString) {
+    let state = _memory.unique()
+    let frame = state.pointee.frames.base + (state.pointee.frames.count &- 1)
+    state.pointee.keys.count = frame.pointee.keyStart
+    state.pointee.keys.appendBytes(key.utf8)
+    frame.pointee.index = 0
   }
 
   @inlinable
@@ -91,25 +112,25 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func startObject() throws {
     _valueStarts()
     try _forward { try $0.startObject() }
-    _frames.append(_Frame(isObject: true, keyStart: _keysEnd))
+    _open(isObject: true)
   }
 
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     _valueStarts()
     try _forward { try $0.startArray() }
-    _frames.append(_Frame(isObject: false, keyStart: _keysEnd))
+    _open(isObject: false)
   }
 
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    _keysEnd = _frames.removeLast().keyStart
+    _close()
     try _forward { try $0.endObject() }
   }
 
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    _keysEnd = _frames.removeLast().keyStart
+    _close()
     try _forward { try $0.endArray() }
   }
 
@@ -117,18 +138,6 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func key(_ key: JSONString) throws {
     _keyStarts(key)
     try _forward { try $0.key(key) }
-  }
-
-  @inlinable
-  mutating func _keyStarts(_ key: JSONString) {
-    let last = _frames.count &- 1
-    let start = _frames[last].keyStart
-    let bytes = key.utf8
-    let end = start &+ bytes.count
-    if _keys.count < end { _keys.append(contentsOf: repeatElement(0, count: end &- _keys.count)) }
-    _keys.replaceSubrange(start..<end, with: bytes)
-    _keysEnd = end
-    _frames[last].index = 0
   }
 
   @inlinable @inline(__always)
@@ -159,5 +168,56 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   public mutating func null() throws {
     _valueStarts()
     try _forward { try $0.null() }
+  }
+}
+
+/// An open container, as the tracker keeps it.
+@usableFromInline
+struct _PathFrame: BitwiseCopyable {
+  @usableFromInline var isObject: Bool
+  /// The current element's index (arrays), or whether a key was seen (objects: 0).
+  @usableFromInline var index = -1
+  /// Where this container's current key starts in the keys (for an array: where the keys of
+  /// the objects inside it start).
+  @usableFromInline var keyStart: Int
+
+  @inlinable
+  init(isObject: Bool, keyStart: Int) {
+    self.isObject = isObject
+    self.keyStart = keyStart
+  }
+}
+
+/// What a ``JSONPathTracker`` keeps between events, in plain memory (Swift arrays cost a
+/// uniqueness check per change, and range replacement per key).
+@usableFromInline
+struct _PathTrackerState: _ManualState {
+  /// The open containers, outermost first.
+  @usableFromInline var frames: _Buffer<_PathFrame>
+  /// The current key of every open object, outermost first, end to end: a new key is written
+  /// over the one before it at its level.
+  @usableFromInline var keys: _Buffer<UInt8>
+
+  @usableFromInline
+  init() {
+    frames = _Buffer(capacity: 16)
+    keys = _Buffer(capacity: 256)
+  }
+
+  @usableFromInline
+  init(frames: _Buffer<_PathFrame>, keys: _Buffer<UInt8>) {
+    self.frames = frames
+    self.keys = keys
+  }
+
+  @usableFromInline
+  func copy() -> _PathTrackerState {
+    _PathTrackerState(frames: frames.copy(), keys: keys.copy())
+  }
+
+  @usableFromInline
+  func deallocate() {
+    frames.deallocate()
+    keys.deallocate()
   }
 }
