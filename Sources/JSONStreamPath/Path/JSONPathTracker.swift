@@ -97,77 +97,74 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     frame.pointee.index = 0
   }
 
-  @inlinable
-  mutating func _forward(_ event: (inout Downstream) throws -> Void) throws {
-    do {
-      try event(&downstream)
-    } catch let error as JSONLocatedError {
-      throw error
-    } catch {
-      throw JSONLocatedError(path: path, underlying: error)
-    }
+  /// A downstream error, located at the current event unless it already names a location.
+  /// Out of line: only failing events pay for it.
+  @inlinable @inline(never)
+  func _located(_ error: any Error) -> any Error {
+    if error is JSONLocatedError { return error }
+    return JSONLocatedError(path: path, underlying: error)
   }
 
   @inlinable @inline(__always)
   public mutating func startObject() throws {
     _valueStarts()
-    try _forward { try $0.startObject() }
+    do { try downstream.startObject() } catch { throw _located(error) }
     _open(isObject: true)
   }
 
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     _valueStarts()
-    try _forward { try $0.startArray() }
+    do { try downstream.startArray() } catch { throw _located(error) }
     _open(isObject: false)
   }
 
   @inlinable @inline(__always)
   public mutating func endObject() throws {
     _close()
-    try _forward { try $0.endObject() }
+    do { try downstream.endObject() } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func endArray() throws {
     _close()
-    try _forward { try $0.endArray() }
+    do { try downstream.endArray() } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     _keyStarts(key)
-    try _forward { try $0.key(key) }
+    do { try downstream.key(key) } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     _valueStarts()
-    try _forward { try $0.string(value) }
+    do { try downstream.string(value) } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     _valueStarts()
-    try _forward { try $0.number(value) }
+    do { try downstream.number(value) } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func _binaryNumber(_ value: _BinaryNumber) throws {
     _valueStarts()
-    try _forward { try $0._binaryNumber(value) }
+    do { try downstream._binaryNumber(value) } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     _valueStarts()
-    try _forward { try $0.bool(value) }
+    do { try downstream.bool(value) } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func null() throws {
     _valueStarts()
-    try _forward { try $0.null() }
+    do { try downstream.null() } catch { throw _located(error) }
   }
 }
 
