@@ -21,6 +21,10 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   /// The open containers and their current keys; shared between copies of the tracker until
   /// one of them changes it.
   @usableFromInline var _memory = _CopyOnWriteState(_PathTrackerState())
+  /// The current element's index in the innermost open array, or in an object whether a key
+  /// was seen (0 or more); -1 before the first. Kept here rather than in its frame: a value
+  /// then costs one add to the tracker, without reaching for its state.
+  @usableFromInline var _index = -1
 
   public init(downstream: Downstream) {
     self.downstream = downstream
@@ -48,15 +52,19 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     let state = _memory.state.pointee
     let frames = UnsafeBufferPointer(start: state.frames.base, count: state.frames.count)
     var components: [JSONPathComponent] = []
-    for (level, frame) in frames.enumerated() where frame.index >= 0 {
+    for (level, frame) in frames.enumerated() {
+      // Where the container is: at the next level's position, or (innermost) at `_index`.
+      let isInnermost = level + 1 == frames.count
+      let index = isInnermost ? _index : frames[level + 1].position
+      if index < 0 { continue }
       if frame.isObject {
         // A key ends where the next level's keys start, the innermost one at the keys' end.
-        let end = level + 1 < frames.count ? frames[level + 1].keyStart : state.keys.count
+        let end = isInnermost ? state.keys.count : frames[level + 1].keyStart
         let key = UnsafeBufferPointer(
           start: state.keys.base + frame.keyStart, count: end - frame.keyStart)
         components.append(.key(String(decoding: key, as: UTF8.self)))
       } else {
-        components.append(.index(frame.index))
+        components.append(.index(index))
       }
     }
     return components
@@ -67,34 +75,36 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @inlinable @inline(__always)
   mutating func _valueStarts() {
-    let frames = _memory.unique().pointee.frames
-    if frames.count > 0 {
-      let frame = frames.base + (frames.count &- 1)
-      if !frame.pointee.isObject { frame.pointee.index &+= 1 }
-    }
+    // Counted in objects too, and outside any container: in an object, any count past the
+    // key's 0 still says a key was seen, so no test of the container's kind.
+    _index &+= 1
   }
 
   @inlinable @inline(__always)
   mutating func _open(isObject: Bool) {
     let state = _memory.unique()
-    state.pointee.frames.append(_PathFrame(isObject: isObject, keyStart: state.pointee.keys.count))
+    state.pointee.frames.append(
+      _PathFrame(isObject: isObject, keyStart: state.pointee.keys.count, position: _index))
+    _index = -1
   }
 
   /// Closes the innermost container, and forgets its key.
   @inlinable @inline(__always)
   mutating func _close() {
     let state = _memory.unique()
-    state.pointee.keys.count = state.pointee.frames.removeLast().keyStart
+    let frame = state.pointee.frames.removeLast()
+    state.pointee.keys.count = frame.keyStart
+    _index = frame.position
   }
 
   /// The innermost object's key is now `key`, written over the one before it.
   @inlinable @inline(__always)
   mutating func _keyStarts(_ key: JSONString) {
     let state = _memory.unique()
-    let frame = state.pointee.frames.base + (state.pointee.frames.count &- 1)
-    state.pointee.keys.count = frame.pointee.keyStart
+    let frame = state.pointee.frames[state.pointee.frames.count &- 1]
+    state.pointee.keys.count = frame.keyStart
     state.pointee.keys.appendBytes(key.utf8)
-    frame.pointee.index = 0
+    _index = 0
   }
 
   /// A downstream error, located at the current event unless it already names a location.
@@ -172,16 +182,17 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 @usableFromInline
 struct _PathFrame: BitwiseCopyable {
   @usableFromInline var isObject: Bool
-  /// The current element's index (arrays), or whether a key was seen (objects: 0).
-  @usableFromInline var index = -1
   /// Where this container's current key starts in the keys (for an array: where the keys of
   /// the objects inside it start).
   @usableFromInline var keyStart: Int
+  /// Where the container is in the one around it: that one's `_index` when this one started.
+  @usableFromInline var position: Int
 
   @inlinable
-  init(isObject: Bool, keyStart: Int) {
+  init(isObject: Bool, keyStart: Int, position: Int) {
     self.isObject = isObject
     self.keyStart = keyStart
+    self.position = position
   }
 }
 
