@@ -80,17 +80,25 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
     _index &+= 1
   }
 
+  /// A container starts, as the next value of the one around it. Its frame can go on before
+  /// the event is passed on: with no element yet, it adds nothing to the path of an error.
   @inlinable @inline(__always)
   mutating func _open(isObject: Bool) {
     let state = _memory.unique()
     state.pointee.frames.append(
-      _PathFrame(isObject: isObject, keyStart: state.pointee.keys.count, position: _index))
+      _PathFrame(isObject: isObject, keyStart: state.pointee.keys.count, position: _index &+ 1))
     _index = -1
   }
 
-  /// Closes the innermost container, and forgets its key.
+  /// Closes the innermost container, an array: the keys are as they were at its start.
   @inlinable @inline(__always)
-  mutating func _close() {
+  mutating func _closeArray() {
+    _index = _memory.unique().pointee.frames.removeLast().position
+  }
+
+  /// Closes the innermost container, an object, and forgets its key.
+  @inlinable @inline(__always)
+  mutating func _closeObject() {
     let state = _memory.unique()
     let frame = state.pointee.frames.removeLast()
     state.pointee.keys.count = frame.keyStart
@@ -117,27 +125,25 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    _valueStarts()
-    do { try downstream.startObject() } catch { throw _located(error) }
     _open(isObject: true)
+    do { try downstream.startObject() } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    _valueStarts()
-    do { try downstream.startArray() } catch { throw _located(error) }
     _open(isObject: false)
+    do { try downstream.startArray() } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    _close()
+    _closeObject()
     do { try downstream.endObject() } catch { throw _located(error) }
   }
 
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    _close()
+    _closeArray()
     do { try downstream.endArray() } catch { throw _located(error) }
   }
 
