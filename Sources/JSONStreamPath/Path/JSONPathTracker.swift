@@ -109,9 +109,16 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   mutating func _keyStarts(_ key: JSONString) {
     let state = _memory.unique()
-    let frame = state.pointee.frames[state.pointee.frames.count &- 1]
-    state.pointee.keys.count = frame.keyStart
-    state.pointee.keys.appendBytes(key.utf8)
+    let start = state.pointee.frames[state.pointee.frames.count &- 1].keyStart
+    let count = key.utf8.count
+    if count > state.pointee.keys.capacity &- start {
+      state.pointee.keys.count = start
+      state.pointee.keys.grow(toAtLeast: start &+ count)
+    }
+    if let bytes = key.utf8.baseAddress {
+      _copyBytes(state.pointee.keys.base + start, bytes, count: count)
+    }
+    state.pointee.keys.count = start &+ count
     _index = 0
   }
 
