@@ -74,6 +74,27 @@ struct StreamingToolsTests {
     #expect(shrinking.pointer == "/k/ab/0/q")
   }
 
+  @Test("a consumer's error at a container's start or end is located at the container")
+  func pathTrackerContainerErrors() throws {
+    struct Refuse: JSONEventHandler {
+      struct Refused: Error {}
+      var atStartArray = false
+      mutating func startArray() throws { if atStartArray { throw Refused() } }
+      mutating func endObject() throws { if !atStartArray { throw Refused() } }
+    }
+    let text = #"{"a":[7,{"b":{}}],"c":[]}"#
+    for chunk in [1, 100] {
+      let start = try #require(throws: JSONLocatedError.self) {
+        _ = try fed(text, JSONPathTracker(downstream: Refuse(atStartArray: true)), chunk: chunk)
+      }
+      #expect(start.pointer == "/a")
+      let end = try #require(throws: JSONLocatedError.self) {
+        _ = try fed(text, JSONPathTracker(downstream: Refuse()), chunk: chunk)
+      }
+      #expect(end.pointer == "/a/1/b")
+    }
+  }
+
   @Test("a copy of a path tracker goes on from where it was, apart from the original")
   func pathTrackerCopies() throws {
     var parser = JSONParser(handler: JSONPathTracker(downstream: EventRecorder()))
