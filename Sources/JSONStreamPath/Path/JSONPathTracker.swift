@@ -16,53 +16,62 @@ import JSONStreamValue
 /// container's. Keeping it costs a little per event (keys are copied), so a pipeline only
 /// pays for it where the tracker is used.
 public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
+  /// The consumer every event is passed on to.
   public var downstream: Downstream
 
-  @usableFromInline var _frames: [_Frame] = []
-  /// The current key of every open object, outermost first.
-  @usableFromInline var _keys: [UInt8] = []
-  /// Where the current keys end in `_keys`, which only grows: a key is written over the one
-  /// before it, not removed and appended (the array's range replacement cost more than the
-  /// rest of the tracker's work on a key).
-  @usableFromInline var _keysEnd = 0
+  /// The open containers and their current keys; shared between copies of the tracker until
+  /// one of them changes it.
+  @usableFromInline var _memory = _CopyOnWriteState(_PathTrackerState())
+  /// The current element's index in the innermost open array, or in an object whether a key
+  /// was seen (0 or more); -1 before the first. Kept here rather than in its frame: a value
+  /// then costs one add to the tracker, without reaching for its state.
+  @usableFromInline var _index = -1
 
-  @usableFromInline
-  struct _Frame {
-    @usableFromInline var isObject: Bool
-    /// The current element's index (arrays), or whether a key was seen (objects: 0).
-    @usableFromInline var index = -1
-    @usableFromInline var keyStart: Int
-
-    @inlinable
-    init(isObject: Bool, keyStart: Int) {
-      self.isObject = isObject
-      self.keyStart = keyStart
-    }
-  }
-
+  /// A tracker passing every event on to `downstream`.
   public init(downstream: Downstream) {
     self.downstream = downstream
   }
 
+  /// `true` once ``downstream`` is done.
   public var isDone: Bool { downstream.isDone }
 
   /// The downstream consumer's: wrapping a filter in a tracker keeps its skipping (a skipped
   /// container's start and end still pass through, so the path stays right).
   public var skipsContainerContents: Bool { downstream.skipsContainerContents }
+  /// The downstream consumer type's.
   public static var canSkipContainers: Bool { Downstream.canSkipContainers }
 
-  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
-  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
+  /// Takes the run for its own state (see `JSONEventHandler.beginEventRun()`) and passes it
+  /// on to ``downstream``.
+  @inlinable public mutating func beginEventRun() {
+    _memory.beginEventRun()
+    downstream.beginEventRun()
+  }
+
+  /// Passes the end of the run on to ``downstream``.
+  @inlinable public mutating func endEventRun() {
+    _memory.endEventRun()
+    downstream.endEventRun()
+  }
 
   /// Where the current event is, outermost first.
   public var path: [JSONPathComponent] {
+    let state = _memory.state.pointee
+    let frames = UnsafeBufferPointer(start: state.frames.base, count: state.frames.count)
     var components: [JSONPathComponent] = []
-    for (level, frame) in _frames.enumerated() where frame.index >= 0 {
+    for (level, frame) in frames.enumerated() {
+      // Where the container is: at the next level's position, or (innermost) at `_index`.
+      let isInnermost = level + 1 == frames.count
+      let index = isInnermost ? _index : frames[level + 1].position
+      if index < 0 { continue }
       if frame.isObject {
-        let end = level + 1 < _frames.count ? _frames[level + 1].keyStart : _keysEnd
-        components.append(.key(String(decoding: _keys[frame.keyStart..<end], as: UTF8.self)))
+        // A key ends where the next level's keys start, the innermost one at the keys' end.
+        let end = isInnermost ? state.keys.count : frames[level + 1].keyStart
+        let key = UnsafeBufferPointer(
+          start: state.keys.base + frame.keyStart, count: end - frame.keyStart)
+        components.append(.key(String(decoding: key, as: UTF8.self)))
       } else {
-        components.append(.index(frame.index))
+        components.append(.index(index))
       }
     }
     return components
@@ -71,93 +80,182 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   /// ``path`` as a JSON Pointer, e.g. `/statuses/3/user`.
   public var pointer: String { path.jsonPointer }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func _valueStarts() {
-    if let last = _frames.indices.last, !_frames[last].isObject { _frames[last].index &+= 1 }
+    // Counted in objects too, and outside any container: in an object, any count past the
+    // key's 0 still says a key was seen, so no test of the container's kind.
+    _index &+= 1
   }
 
-  @inlinable
-  mutating func _forward(_ event: (inout Downstream) throws -> Void) throws {
-    do {
-      try event(&downstream)
-    } catch let error as JSONLocatedError {
-      throw error
-    } catch {
-      throw JSONLocatedError(path: path, underlying: error)
+  /// A container starts, as the next value of the one around it. Its frame can go on before
+  /// the event is passed on: with no element yet, it adds nothing to the path of an error.
+  @inlinable @inline(__always)
+  mutating func _open(isObject: Bool) {
+    let state = _memory.unique()
+    state.pointee.frames.append(
+      _PathFrame(isObject: isObject, keyStart: state.pointee.keys.count, position: _index &+ 1))
+    _index = -1
+  }
+
+  /// Closes the innermost container, an array: the keys are as they were at its start.
+  @inlinable @inline(__always)
+  mutating func _closeArray() {
+    _index = _memory.unique().pointee.frames.removeLast().position
+  }
+
+  /// Closes the innermost container, an object, and forgets its key.
+  @inlinable @inline(__always)
+  mutating func _closeObject() {
+    let state = _memory.unique()
+    let frame = state.pointee.frames.removeLast()
+    state.pointee.keys.count = frame.keyStart
+    _index = frame.position
+  }
+
+  /// The innermost object's key is now `key`, written over the one before it.
+  @inlinable @inline(__always)
+  mutating func _keyStarts(_ key: JSONString) {
+    let state = _memory.unique()
+    let start = state.pointee.frames[state.pointee.frames.count &- 1].keyStart
+    let count = key.utf8.count
+    if count > state.pointee.keys.capacity &- start {
+      state.pointee.keys.count = start
+      state.pointee.keys.grow(toAtLeast: start &+ count)
     }
+    if let bytes = key.utf8.baseAddress {
+      _copyBytes(state.pointee.keys.base + start, bytes, count: count)
+    }
+    state.pointee.keys.count = start &+ count
+    _index = 0
   }
 
+  /// A downstream error, located at the current event unless it already names a location.
+  /// Out of line: only failing events pay for it.
+  @inlinable @inline(never)
+  func _located(_ error: any Error) -> any Error {
+    if error is JSONLocatedError { return error }
+    return JSONLocatedError(path: path, underlying: error)
+  }
+
+  /// Passes the object's start on; from here on, the location is inside the object.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    _valueStarts()
-    try _forward { try $0.startObject() }
-    _frames.append(_Frame(isObject: true, keyStart: _keysEnd))
+    _open(isObject: true)
+    do { try downstream.startObject() } catch { throw _located(error) }
   }
 
+  /// Passes the array's start on; from here on, the location is inside the array.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    _valueStarts()
-    try _forward { try $0.startArray() }
-    _frames.append(_Frame(isObject: false, keyStart: _keysEnd))
+    _open(isObject: false)
+    do { try downstream.startArray() } catch { throw _located(error) }
   }
 
+  /// Passes the object's end on, located at the object.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    _keysEnd = _frames.removeLast().keyStart
-    try _forward { try $0.endObject() }
+    _closeObject()
+    do { try downstream.endObject() } catch { throw _located(error) }
   }
 
+  /// Passes the array's end on, located at the array.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    _keysEnd = _frames.removeLast().keyStart
-    try _forward { try $0.endArray() }
+    _closeArray()
+    do { try downstream.endArray() } catch { throw _located(error) }
   }
 
+  /// Keeps the key as the current member's, and passes it on.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     _keyStarts(key)
-    try _forward { try $0.key(key) }
+    do { try downstream.key(key) } catch { throw _located(error) }
   }
 
-  @inlinable
-  mutating func _keyStarts(_ key: JSONString) {
-    let last = _frames.count &- 1
-    let start = _frames[last].keyStart
-    let bytes = key.utf8
-    let end = start &+ bytes.count
-    if _keys.count < end { _keys.append(contentsOf: repeatElement(0, count: end &- _keys.count)) }
-    _keys.replaceSubrange(start..<end, with: bytes)
-    _keysEnd = end
-    _frames[last].index = 0
-  }
-
+  /// Passes the string on, located at its value.
   @inlinable @inline(__always)
   public mutating func string(_ value: JSONString) throws {
     _valueStarts()
-    try _forward { try $0.string(value) }
+    do { try downstream.string(value) } catch { throw _located(error) }
   }
 
+  /// Passes the number on, located at its value.
   @inlinable @inline(__always)
   public mutating func number(_ value: JSONNumber) throws {
     _valueStarts()
-    try _forward { try $0.number(value) }
+    do { try downstream.number(value) } catch { throw _located(error) }
   }
 
+  /// Passes the number in binary form on, located at its value.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     _valueStarts()
-    try _forward { try $0.binaryNumber(value) }
+    do { try downstream.binaryNumber(value) } catch { throw _located(error) }
   }
 
+  /// Passes the Boolean on, located at its value.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
     _valueStarts()
-    try _forward { try $0.bool(value) }
+    do { try downstream.bool(value) } catch { throw _located(error) }
   }
 
+  /// Passes `null` on, located at its value.
   @inlinable @inline(__always)
   public mutating func null() throws {
     _valueStarts()
-    try _forward { try $0.null() }
+    do { try downstream.null() } catch { throw _located(error) }
+  }
+}
+
+/// An open container, as the tracker keeps it.
+@usableFromInline
+struct _PathFrame: BitwiseCopyable {
+  @usableFromInline var isObject: Bool
+  /// Where this container's current key starts in the keys (for an array: where the keys of
+  /// the objects inside it start).
+  @usableFromInline var keyStart: Int
+  /// Where the container is in the one around it: that one's `_index` when this one started.
+  @usableFromInline var position: Int
+
+  @inlinable
+  init(isObject: Bool, keyStart: Int, position: Int) {
+    self.isObject = isObject
+    self.keyStart = keyStart
+    self.position = position
+  }
+}
+
+/// What a ``JSONPathTracker`` keeps between events, in plain memory (Swift arrays cost a
+/// uniqueness check per change, and range replacement per key).
+@usableFromInline
+struct _PathTrackerState: _ManualState {
+  /// The open containers, outermost first.
+  @usableFromInline var frames: _Buffer<_PathFrame>
+  /// The current key of every open object, outermost first, end to end: a new key is written
+  /// over the one before it at its level.
+  @usableFromInline var keys: _Buffer<UInt8>
+
+  @usableFromInline
+  init() {
+    frames = _Buffer(capacity: 16)
+    keys = _Buffer(capacity: 256)
+  }
+
+  @usableFromInline
+  init(frames: _Buffer<_PathFrame>, keys: _Buffer<UInt8>) {
+    self.frames = frames
+    self.keys = keys
+  }
+
+  @usableFromInline
+  func copy() -> _PathTrackerState {
+    _PathTrackerState(frames: frames.copy(), keys: keys.copy())
+  }
+
+  @usableFromInline
+  func deallocate() {
+    frames.deallocate()
+    keys.deallocate()
   }
 }

@@ -74,6 +74,54 @@ struct StreamingToolsTests {
     #expect(shrinking.pointer == "/k/ab/0/q")
   }
 
+  @Test("a consumer's error at a container's start or end is located at the container")
+  func pathTrackerContainerErrors() throws {
+    struct Refuse: JSONEventHandler {
+      struct Refused: Error {}
+      var atStartArray = false
+      mutating func startArray() throws { if atStartArray { throw Refused() } }
+      mutating func endObject() throws { if !atStartArray { throw Refused() } }
+    }
+    let text = #"{"a":[7,{"b":{}}],"c":[]}"#
+    for chunk in [1, 100] {
+      let start = try #require(throws: JSONLocatedError.self) {
+        _ = try fed(text, JSONPathTracker(downstream: Refuse(atStartArray: true)), chunk: chunk)
+      }
+      #expect(start.pointer == "/a")
+      let end = try #require(throws: JSONLocatedError.self) {
+        _ = try fed(text, JSONPathTracker(downstream: Refuse()), chunk: chunk)
+      }
+      #expect(end.pointer == "/a/1/b")
+    }
+  }
+
+  @Test("a copy of a path tracker goes on from where it was, apart from the original")
+  func pathTrackerCopies() throws {
+    var parser = JSONParser(handler: JSONPathTracker(downstream: EventRecorder()))
+    try parser.feed(Array(#"{"a":[1,{"bb":"#.utf8))
+    let copy = parser.handler
+    #expect(copy.pointer == "/a/1/bb")
+    // The original goes on in a parser's run of events: its key at this level and the one
+    // above change, its containers close and open.
+    try parser.feed(Array(#"2}],"c":{"d":"#.utf8))
+    #expect(parser.handler.pointer == "/c/d")
+    #expect(copy.pointer == "/a/1/bb")
+    // The copy goes on outside any run, and leaves the original as it was.
+    var other = copy
+    try other.bool(true)
+    try other.endObject()
+    #expect(other.pointer == "/a/1")
+    try other.startArray()
+    try other.null()
+    #expect(other.path == [.key("a"), .index(2), .index(0)])
+    #expect(copy.pointer == "/a/1/bb")
+    #expect(parser.handler.pointer == "/c/d")
+    try parser.feed(Array("3}}".utf8))
+    try parser.finish()
+    #expect(parser.handler.pointer == "")
+    #expect(other.path == [.key("a"), .index(2), .index(0)])
+  }
+
   @Test("transforms rename, drop, replace and map while copying to a writer")
   func transforms() throws {
     let text =
