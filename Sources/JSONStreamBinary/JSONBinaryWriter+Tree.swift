@@ -121,16 +121,14 @@ struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) {
-    state.pointee.writeString(utf8)
+  mutating func visitString(_ value: JSONString) {
+    state.pointee.writeString(value.utf8)
   }
 
   @inline(__always)
-  mutating func visitChild(key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of keys: inout Int32)
-    throws
-  {
+  mutating func visitChild(key: JSONString?, isFirst: Bool, of keys: inout Int32) throws {
     if state.pointee.out.count >= checkAt { try makeRoom() }
-    if let key { state.pointee.writeKey(key, in: &keys, checked: false) }
+    if let key { state.pointee.writeKey(key.utf8, in: &keys, checked: false) }
   }
 
   /// The container's entry of the key predictions' stack, for a container started in the

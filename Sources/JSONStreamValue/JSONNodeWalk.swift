@@ -23,11 +23,10 @@ package protocol _NodeVisitor {
   mutating func visitInteger(_ value: Int64, text: JSONNumber) throws
   /// A number the binary reader kept in binary form.
   mutating func visitBinaryNumber(_ number: JSONBinaryNumber) throws
-  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) throws
+  mutating func visitString(_ value: JSONString) throws
   /// Before each child of `container`: a member's key (nil for an element), and whether the
   /// child is the container's first.
-  mutating func visitChild(
-    key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of container: inout Container) throws
+  mutating func visitChild(key: JSONString?, isFirst: Bool, of container: inout Container) throws
   /// A container starts, inside `parent` (nil for the root of the walk); returns what to keep
   /// for it. `isEmpty`: it has no children, and its end follows at once.
   mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Container?) throws
@@ -57,8 +56,15 @@ extension _JSONStorage {
         inner = outer.removeLast()
         continue
       }
-      try visitor.visitChild(
-        key: child.key.map(_JSONNode.utf8), isFirst: child.isFirst, of: &inner.container)
+      // Two calls, not one with an optional key: each is inlined with its key known to be
+      // there or not (through one, writing canada.json, arrays of numbers, took 7% more).
+      if let key = child.key {
+        try visitor.visitChild(
+          key: JSONString(_wellFormed: _JSONNode.utf8(key)), isFirst: child.isFirst,
+          of: &inner.container)
+      } else {
+        try visitor.visitChild(key: nil, isFirst: child.isFirst, of: &inner.container)
+      }
       if visitor.isDone { return }
       let node = child.value
       switch _JSONNode.kind(node.head) {
@@ -70,7 +76,7 @@ extension _JSONStorage {
         try visitor.visitInteger(
           _JSONNode.integerValue(node.head), text: _JSONNode.numberText(node))
       case _JSONNode.binaryNumber: try visitor.visitBinaryNumber(_JSONNode.binaryNumber(node))
-      case _JSONNode.string: try visitor.visitString(_JSONNode.utf8(node))
+      case _JSONNode.string: try visitor.visitString(JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:
         if let frame = try visitContainer(node, in: inner.container, &visitor) {
           outer.append(inner)

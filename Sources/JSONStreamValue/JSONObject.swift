@@ -59,7 +59,7 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
       builder.startObject()
       for (key, value) in members {
         var key = key
-        try key.withUTF8 { try builder.key(JSONString(_wellFormed: $0)) }
+        try key.withJSONString { try builder.key($0) }
         try value.replay(into: &builder)
       }
       builder.endObject()
@@ -141,4 +141,11 @@ public enum JSONDuplicateKeyPolicy: Sendable, Equatable {
   case firstWins
   /// A repeated key is an error (``JSONValueError/duplicateKey(_:)``).
   case error
+}
+
+extension JSONObject {
+  /// The same members of the same document: equal without looking at them.
+  func _isSameView(as other: JSONObject) -> Bool {
+    _storage === other._storage && _first == other._first && _last == other._last
+  }
 }

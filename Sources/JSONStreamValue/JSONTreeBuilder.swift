@@ -127,7 +127,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     if !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
       // A producer passed ill-formed bytes: stored repaired (U+FFFD), as a `String` would be.
       var repaired = key.string
-      try repaired.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
+      try repaired.withJSONString { try self.key($0) }
       return
     }
     let state = _state()
@@ -286,6 +286,9 @@ public struct JSONTreeBuilder: JSONEventHandler {
   }
 
   // MARK: Internals
+
+  /// Bytes of tree memory the builder holds now (for the item streamer's bound).
+  package var allocatedBytes: Int { _memory.state.pointee.arena.allocated }
 
   /// The builder's state, copied first if another copy of the builder shares it.
   @inlinable @inline(__always)

@@ -92,10 +92,6 @@ extension JSONArray {
     for element in self { element._hash(into: &hasher, levels: levels - 1) }
   }
 
-  /// The same elements of the same document: equal without looking at them.
-  func _isSameView(as other: JSONArray) -> Bool {
-    _storage === other._storage && _first == other._first && _last == other._last
-  }
 }
 
 extension JSONObject {
@@ -121,10 +117,5 @@ extension JSONObject {
       combined ^= member.finalize()
     }
     hasher.combine(combined)
-  }
-
-  /// The same members of the same document: equal without looking at them.
-  func _isSameView(as other: JSONObject) -> Bool {
-    _storage === other._storage && _first == other._first && _last == other._last
   }
 }

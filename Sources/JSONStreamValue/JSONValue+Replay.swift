@@ -21,7 +21,7 @@ extension JSONValue {
     case .null: try handler.null()
     case .bool(let flag): try handler.bool(flag)
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
-    case .string(var text): try text.withUTF8 { try handler.string(JSONString(_wellFormed: $0)) }
+    case .string(var text): try text.withJSONString { try handler.string($0) }
     case .array(let array):
       try withExtendedLifetime(array._storage) {
         try array._withNode { try _JSONStorage.replay($0, into: &handler) }
@@ -76,17 +76,13 @@ struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
   }
 
   @inlinable @inline(__always)
-  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) throws {
-    try handler.string(JSONString(_wellFormed: utf8))
+  mutating func visitString(_ value: JSONString) throws {
+    try handler.string(value)
   }
 
   @inlinable @inline(__always)
-  mutating func visitChild(
-    key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of container: inout Void
-  )
-    throws
-  {
-    if let key { try handler.key(JSONString(_wellFormed: key)) }
+  mutating func visitChild(key: JSONString?, isFirst: Bool, of container: inout Void) throws {
+    if let key { try handler.key(key) }
   }
 
   @inlinable @inline(__always)

@@ -88,17 +88,17 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitString(_ utf8: UnsafeBufferPointer<UInt8>) {
-    _ = writer._writeQuoted(state, JSONString(_wellFormed: utf8))
+  mutating func visitString(_ value: JSONString) {
+    _ = writer._writeQuoted(state, value)
   }
 
   /// A separator, a new line when pretty, and a member's key.
   @inline(__always)
-  mutating func visitChild(key: UnsafeBufferPointer<UInt8>?, isFirst: Bool, of depth: inout Int) {
+  mutating func visitChild(key: JSONString?, isFirst: Bool, of depth: inout Int) {
     if !isFirst { state.pointee.out.append(._comma) }
     if pretty { writer._newline(state, depth: depth) }
     if let key {
-      _ = writer._writeQuoted(state, JSONString(_wellFormed: key))
+      _ = writer._writeQuoted(state, key)
       state.pointee.out.append(._colon)
       if pretty { state.pointee.out.append(._space) }
     }

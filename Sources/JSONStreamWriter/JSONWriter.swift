@@ -234,14 +234,14 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable
   public mutating func key(_ key: String) throws {
     var key = key
-    try key.withUTF8 { try self.key(JSONString(_wellFormed: $0)) }
+    try key.withJSONString { try self.key($0) }
   }
 
   /// A string value.
   @inlinable
   public mutating func string(_ value: String) throws {
     var value = value
-    try value.withUTF8 { try string(JSONString(_wellFormed: $0)) }
+    try value.withJSONString { try string($0) }
   }
 
   /// An integer value.

@@ -32,8 +32,8 @@ public enum JSONEvent: Sendable, Hashable {
     case .endObject: try handler.endObject()
     case .startArray: try handler.startArray()
     case .endArray: try handler.endArray()
-    case .key(var key): try key.withUTF8 { try handler.key(JSONString(_wellFormed: $0)) }
-    case .string(var value): try value.withUTF8 { try handler.string(JSONString(_wellFormed: $0)) }
+    case .key(var key): try key.withJSONString { try handler.key($0) }
+    case .string(var value): try value.withJSONString { try handler.string($0) }
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
     case .bool(let value): try handler.bool(value)
     case .null: try handler.null()

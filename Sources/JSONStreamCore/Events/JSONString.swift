@@ -123,6 +123,39 @@ public struct JSONString {
   }
 }
 
+// Safe ways to make and compare the views, for the layers above: the unsafe part (a pointer
+// into a string's or an array's storage, for the length of a call) stays here.
+
+extension JSONString {
+  /// Whether the bytes are `bytes[range]` (which must be in bounds).
+  @inlinable
+  package func equals(_ bytes: [UInt8], in range: Range<Int>) -> Bool {
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+    guard range.count == utf8.count else { return false }
+    return bytes.withUnsafeBufferPointer {
+      _bytesEqual(UnsafeBufferPointer(rebasing: $0[range]), utf8)
+    }
+  }
+
+  /// Calls `body` with `bytes`, which came from a view like this one, as a view: well-formed,
+  /// and valid during the call.
+  @inlinable
+  package static func withWellFormed<R>(
+    _ bytes: [UInt8], _ body: (JSONString) throws -> R
+  ) rethrows -> R {
+    try bytes.withUnsafeBufferPointer { try body(JSONString(_wellFormed: $0)) }
+  }
+}
+
+extension String {
+  /// Calls `body` with the string's UTF-8 as a ``JSONString``, valid during the call: how a
+  /// Swift string becomes an event.
+  @inlinable
+  package mutating func withJSONString<R>(_ body: (JSONString) throws -> R) rethrows -> R {
+    try withUTF8 { try body(JSONString(_wellFormed: $0)) }
+  }
+}
+
 extension JSONString: CustomStringConvertible {
   /// The decoded string (``string``).
   public var description: String { string }

@@ -53,7 +53,7 @@ public struct JSONItemStreamer: JSONEventHandler {
   public static var canSkipContainers: Bool { true }
 
   /// Bytes of tree memory held now (the item in progress): what streaming keeps bounded.
-  package var heldBytes: Int { builder._memory.state.pointee.arena.allocated }
+  package var heldBytes: Int { builder.allocatedBytes }
 
   /// Returns the items collected so far and forgets them.
   public mutating func takeItems() -> [Item] {
@@ -103,7 +103,7 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   /// Adds the key to the value being built when it is inside a selected value.
   public mutating func key(_ key: JSONString) throws {
-    if tracker.key(key.utf8) == .inside { try builder.key(key) }
+    if tracker.key(key) == .inside { try builder.key(key) }
   }
 
   /// Passes the run on to the tree builder that makes the items.

@@ -104,7 +104,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// key is not forwarded.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
-    if _tracker.key(key.utf8) == .inside { try downstream.key(key) }
+    if _tracker.key(key) == .inside { try downstream.key(key) }
   }
 
   /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
@@ -242,7 +242,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
     // A key whose value is a match goes with it.
-    if _tracker.key(key.utf8) == .outside { try downstream.key(key) }
+    if _tracker.key(key) == .outside { try downstream.key(key) }
   }
 
   /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.

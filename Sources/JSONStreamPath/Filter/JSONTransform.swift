@@ -91,12 +91,12 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// goes with a dropped value, and holds it while a map rule decides.
   @inlinable @inline(__always)
   public mutating func key(_ key: JSONString) throws {
-    switch _keyAction(key.utf8) {
+    switch _keyAction(key) {
     case .forward: try downstream.key(key)
     case .build: try builder.key(key)
     case .discard: break
     case .rename: try _writeRenamedKey()
-    case .hold: heldKey = Array(key.utf8)
+    case .hold: heldKey = key.bytes
     }
   }
 
@@ -231,7 +231,7 @@ enum _ValueAction {
 
 extension JSONTransform {
   @inlinable @inline(__always)
-  mutating func _keyAction(_ key: UnsafeBufferPointer<UInt8>) -> _KeyAction {
+  mutating func _keyAction(_ key: JSONString) -> _KeyAction {
     switch tracker.key(key) {
     case .outside: return .forward
     case .inside:
@@ -318,7 +318,7 @@ extension JSONTransform {
   mutating func _writeRenamedKey() throws {
     guard case .rename(_, let name) = rules[tracker.match.paths[0]] else { return }
     var newName = name
-    try newName.withUTF8 { try downstream.key(JSONString(_wellFormed: $0)) }
+    try newName.withJSONString { try downstream.key($0) }
   }
 
   /// The `.replace` rule's value, for the value it matched.
@@ -337,7 +337,7 @@ extension JSONTransform {
     heldKey = nil
     guard let replacement = try body(original) else { return }
     if let key {
-      try key.withUnsafeBufferPointer { try downstream.key(JSONString(_wellFormed: $0)) }
+      try JSONString.withWellFormed(key) { try downstream.key($0) }
     }
     try replacement.replay(into: &downstream)
   }

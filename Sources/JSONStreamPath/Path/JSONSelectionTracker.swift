@@ -165,20 +165,20 @@ struct _SelectionTracker {
   /// An object key: inside a match it is part of it; else the value's set is computed now, and
   /// `.matchStart` says the member's value will be a match (the key itself is not part of it).
   @inlinable
-  mutating func key(_ key: UnsafeBufferPointer<UInt8>) -> _SelectionAction {
+  mutating func key(_ key: JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
     return newKey(key)
   }
 
   @usableFromInline
-  mutating func newKey(_ key: UnsafeBufferPointer<UInt8>) -> _SelectionAction {
+  mutating func newKey(_ key: JSONString) -> _SelectionAction {
     let parentStart = frames[frames.count &- 1].stateStart
     let parentEnd = stateCount
     pendingStart = parentEnd
     advance(from: parentStart, to: parentEnd, key: key, index: -1)
     if setContainsMatch(from: pendingStart) {
-      matchedKey = String(decoding: key, as: UTF8.self)
+      matchedKey = key.string
       return .matchStart
     }
     matchedKey = nil
@@ -221,7 +221,7 @@ struct _SelectionTracker {
   /// Adds the states the child's key or index leads to from `states[from..<end]`, after
   /// `end` (which is where the sets in use end).
   @usableFromInline
-  mutating func advance(from: Int, to end: Int, key: UnsafeBufferPointer<UInt8>?, index: Int) {
+  mutating func advance(from: Int, to end: Int, key: JSONString?, index: Int) {
     for position in from..<end {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
@@ -234,12 +234,7 @@ struct _SelectionTracker {
       case _CompiledStep.index: matches = key == nil && index == compiled.index
       default:
         if let key, key.count == compiled.nameCount {
-          matches = names.withUnsafeBufferPointer {
-            _bytesEqual(
-              UnsafeBufferPointer(
-                rebasing: $0[compiled.nameStart..<compiled.nameStart + key.count]),
-              key)
-          }
+          matches = key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
         } else {
           matches = false
         }
