@@ -18,7 +18,7 @@ protocol _AsyncPump {
   associatedtype Output
   /// Reads `chunk`, appending the outputs it completes; when it throws, `outputs` holds every
   /// output completed before the error.
-  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws
+  mutating func feed(_ chunk: [UInt8], into outputs: inout [Output]) throws
   /// The end of the input, likewise.
   mutating func finish(into outputs: inout [Output]) throws
 }
@@ -46,6 +46,8 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline var finished = false
   /// An error to throw once `outputs` are all returned.
   @usableFromInline var pendingError: (any Error)? = nil
+  /// A byte read from a sequence of bytes, as a chunk: one array, reused for every byte.
+  @usableFromInline var byte: [UInt8] = [0]
 
   @usableFromInline
   init(source: _AsyncSource<Base>, pump: Pump) {
@@ -83,7 +85,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
       let element = try await iterator.next()
       source = .chunks(iterator, bytes)
       if let element {
-        try bytes(element).withUnsafeBytes { try pump.feed($0, into: &outputs) }
+        try pump.feed(bytes(element), into: &outputs)
       } else {
         finished = true
         try pump.finish(into: &outputs)
@@ -92,8 +94,8 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
       let element = try await iterator.next()
       source = .bytes(iterator, byte)
       if let element {
-        var value = byte(element)
-        try withUnsafeBytes(of: &value) { try pump.feed($0, into: &outputs) }
+        self.byte[0] = byte(element)
+        try pump.feed(self.byte, into: &outputs)
       } else {
         finished = true
         try pump.finish(into: &outputs)
@@ -222,9 +224,7 @@ struct _EventPump: _AsyncPump {
   }
 
   @usableFromInline
-  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONEvent])
-    throws
-  {
+  mutating func feed(_ chunk: [UInt8], into outputs: inout [JSONEvent]) throws {
     defer { outputs += parser.handler.takeEvents() }
     try parser.feed(chunk)
   }
@@ -248,9 +248,7 @@ struct _ItemPump: _AsyncPump {
   }
 
   @usableFromInline
-  mutating func feed(
-    _ chunk: UnsafeRawBufferPointer, into outputs: inout [JSONItemStreamer.Item]
-  ) throws {
+  mutating func feed(_ chunk: [UInt8], into outputs: inout [JSONItemStreamer.Item]) throws {
     defer { outputs += parser.handler.takeItems() }
     try parser.feed(chunk)
   }
@@ -273,7 +271,7 @@ struct _DocumentPump: _AsyncPump {
   init(reader: JSONDocumentReader) { self.reader = reader }
 
   @usableFromInline
-  mutating func feed(_ chunk: UnsafeRawBufferPointer, into outputs: inout [Output]) throws {
+  mutating func feed(_ chunk: [UInt8], into outputs: inout [Output]) throws {
     outputs += try reader.feed(chunk)
     // The reader returns what an error's chunk completed and keeps the error for its next
     // call: take it now, so it follows those documents.
