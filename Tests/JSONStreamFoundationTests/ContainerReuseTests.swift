@@ -4,10 +4,10 @@ import Testing
 
 @testable import JSONStreamFoundation
 
-/// The decoder reuses a keyed container's frame once nothing holds the container (see
-/// `_KeyedFramePool`). These models hold containers past the usual `init(from:)` pattern:
-/// each must keep reading its own object.
-@Suite("Keyed container frames reused only when free")
+/// Keyed containers share the decoder, and per depth the hint of where to look for the next
+/// key (see `_KeyedContainer`). These models hold containers past the usual `init(from:)`
+/// pattern: each must keep reading its own object.
+@Suite("Keyed containers read their own objects, however long they are kept")
 struct ContainerReuseTests {
   /// A tree: each node's container is busy while its children, with the same keys, decode.
   final class Node: Codable, Equatable {
@@ -116,13 +116,13 @@ struct ContainerReuseTests {
   }
 
   /// A chain as deep as the parser allows by default: each link's container is busy while
-  /// the next decodes, so each link takes a new container and the busy ones are kept aside.
+  /// the next decodes, deeper than the decoder has hint slots.
   final class Link: Decodable {
     let depth: Int
     let next: Link?
   }
 
-  @Test("a deep recursive chain: every busy container kept aside, each link its own object")
+  @Test("a deep recursive chain: each link its own object")
   func deepChain() throws {
     let depth = 400
     var json = ""
@@ -138,7 +138,7 @@ struct ContainerReuseTests {
     #expect(expected == depth)
   }
 
-  @Test("many containers kept by their values, past the sweeps of the busy ones")
+  @Test("many containers kept by their values")
   func manyKept() throws {
     let count = 5_000
     let json =
@@ -159,8 +159,8 @@ struct ContainerReuseTests {
     }
   }
 
-  /// A frame holds its decoder, and the decoder the pool of frames: after the call the pool
-  /// holds none, so a kept container holds the decoder until it is dropped, and no longer.
+  /// A container holds its decoder, and nothing holds the containers: a kept container holds
+  /// the decoder until it is dropped, and no longer.
   @Test("a decoder lives as long as a container kept past the call, and no longer")
   func keptThenDropped() throws {
     var kept: Watched? = try JSONStreamDecoder().decode(
@@ -179,7 +179,7 @@ struct ContainerReuseTests {
 
     init(from decoder: any Decoder) throws {
       let inner = try decoder.container(keyedBy: Deferred.Keys.self).superDecoder(forKey: .name)
-      // Its frame is in the pool, and holds the super decoder.
+      // The container holds the super decoder while it lives.
       _ = try inner.container(keyedBy: Deferred.Keys.self).decode(String.self, forKey: .name)
       self.decoder = decoder as? _Decoder
       self.inner = inner as? _Decoder

@@ -167,8 +167,10 @@ private final class _ConformanceTable: @unchecked Sendable {
 /// The ``_TypeInfo`` of each type met in one coding call: a table lookup per value instead of
 /// conformance checks and the maps' construction.
 struct _TypeInfos {
-  /// The table: indexed by a hash of the type's identity, one type per slot, a newcomer
-  /// replacing the one there (found again in `byType`, which holds every info).
+  /// The table: looked up in up to `probes` slots from the type's own, so that types whose
+  /// slots collide (it depends on where their metadata lies) do not push each other out and
+  /// back at every value; past that, a newcomer replaces the one in its own slot (found again
+  /// in `byType`, which holds every info).
   private var slots = [Slot](repeating: Slot(), count: _TypeInfos.slotCount)
   private var byType: [ObjectIdentifier: _TypeInfo] = [:]
 
@@ -178,20 +180,41 @@ struct _TypeInfos {
     var info: Unmanaged<_TypeInfo>? = nil
   }
 
-  private static var slotCount: Int { 64 }
+  private static var slotBits: Int { 6 }
+  private static var slotCount: Int { 1 << slotBits }
+  private static var probes: Int { 4 }
 
   /// The info of `type`, not retained (a retain and release per value showed in profiles):
   /// valid as long as this table.
   mutating func info(for type: Any.Type) -> Unmanaged<_TypeInfo> {
     let id = ObjectIdentifier(type)
-    let slot = _slot(of: id, bits: 6)
-    if slots[slot].type == id { return slots[slot].info.unsafelyUnwrapped }
+    let home = _slot(of: id, bits: Self.slotBits)
+    for probe in 0..<Self.probes {
+      let slot = (home &+ probe) & (Self.slotCount &- 1)
+      if slots[slot].type == id { return slots[slot].info.unsafelyUnwrapped }
+      if slots[slot].type == nil { break }
+    }
+    return add(type)
+  }
+
+  @inline(never)
+  private mutating func add(_ type: Any.Type) -> Unmanaged<_TypeInfo> {
+    let id = ObjectIdentifier(type)
     let info: _TypeInfo
     if let known = byType[id] {
       info = known
     } else {
       info = _TypeInfo(type)
       byType[id] = info
+    }
+    let home = _slot(of: id, bits: Self.slotBits)
+    var slot = home
+    for probe in 0..<Self.probes {
+      let free = (home &+ probe) & (Self.slotCount &- 1)
+      if slots[free].type == nil {
+        slot = free
+        break
+      }
     }
     slots[slot] = Slot(type: id, info: .passUnretained(info))
     return .passUnretained(info)

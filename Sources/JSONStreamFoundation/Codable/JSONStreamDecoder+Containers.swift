@@ -38,15 +38,18 @@ extension _Decoder {
   /// A decoder of its own for `value` (a super decoder).
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
-      options: options, root: document, cursor: value, path: path, frames: frames)
+      options: options, root: document, cursor: value, path: path,
+      containerTypes: containerTypes)
     decoder.state.pointee.types = state.pointee.types
     return decoder
   }
 }
 
-/// What only some keyed containers need, kept apart so that the common one is three words
-/// and one reference (copying it is most of what `KeyedDecodingContainer`'s box does).
+/// What only some keyed containers need, kept apart so that the common container holds one
+/// reference (copying it is most of what `KeyedDecodingContainer`'s box does per key).
 final class _KeyedExtras {
+  /// The container's decoder, held here for it (see `_KeyedContainer.owner`).
+  let decoder: _Decoder
   /// Its own coding path (see `_PathBase`).
   let ownPath: [any CodingKey]?
   let mapping: _ModelMapping?
@@ -55,9 +58,10 @@ final class _KeyedExtras {
   let converted: [String: Int]?
 
   init(
-    ownPath: [any CodingKey]?, mapping: _ModelMapping?, usage: _KeyUsage?,
+    decoder: _Decoder, ownPath: [any CodingKey]?, mapping: _ModelMapping?, usage: _KeyUsage?,
     converted: [String: Int]?
   ) {
+    self.decoder = decoder
     self.ownPath = ownPath
     self.mapping = mapping
     self.usage = usage
@@ -65,81 +69,45 @@ final class _KeyedExtras {
   }
 }
 
-/// What a keyed container reads and changes, in memory of its own: reused storage (see
-/// `_KeyedFramePool`) is pointed at its next object here, and the hint changes with every key,
-/// which as a class's stored property would be checked for exclusive access each time.
-struct _KeyedFrame {
-  /// The decoder, kept alive by the frame (a container may outlive the call that made it).
-  let decoder: _Decoder
-  /// The same decoder, for calls that need not retain it (see `_KeyedContainer.withDecoder`).
-  let unretainedDecoder: Unmanaged<_Decoder>
-  var object: JSONNodeCursor
-  /// The length of its coding path.
-  var depth: Int
-  var extras: _KeyedExtras?
-  /// The member position after the last one found, tried first for the next key
-  /// (synthesized decoding asks in declaration order, which is often the document's).
-  var hint = 0
-
-  init(decoder: _Decoder, object: JSONNodeCursor, depth: Int, extras: _KeyedExtras?) {
-    self.decoder = decoder
-    unretainedDecoder = .passUnretained(decoder)
-    self.object = object
-    self.depth = depth
-    self.extras = extras
-  }
-
-  /// Points the frame at `object`: a new frame, but for the same decoder (the common case)
-  /// without releasing and retaining it again.
-  mutating func reset(
-    decoder: _Decoder, object: JSONNodeCursor, depth: Int, extras: _KeyedExtras?
-  ) {
-    guard decoder === self.decoder else {
-      self = _KeyedFrame(decoder: decoder, object: object, depth: depth, extras: extras)
-      return
-    }
-    self.object = object
-    self.depth = depth
-    self.extras = extras
-    hint = 0
-  }
-}
-
-/// Owns a `_KeyedFrame`, in the same allocation.
-final class _KeyedFrameStorage: ManagedBuffer<_KeyedFrame, Void> {
-  static func make(_ frame: _KeyedFrame) -> _KeyedFrameStorage {
-    unsafeDowncast(create(minimumCapacity: 0) { _ in frame }, to: _KeyedFrameStorage.self)
-  }
-
-  /// The frame: valid while the storage is.
-  var frame: UnsafeMutablePointer<_KeyedFrame> { withUnsafeMutablePointerToHeader { $0 } }
-}
-
 /// An object's members by coding key.
 ///
-/// `KeyedDecodingContainer`'s box copies the container for every key it is asked for: a
-/// retain and a release per reference in it, and a call to the container's copy and destroy
-/// witnesses. So the container is one reference, to its frame's storage, which keeps the
-/// frame (and through it the decoder) alive as long as anything holds the container.
+/// What it reads is inline, so that making one allocates only `KeyedDecodingContainer`'s box.
+/// The box copies it for every key it is asked for, a retain and a release per reference in
+/// it: so it holds one, its owner. The position hint changes with every key, so it lives in
+/// the decoder (see `_Decoder.hints`).
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let storage: _KeyedFrameStorage
+  /// Keeps the decoder, and through it the document, alive as long as anything holds the
+  /// container (an `init(from:)` may keep it past the call): the decoder, or the container's
+  /// extras when it has any (they hold the decoder).
+  let owner: AnyObject
+  /// The decoder and the extras, for calls that need not retain them: `owner` holds them.
+  let unretainedDecoder: Unmanaged<_Decoder>
+  let unretainedExtras: Unmanaged<_KeyedExtras>?
+  let object: JSONNodeCursor
+  /// The length of its coding path; also its slot in the decoder's hints.
+  let depth: Int
 
-  init(_ storage: _KeyedFrameStorage) {
-    self.storage = storage
+  init(
+    owner: AnyObject, decoder: Unmanaged<_Decoder>, extras: Unmanaged<_KeyedExtras>?,
+    object: JSONNodeCursor, depth: Int
+  ) {
+    self.owner = owner
+    unretainedDecoder = decoder
+    unretainedExtras = extras
+    self.object = object
+    self.depth = depth
   }
 
-  /// The frame: valid while the container is.
-  var frame: UnsafeMutablePointer<_KeyedFrame> { storage.frame }
+  var decoder: _Decoder { unretainedDecoder.takeUnretainedValue() }
 
-  var decoder: _Decoder { frame.pointee.decoder }
-
-  /// Runs `body` with the decoder, not retained: the frame holds it as long as the frame
-  /// lives. (Read from the frame as a strong reference, it was retained and released around
-  /// each call, as often as the box copies the container.)
+  /// Runs `body` with the decoder, not retained (a retain and release per key showed in
+  /// profiles).
   @inline(__always)
   func withDecoder<R>(_ body: (_Decoder) throws -> R) rethrows -> R {
-    try frame.pointee.unretainedDecoder._withUnsafeGuaranteedRef(body)
+    try unretainedDecoder._withUnsafeGuaranteedRef(body)
   }
+
+  var extras: _KeyedExtras? { unretainedExtras?.takeUnretainedValue() }
 
   /// Reads the value of the member `key` names with `read`, on the container's coding path.
   @inline(__always)
@@ -192,13 +160,11 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       converted = positions
     }
     if ownPath == nil && mapping == nil && usage == nil && converted == nil { return nil }
-    return _KeyedExtras(ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
+    return _KeyedExtras(
+      decoder: decoder, ownPath: ownPath, mapping: mapping, usage: usage, converted: converted)
   }
 
-  var object: JSONNodeCursor { frame.pointee.object }
-  var depth: Int { frame.pointee.depth }
-  var extras: _KeyedExtras? { frame.pointee.extras }
-
+  @inline(__always)
   var base: _PathBase {
     if let ownPath = extras?.ownPath { return .own(ownPath) }
     return .shared(depth)
@@ -228,12 +194,11 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return converted[name].map(object.value)
       }
     }
-    guard
-      let (position, value) = name.withUTF8({
-        frame.pointee.object.member($0, hint: frame.pointee.hint)
-      })
-    else { return nil }
-    frame.pointee.hint = position &+ 1
+    let hint = withDecoder { $0.hint(depth) }
+    guard let (position, value) = name.withUTF8({ object.member($0, hint: hint.pointee) }) else {
+      return nil
+    }
+    hint.pointee = position &+ 1
     return value
   }
 
@@ -524,5 +489,101 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
     let path = codingPath + [_IndexKey(currentIndex)]
     currentIndex += 1
     return decoder.detached(value, path: path)
+  }
+}
+
+/// A keyed container of ours. Through an existential metatype of this protocol, kept per key
+/// type (see `_KeyedContainerTypes`), a container is made with no runtime lookup of its type's
+/// generic metadata or conformance: the existential carries them, and
+/// `KeyedDecodingContainerProtocol`'s conformance is read from this one's.
+protocol _KeyedDecoderContainer<Key>: KeyedDecodingContainerProtocol {
+  init(
+    owner: AnyObject, decoder: Unmanaged<_Decoder>, extras: Unmanaged<_KeyedExtras>?,
+    object: JSONNodeCursor, depth: Int)
+}
+
+extension _KeyedContainer: _KeyedDecoderContainer {}
+
+/// A `C` of `object`, boxed.
+func _keyedContainer<Key, C: _KeyedDecoderContainer<Key>>(
+  _ type: C.Type, owner: consuming AnyObject, decoder: Unmanaged<_Decoder>,
+  extras: Unmanaged<_KeyedExtras>?, object: JSONNodeCursor, depth: Int
+) -> KeyedDecodingContainer<Key> {
+  KeyedDecodingContainer(
+    C(owner: owner, decoder: decoder, extras: extras, object: object, depth: depth))
+}
+
+/// The container type of one key type: a class of our own, so that one table holds every key
+/// type's and a table entry is downcast to it without a check.
+class _AnyKeyedContainerType {}
+
+final class _KeyedContainerType<Key: CodingKey>: _AnyKeyedContainerType {
+  let type: any _KeyedDecoderContainer<Key>.Type = _KeyedContainer<Key>.self
+}
+
+/// The container type of each key type met in one decode call: looked up in up to `probes`
+/// slots from the key type's own, so that key types whose slots collide do not push each other
+/// out; past that, a newcomer replaces the one in its own slot (found again in `byKey`, which
+/// holds them all).
+final class _KeyedContainerTypes {
+  struct Slot {
+    var key: ObjectIdentifier? = nil
+    /// Not retained: `byKey` holds it.
+    var type: Unmanaged<_AnyKeyedContainerType>? = nil
+  }
+
+  static var slotBits: Int { 6 }
+  static var slotCount: Int { 1 << slotBits }
+  static var probes: Int { 4 }
+  let slots: UnsafeMutablePointer<Slot>
+  var byKey: [ObjectIdentifier: _AnyKeyedContainerType] = [:]
+
+  init() {
+    slots = .allocate(capacity: Self.slotCount)
+    slots.initialize(repeating: Slot(), count: Self.slotCount)
+  }
+
+  deinit {
+    slots.deinitialize(count: Self.slotCount)
+    slots.deallocate()
+  }
+
+  @inline(__always)
+  func type<Key: CodingKey>(keyedBy key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type {
+    let id = ObjectIdentifier(Key.self)
+    let home = _slot(of: id, bits: Self.slotBits)
+    for probe in 0..<Self.probes {
+      let slot = slots + ((home &+ probe) & (Self.slotCount &- 1))
+      if slot.pointee.key == id {
+        return slot.pointee.type.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+          unsafeDowncast($0, to: _KeyedContainerType<Key>.self).type
+        }
+      }
+      if slot.pointee.key == nil { break }
+    }
+    return add(Key.self)
+  }
+
+  @inline(never)
+  func add<Key: CodingKey>(_ key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type {
+    let id = ObjectIdentifier(Key.self)
+    let type: _KeyedContainerType<Key>
+    if let known = byKey[id] {
+      type = unsafeDowncast(known, to: _KeyedContainerType<Key>.self)
+    } else {
+      type = _KeyedContainerType<Key>()
+      byKey[id] = type
+    }
+    let home = _slot(of: id, bits: Self.slotBits)
+    var slot = slots + home
+    for probe in 0..<Self.probes {
+      let free = slots + ((home &+ probe) & (Self.slotCount &- 1))
+      if free.pointee.key == nil {
+        slot = free
+        break
+      }
+    }
+    slot.pointee = Slot(key: id, type: .passUnretained(type))
+    return type.type
   }
 }

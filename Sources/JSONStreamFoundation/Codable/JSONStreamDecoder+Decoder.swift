@@ -45,17 +45,22 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: JSONNodeCursorRoot
-  /// The frames of this decode call's keyed containers, its super decoders' too.
-  let frames: _KeyedFramePool
+  /// The container type of each key type met, shared with its super decoders.
+  let containerTypes: _KeyedContainerTypes
+  /// Per depth (modulo `hintCount`), the member position after the last one a keyed
+  /// container found, tried first for its next key: synthesized decoding asks in declaration
+  /// order, which is often the document's. Only a hint, so containers of one depth share it.
+  let hints: UnsafeMutablePointer<Int>
+  static var hintCount: Int { 64 }
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
     options: JSONStreamDecoder, root document: JSONNodeCursorRoot, cursor: JSONNodeCursor? = nil,
-    path: [any CodingKey] = [], frames: _KeyedFramePool = _KeyedFramePool()
+    path: [any CodingKey] = [], containerTypes: _KeyedContainerTypes = _KeyedContainerTypes()
   ) {
     self.options = options
     self.document = document
-    self.frames = frames
+    self.containerTypes = containerTypes
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     if case .useDefaultKeys = options.keyDecodingStrategy {
       convertsKeys = false
@@ -64,11 +69,20 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
     state = .allocate(capacity: 1)
     state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: path))
+    hints = .allocate(capacity: Self.hintCount)
+    hints.initialize(repeating: 0, count: Self.hintCount)
   }
 
   deinit {
     state.deinitialize(count: 1)
     state.deallocate()
+    hints.deallocate()
+  }
+
+  /// The position hint of keyed containers at `depth`.
+  @inline(__always)
+  func hint(_ depth: Int) -> UnsafeMutablePointer<Int> {
+    hints + (depth & (Self.hintCount &- 1))
   }
 
   var cursor: JSONNodeCursor { state.pointee.cursor }
@@ -364,13 +378,16 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     return keyedContainer(Key.self, object: cursor, base: .shared(state.pointee.path.count))
   }
 
-  /// A keyed container of `object` with coding path `base`, its frame in the pool's storage.
+  /// A keyed container of `object` with coding path `base`.
   func keyedContainer<Key: CodingKey>(_ type: Key.Type, object: JSONNodeCursor, base: _PathBase)
     -> KeyedDecodingContainer<Key>
   {
     let extras = _KeyedContainer<Key>.extras(decoder: self, object: object, base: base)
-    let storage = frames.storage(decoder: self, object: object, depth: base.depth, extras: extras)
-    return _keyedContainer(frames.types.type(keyedBy: Key.self), on: storage)
+    let depth = base.depth
+    hint(depth).pointee = 0
+    return _keyedContainer(
+      containerTypes.type(keyedBy: Key.self), owner: extras ?? self, decoder: .passUnretained(self),
+      extras: extras.map(Unmanaged.passUnretained), object: object, depth: depth)
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

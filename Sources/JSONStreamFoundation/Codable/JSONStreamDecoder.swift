@@ -177,11 +177,7 @@ public struct JSONStreamDecoder: Sendable {
     let root = JSONNodeCursorRoot(value)
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.pointee.types, &types)
-    defer {
-      // Frames are held only by the containers still held (see `_KeyedFramePool`).
-      decoder.frames.finish()
-      swap(&decoder.state.pointee.types, &types)
-    }
+    defer { swap(&decoder.state.pointee.types, &types) }
     return try decoder.decode(type, from: root.cursor)
   }
 }
