@@ -164,50 +164,49 @@ private final class _ConformanceTable: @unchecked Sendable {
   }
 }
 
-/// The ``_TypeInfo`` of each type met in one coding call: a table lookup per value instead of
-/// conformance checks and the maps' construction.
-struct _TypeInfos {
-  /// The table: looked up in up to `probes` slots from the type's own, so that types whose
-  /// slots collide (it depends on where their metadata lies) do not push each other out and
-  /// back at every value; past that, a newcomer replaces the one in its own slot (found again
-  /// in `byType`, which holds every info).
-  private var slots = [Slot](repeating: Slot(), count: _TypeInfos.slotCount)
-  private var byType: [ObjectIdentifier: _TypeInfo] = [:]
+/// One object per type, made the first time the type is met in a coding call and then found
+/// with a table lookup per use instead of conformance checks, the maps' construction or
+/// generic metadata lookups. The table is looked up in up to `probes` slots from the type's
+/// own, so that types whose slots collide (it depends on where their metadata lies) do not
+/// push each other out and back at every use; past that, a newcomer replaces the one in its
+/// own slot (found again in `byType`, which holds them all).
+struct _TypeTable<Value: AnyObject> {
+  private var slots = [Slot](repeating: Slot(), count: _TypeTable.slotCount)
+  private var byType: [ObjectIdentifier: Value] = [:]
 
   private struct Slot {
     var type: ObjectIdentifier? = nil
     /// Not retained: `byType` holds it.
-    var info: Unmanaged<_TypeInfo>? = nil
+    var value: Unmanaged<Value>? = nil
   }
 
   private static var slotBits: Int { 6 }
   private static var slotCount: Int { 1 << slotBits }
   private static var probes: Int { 4 }
 
-  /// The info of `type`, not retained (a retain and release per value showed in profiles):
-  /// valid as long as this table.
-  mutating func info(for type: Any.Type) -> Unmanaged<_TypeInfo> {
-    let id = ObjectIdentifier(type)
-    let home = _slot(of: id, bits: Self.slotBits)
+  /// The object of `type`, made by `make` the first time; not retained (a retain and release
+  /// per use showed in profiles): valid as long as this table.
+  @inline(__always)
+  mutating func value(for type: ObjectIdentifier, make: () -> Value) -> Unmanaged<Value> {
+    let home = _slot(of: type, bits: Self.slotBits)
     for probe in 0..<Self.probes {
       let slot = (home &+ probe) & (Self.slotCount &- 1)
-      if slots[slot].type == id { return slots[slot].info.unsafelyUnwrapped }
+      if slots[slot].type == type { return slots[slot].value.unsafelyUnwrapped }
       if slots[slot].type == nil { break }
     }
-    return add(type)
+    return add(type, make)
   }
 
   @inline(never)
-  private mutating func add(_ type: Any.Type) -> Unmanaged<_TypeInfo> {
-    let id = ObjectIdentifier(type)
-    let info: _TypeInfo
-    if let known = byType[id] {
-      info = known
+  private mutating func add(_ type: ObjectIdentifier, _ make: () -> Value) -> Unmanaged<Value> {
+    let value: Value
+    if let known = byType[type] {
+      value = known
     } else {
-      info = _TypeInfo(type)
-      byType[id] = info
+      value = make()
+      byType[type] = value
     }
-    let home = _slot(of: id, bits: Self.slotBits)
+    let home = _slot(of: type, bits: Self.slotBits)
     var slot = home
     for probe in 0..<Self.probes {
       let free = (home &+ probe) & (Self.slotCount &- 1)
@@ -216,8 +215,19 @@ struct _TypeInfos {
         break
       }
     }
-    slots[slot] = Slot(type: id, info: .passUnretained(info))
-    return .passUnretained(info)
+    slots[slot] = Slot(type: type, value: .passUnretained(value))
+    return .passUnretained(value)
+  }
+}
+
+/// The ``_TypeInfo`` of each type met in one coding call.
+typealias _TypeInfos = _TypeTable<_TypeInfo>
+
+extension _TypeTable where Value == _TypeInfo {
+  /// The info of `type`, not retained: valid as long as this table.
+  @inline(__always)
+  mutating func info(for type: Any.Type) -> Unmanaged<_TypeInfo> {
+    value(for: ObjectIdentifier(type)) { _TypeInfo(type) }
   }
 }
 

@@ -38,9 +38,9 @@ extension _Decoder {
   /// A decoder of its own for `value` (a super decoder).
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
-      options: options, root: document, cursor: value, path: path,
-      containerTypes: containerTypes)
+      options: options, root: document, cursor: value, path: path)
     decoder.state.pointee.types = state.pointee.types
+    decoder.state.pointee.containerTypes = state.pointee.containerTypes
     return decoder
   }
 }
@@ -521,69 +521,16 @@ final class _KeyedContainerType<Key: CodingKey>: _AnyKeyedContainerType {
   let type: any _KeyedDecoderContainer<Key>.Type = _KeyedContainer<Key>.self
 }
 
-/// The container type of each key type met in one decode call: looked up in up to `probes`
-/// slots from the key type's own, so that key types whose slots collide do not push each other
-/// out; past that, a newcomer replaces the one in its own slot (found again in `byKey`, which
-/// holds them all).
-final class _KeyedContainerTypes {
-  struct Slot {
-    var key: ObjectIdentifier? = nil
-    /// Not retained: `byKey` holds it.
-    var type: Unmanaged<_AnyKeyedContainerType>? = nil
-  }
+/// The container type of each key type met in one decode call.
+typealias _KeyedContainerTypes = _TypeTable<_AnyKeyedContainerType>
 
-  static var slotBits: Int { 6 }
-  static var slotCount: Int { 1 << slotBits }
-  static var probes: Int { 4 }
-  let slots: UnsafeMutablePointer<Slot>
-  var byKey: [ObjectIdentifier: _AnyKeyedContainerType] = [:]
-
-  init() {
-    slots = .allocate(capacity: Self.slotCount)
-    slots.initialize(repeating: Slot(), count: Self.slotCount)
-  }
-
-  deinit {
-    slots.deinitialize(count: Self.slotCount)
-    slots.deallocate()
-  }
-
+extension _TypeTable where Value == _AnyKeyedContainerType {
+  /// The container type of `Key`.
   @inline(__always)
-  func type<Key: CodingKey>(keyedBy key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type {
-    let id = ObjectIdentifier(Key.self)
-    let home = _slot(of: id, bits: Self.slotBits)
-    for probe in 0..<Self.probes {
-      let slot = slots + ((home &+ probe) & (Self.slotCount &- 1))
-      if slot.pointee.key == id {
-        return slot.pointee.type.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-          unsafeDowncast($0, to: _KeyedContainerType<Key>.self).type
-        }
-      }
-      if slot.pointee.key == nil { break }
+  mutating func type<Key: CodingKey>(keyedBy key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type
+  {
+    value(for: ObjectIdentifier(Key.self)) { _KeyedContainerType<Key>() }._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: _KeyedContainerType<Key>.self).type
     }
-    return add(Key.self)
-  }
-
-  @inline(never)
-  func add<Key: CodingKey>(_ key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type {
-    let id = ObjectIdentifier(Key.self)
-    let type: _KeyedContainerType<Key>
-    if let known = byKey[id] {
-      type = unsafeDowncast(known, to: _KeyedContainerType<Key>.self)
-    } else {
-      type = _KeyedContainerType<Key>()
-      byKey[id] = type
-    }
-    let home = _slot(of: id, bits: Self.slotBits)
-    var slot = slots + home
-    for probe in 0..<Self.probes {
-      let free = slots + ((home &+ probe) & (Self.slotCount &- 1))
-      if free.pointee.key == nil {
-        slot = free
-        break
-      }
-    }
-    slot.pointee = Slot(key: id, type: .passUnretained(type))
-    return type.type
   }
 }

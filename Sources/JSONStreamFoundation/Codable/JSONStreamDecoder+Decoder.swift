@@ -29,6 +29,8 @@ struct _DecoderState {
   /// The keys its keyed container asked for, when they are checked.
   var usage: _KeyUsage? = nil
   var types = _TypeInfos()
+  /// The container type of each key type met.
+  var containerTypes = _KeyedContainerTypes()
   /// Converted member keys (a key strategy), each converted once per call.
   var convertedKeys: [String: String] = [:]
   /// Made on the first ISO 8601 date, then reused.
@@ -45,8 +47,6 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: JSONNodeCursorRoot
-  /// The container type of each key type met, shared with its super decoders.
-  let containerTypes: _KeyedContainerTypes
   /// Per depth (modulo `hintCount`), the member position after the last one a keyed
   /// container found, tried first for its next key: synthesized decoding asks in declaration
   /// order, which is often the document's. Only a hint, so containers of one depth share it.
@@ -56,11 +56,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
     options: JSONStreamDecoder, root document: JSONNodeCursorRoot, cursor: JSONNodeCursor? = nil,
-    path: [any CodingKey] = [], containerTypes: _KeyedContainerTypes = _KeyedContainerTypes()
+    path: [any CodingKey] = []
   ) {
     self.options = options
     self.document = document
-    self.containerTypes = containerTypes
     checksKeys = options.unknownKeyDecodingStrategy == .throw || options.keyReportHandler != nil
     if case .useDefaultKeys = options.keyDecodingStrategy {
       convertsKeys = false
@@ -386,7 +385,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     let depth = base.depth
     hint(depth).pointee = 0
     return _keyedContainer(
-      containerTypes.type(keyedBy: Key.self), owner: extras ?? self, decoder: .passUnretained(self),
+      state.pointee.containerTypes.type(keyedBy: Key.self), owner: extras ?? self,
+      decoder: .passUnretained(self),
       extras: extras.map(Unmanaged.passUnretained), object: object, depth: depth)
   }
 
