@@ -207,14 +207,14 @@ package enum _JSONNode {
   @usableFromInline package static var null: UInt64 { 0 }
   @usableFromInline package static var `false`: UInt64 { 1 }
   @usableFromInline package static var `true`: UInt64 { 2 }
-  @usableFromInline package static var number: UInt64 { 3 }
-  @usableFromInline package static var string: UInt64 { 4 }
+  @usableFromInline static var number: UInt64 { 3 }
+  @usableFromInline static var string: UInt64 { 4 }
   @usableFromInline static var array: UInt64 { 5 }
   @usableFromInline static var object: UInt64 { 6 }
   @usableFromInline static var openArray: UInt64 { 7 }
   @usableFromInline static var openObject: UInt64 { 8 }
-  @usableFromInline package static var binaryNumber: UInt64 { 9 }
-  @usableFromInline package static var integer: UInt64 { 10 }
+  @usableFromInline static var binaryNumber: UInt64 { 9 }
+  @usableFromInline static var integer: UInt64 { 10 }
 
   /// Whether a node of `kind` is a number, of any of the three kinds.
   @inlinable @inline(__always)
@@ -227,17 +227,17 @@ package enum _JSONNode {
   @usableFromInline static var indexThreshold: Int { 64 }
 
   @inlinable @inline(__always)
-  package static func kind(_ head: UInt64) -> UInt64 { head & 0xFF }
+  static func kind(_ head: UInt64) -> UInt64 { head & 0xFF }
 
   /// The element or member count of a container; the byte length of a string.
   @inlinable @inline(__always)
   static func count(_ head: UInt64) -> Int { Int(truncatingIfNeeded: head >> 8) }
 
   @inlinable @inline(__always)
-  package static func numberLength(_ head: UInt64) -> Int { Int(truncatingIfNeeded: head >> 16) }
+  static func numberLength(_ head: UInt64) -> Int { Int(truncatingIfNeeded: head >> 16) }
 
   @inlinable @inline(__always)
-  package static func numberFlags(_ head: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: head >> 8) }
+  static func numberFlags(_ head: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: head >> 8) }
 
   /// The bytes at address `payload`.
   @inlinable @inline(__always)
@@ -324,17 +324,17 @@ package enum _JSONNode {
 
   /// The value of an integer node.
   @inlinable @inline(__always)
-  package static func integerValue(_ head: UInt64) -> Int64 { Int64(bitPattern: head) &>> 16 }
+  static func integerValue(_ head: UInt64) -> Int64 { Int64(bitPattern: head) &>> 16 }
 
   /// The length of an integer node's text.
   @inlinable @inline(__always)
-  package static func integerLength(_ head: UInt64) -> Int {
+  static func integerLength(_ head: UInt64) -> Int {
     Int(truncatingIfNeeded: head >> 8 & 0xFF)
   }
 
   /// The text of a number or an integer node, with its flags.
   @inlinable @inline(__always)
-  package static func numberText(_ node: _Node) -> JSONNumber {
+  static func numberText(_ node: _Node) -> JSONNumber {
     let head = node.head
     if kind(head) == integer {
       return JSONNumber(
@@ -364,7 +364,7 @@ package enum _JSONNode {
 
   /// The number of a binary number node.
   @inlinable @inline(__always)
-  package static func binaryNumber(_ node: _Node) -> JSONBinaryNumber {
+  static func binaryNumber(_ node: _Node) -> JSONBinaryNumber {
     switch UInt8(truncatingIfNeeded: node.head >> 8) {
     case 0: return .int(Int64(bitPattern: node.payload))
     case 1: return .uint(node.payload)
@@ -379,14 +379,14 @@ package enum _JSONNode {
   /// Calls `body` with the number of a number node of any kind: the text as written, or the
   /// text a binary number stands for.
   @inlinable
-  package static func withNumber<R>(_ node: _Node, _ body: (JSONNumber) throws -> R) rethrows -> R {
+  static func withNumber<R>(_ node: _Node, _ body: (JSONNumber) throws -> R) rethrows -> R {
     if kind(node.head) != binaryNumber { return try body(numberText(node)) }
     return try binaryNumber(node).withJSONNumber(body)
   }
 
   /// The UTF-8 of a string node.
   @inlinable @inline(__always)
-  package static func utf8(_ node: _Node) -> UnsafeBufferPointer<UInt8> {
+  static func utf8(_ node: _Node) -> UnsafeBufferPointer<UInt8> {
     bytes(node.payload, count: count(node.head))
   }
 
