@@ -45,7 +45,7 @@ struct Redactor<Downstream: JSONEventHandler>: JSONEventHandler {
     return true
   }
 
-  mutating func key(_ key: JSONString) throws {
+  mutating func key(_ key: borrowing JSONString) throws {
     if droppedDepth > 0 { return }
     if key.utf8.first == UInt8(ascii: "_") {
       // Dropped with its value: the key is not forwarded, the value is skipped.
@@ -58,7 +58,7 @@ struct Redactor<Downstream: JSONEventHandler>: JSONEventHandler {
     try downstream.key(key)
   }
 
-  mutating func string(_ value: JSONString) throws {
+  mutating func string(_ value: borrowing JSONString) throws {
     if droppedDepth == -1 {
       droppedDepth = 0
       return
@@ -71,7 +71,7 @@ struct Redactor<Downstream: JSONEventHandler>: JSONEventHandler {
     if try valueStarts(container: false) { try downstream.string(value) }
   }
 
-  mutating func number(_ value: JSONNumber) throws {
+  mutating func number(_ value: borrowing JSONNumber) throws {
     if droppedDepth == -1 {
       droppedDepth = 0
       return

@@ -108,10 +108,10 @@ struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   /// Number text is a call (see `writeNumber(_:)`), where `checked: false` would be a test,
   /// not a saving.
   @inline(__always)
-  mutating func visitNumber(_ number: JSONNumber) { state.pointee.writeNumber(number) }
+  mutating func visitNumber(_ number: borrowing JSONNumber) { state.pointee.writeNumber(number) }
 
   @inline(__always)
-  mutating func visitInteger(_ value: Int64, text: JSONNumber) {
+  mutating func visitInteger(_ value: Int64, text: borrowing JSONNumber) {
     state.pointee.writeInteger(value, checked: false)
   }
 
@@ -121,12 +121,12 @@ struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitString(_ value: JSONString) {
+  mutating func visitString(_ value: borrowing JSONString) {
     state.pointee.writeString(value.utf8)
   }
 
   @inline(__always)
-  mutating func visitChild(key: JSONString?, isFirst: Bool, of keys: inout Int32) throws {
+  mutating func visitChild(key: consuming JSONString?, isFirst: Bool, of keys: inout Int32) throws {
     if state.pointee.out.count >= checkAt { try makeRoom() }
     if let key { state.pointee.writeKey(key.utf8, in: &keys, checked: false) }
   }

@@ -115,7 +115,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// Writes an object key, or a reference to it when it was written before. Throws
   /// `JSONWriterError` outside an object, where a value is due, or for ill-formed UTF-8.
-  @inlinable @inline(__always) public mutating func key(_ key: JSONString) throws {
+  @inlinable @inline(__always) public mutating func key(_ key: borrowing JSONString) throws {
     let state = _state()
     let depth = state.pointee.stack.count
     guard depth > 0, !_BinaryWriterState.isArray(state.pointee.stack[depth &- 1]),
@@ -132,7 +132,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// Writes a string value, or a reference to it when it is short and was written before.
   /// Throws `JSONWriterError` where no value may go, or for ill-formed UTF-8.
-  @inlinable @inline(__always) public mutating func string(_ value: JSONString) throws {
+  @inlinable @inline(__always) public mutating func string(_ value: borrowing JSONString) throws {
     guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
     }
@@ -144,7 +144,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// Writes a number as an integer or decimal when that reproduces its text exactly, else as its
   /// text. Throws `JSONWriterError` where no value may go.
-  @inlinable @inline(__always) public mutating func number(_ value: JSONNumber) throws {
+  @inlinable @inline(__always) public mutating func number(_ value: borrowing JSONNumber) throws {
     // A tree's integer comes with its value: written from it, the text not converted again.
     if value._hasIntegerValue { return try number(value._integerValue) }
     let state = _state()
@@ -536,7 +536,7 @@ struct _BinaryWriterState: _ManualState {
 
   /// A number's text: as an integer or a decimal when that gives the text back exactly, else
   /// as text.
-  @inlinable @inline(__always) mutating func writeNumber(_ number: JSONNumber) {
+  @inlinable @inline(__always) mutating func writeNumber(_ number: borrowing JSONNumber) {
     if let binary = JSONBinaryNumber(number) {
       // The forms text gives, each straight to its writer: through `writeNumber(_:)`, the
       // switch was made a call, 7% more instructions writing canada.json as binary.

@@ -16,7 +16,7 @@ import JSONStream
 /// `-65.613616999999977` (18 characters) is a decimal there. Only a lowercase `e` counts as the
 /// exponent marker in rule 2, as there.
 enum FoundationNumbers {
-  static func number(_ number: JSONNumber) -> NSNumber? {
+  static func number(_ number: borrowing JSONNumber) -> NSNumber? {
     let text = number.utf8
     if number.isNonFinite {
       // Only with JSONParseOptions.allowNonFiniteNumbers: JSONSerialization has no such input.

@@ -165,7 +165,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   }
 
   /// Adds the key of the next member of the innermost open dictionary.
-  public mutating func key(_ key: JSONString) {
+  public mutating func key(_ key: borrowing JSONString) {
     if mutableContainers {
       objectKeys.append(objectKeyCache.key(for: key.utf8))
     } else {
@@ -176,7 +176,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// Adds the string (`NSMutableString` with ``JSONFoundationReadingOptions/mutableLeaves``).
   /// Throws ``JSONFoundationError`` for a top-level string without
   /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     if frames.isEmpty { try checkFragment("string") }
     let string = String(decoding: value.utf8, as: UTF8.self)
     if mutableLeaves {
@@ -191,7 +191,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// Adds the number as an `NSNumber` or `NSDecimalNumber`. Throws ``JSONFoundationError`` for a
   /// number no Foundation type can hold, or a top-level one without
   /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     if frames.isEmpty { try checkFragment("number") }
     guard let number = FoundationNumbers.number(value) else {
       throw JSONFoundationError(

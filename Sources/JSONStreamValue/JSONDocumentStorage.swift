@@ -304,7 +304,7 @@ package enum _JSONNode {
   /// is an integer in canonical form that fits (see the top of this file), else a number
   /// node.
   @inlinable @inline(__always)
-  static func node(_ number: JSONNumber, payload: UInt64) -> _Node {
+  static func node(_ number: borrowing JSONNumber, payload: UInt64) -> _Node {
     let count = UInt64(truncatingIfNeeded: number.utf8.count)
     if number._flags == 0 && count <= 15, let value = _canonicalInteger(number.utf8),
       (value &<< 16) &>> 16 == value
@@ -379,7 +379,8 @@ package enum _JSONNode {
   /// Calls `body` with the number of a number node of any kind: the text as written, or the
   /// text a binary number stands for.
   @inlinable
-  static func withNumber<R>(_ node: _Node, _ body: (JSONNumber) throws -> R) rethrows -> R {
+  static func withNumber<R>(_ node: _Node, _ body: (borrowing JSONNumber) throws -> R) rethrows -> R
+  {
     if kind(node.head) != binaryNumber { return try body(numberText(node)) }
     return try binaryNumber(node).withJSONNumber(body)
   }

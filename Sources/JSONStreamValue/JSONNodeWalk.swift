@@ -18,15 +18,16 @@ package protocol _NodeVisitor {
   mutating func visitBool(_ value: Bool) throws
   /// A number kept as its text; for an integer node, the text carries its value (see
   /// `JSONNumber.int64`), which `visitInteger` gets as well.
-  mutating func visitNumber(_ number: JSONNumber) throws
+  mutating func visitNumber(_ number: borrowing JSONNumber) throws
   /// A number the tree kept beside its text as an integer (see `_JSONStorage`).
-  mutating func visitInteger(_ value: Int64, text: JSONNumber) throws
+  mutating func visitInteger(_ value: Int64, text: borrowing JSONNumber) throws
   /// A number the binary reader kept in binary form.
   mutating func visitBinaryNumber(_ number: JSONBinaryNumber) throws
-  mutating func visitString(_ value: JSONString) throws
+  mutating func visitString(_ value: borrowing JSONString) throws
   /// Before each child of `container`: a member's key (nil for an element), and whether the
   /// child is the container's first.
-  mutating func visitChild(key: JSONString?, isFirst: Bool, of container: inout Container) throws
+  mutating func visitChild(key: consuming JSONString?, isFirst: Bool, of container: inout Container)
+    throws
   /// A container starts, inside `parent` (nil for the root of the walk); returns what to keep
   /// for it. `isEmpty`: it has no children, and its end follows at once.
   mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Container?) throws

@@ -113,7 +113,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// Starts a member of the innermost open object. A repeated key does what ``duplicateKeyPolicy``
   /// says: under ``JSONDuplicateKeyPolicy/error`` it throws ``JSONValueError/duplicateKey(_:)``.
   @inlinable @inline(__always)
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     if key._keyTableEntry >= 0 {
       try _tableKey(key, entry: Int(key._keyTableEntry))
     } else {
@@ -123,7 +123,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   /// A key without a table entry (all keys of JSON text).
   @inlinable
-  mutating func _untabledKey(_ key: JSONString) throws {
+  mutating func _untabledKey(_ key: borrowing JSONString) throws {
     if !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
       // A producer passed ill-formed bytes: stored repaired (U+FFFD), as a `String` would be.
       var repaired = key.string
@@ -168,7 +168,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// hashing or copying it (most keys of a binary document are references). Inlined into the
   /// reader: as a call, its fast path took about 25 more instructions a key.
   @inlinable @inline(__always)
-  mutating func _tableKey(_ key: JSONString, entry: Int) throws {
+  mutating func _tableKey(_ key: borrowing JSONString, entry: Int) throws {
     // The object's checks before the lookup: the other order took 1.5% more instructions
     // reading twitter.json.
     let state = _state()
@@ -220,7 +220,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// `_tableKey` for a key not kept yet, or one that needs the general path (a repeated key,
   /// an indexed object): out of line, so that the reader inlines only the common case.
   @inlinable @inline(never)
-  mutating func _tableKeyFirstUse(_ key: JSONString, entry: Int) throws {
+  mutating func _tableKeyFirstUse(_ key: borrowing JSONString, entry: Int) throws {
     let state = _state()
     let pushed = state.pointee.stack.count &+ 1
     try _untabledKey(key)
@@ -238,7 +238,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   /// Adds a string value; a top-level one lands in ``values``. Ill-formed UTF-8 is stored repaired
   /// (U+FFFD).
   @inlinable
-  public mutating func string(_ value: JSONString) {
+  public mutating func string(_ value: borrowing JSONString) {
     if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
       var repaired = value.string
       repaired.withUTF8 { string(JSONString(_wellFormed: $0)) }
@@ -252,7 +252,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
 
   /// Adds a number value, keeping its text; a top-level one lands in ``values``.
   @inlinable
-  public mutating func number(_ value: JSONNumber) {
+  public mutating func number(_ value: borrowing JSONNumber) {
     let state = _state()
     state.pointee.stack.append(
       _JSONNode.node(value, payload: state.pointee.appendBytes(value.utf8)))

@@ -60,7 +60,7 @@ package struct JSONNodeCursor {
   /// Calls `body` with a number, its text as written (or, for a number the binary reader kept
   /// in binary, the text it stands for); nil for other kinds.
   @inlinable
-  package func withNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R? {
+  package func withNumber<R>(_ body: (borrowing JSONNumber) throws -> R) rethrows -> R? {
     guard _JSONNode.isNumber(_JSONNode.kind(node.pointee.head)) else { return nil }
     return try _JSONNode.withNumber(node.pointee, body)
   }

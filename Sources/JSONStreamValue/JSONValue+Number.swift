@@ -53,7 +53,7 @@ extension JSONValue {
 
     /// The most faithful representation of a parsed number.
     @inlinable
-    public init(exactly number: JSONNumber) {
+    public init(exactly number: borrowing JSONNumber) {
       if number.isIntegerLiteral, let value = number.int64 {
         self.init(storage: .int(value))
       } else {
@@ -64,14 +64,14 @@ extension JSONValue {
     /// `init(exactly:)`, but keeping the text as written when the number's own form would
     /// write it differently (`-0`, `1E2`, `1.50`): for a parsed top-level number, which is
     /// then written back as it was, like numbers inside parsed arrays and objects.
-    package init(keepingText number: JSONNumber) {
+    package init(keepingText number: borrowing JSONNumber) {
       let value = Number(exactly: number)
       let text = number.text
       self = value.description == text ? value : Number(storage: .text(text))
     }
 
     @usableFromInline
-    init(_nonInt64 number: JSONNumber) {
+    init(_nonInt64 number: borrowing JSONNumber) {
       if number.isNonFinite {
         storage = .double(number.double)
       } else if let value = number._shortDouble {
@@ -128,7 +128,7 @@ extension JSONValue {
     }
 
     /// Whether the value of number text is an integer: exactly, from its digits.
-    static func isIntegral(_ number: JSONNumber) -> Bool {
+    static func isIntegral(_ number: borrowing JSONNumber) -> Bool {
       if number.isIntegerLiteral { return true }
       guard var (_, significand, exponent) = number.decimalComponents else {
         // More digits than `UInt64` holds (or not finite): the double, when it is exact.
@@ -203,7 +203,7 @@ extension JSONValue {
 
     /// Emits the number as an event. Integers are written into a stack buffer: no `String`.
     @inlinable
-    package func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+    package func withJSONNumber<R>(_ body: (borrowing JSONNumber) throws -> R) rethrows -> R {
       if case .int(let value) = storage {
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
           var magnitude = value.magnitude
@@ -228,7 +228,7 @@ extension JSONValue {
       }
     }
 
-    static func withNumber<R>(_ text: String, _ body: (JSONNumber) -> R) -> R {
+    static func withNumber<R>(_ text: String, _ body: (borrowing JSONNumber) -> R) -> R {
       var text = text
       return text.withUTF8 { bytes in
         body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))

@@ -63,10 +63,10 @@ struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
   mutating func visitBool(_ value: Bool) throws { try handler.bool(value) }
 
   @inlinable @inline(__always)
-  mutating func visitNumber(_ number: JSONNumber) throws { try handler.number(number) }
+  mutating func visitNumber(_ number: borrowing JSONNumber) throws { try handler.number(number) }
 
   @inlinable @inline(__always)
-  mutating func visitInteger(_ value: Int64, text: JSONNumber) throws {
+  mutating func visitInteger(_ value: Int64, text: borrowing JSONNumber) throws {
     try handler.number(text)
   }
 
@@ -76,12 +76,14 @@ struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
   }
 
   @inlinable @inline(__always)
-  mutating func visitString(_ value: JSONString) throws {
+  mutating func visitString(_ value: borrowing JSONString) throws {
     try handler.string(value)
   }
 
   @inlinable @inline(__always)
-  mutating func visitChild(key: JSONString?, isFirst: Bool, of container: inout Void) throws {
+  mutating func visitChild(key: consuming JSONString?, isFirst: Bool, of container: inout Void)
+    throws
+  {
     if let key { try handler.key(key) }
   }
 

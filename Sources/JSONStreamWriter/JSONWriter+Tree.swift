@@ -67,7 +67,7 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitNumber(_ number: JSONNumber) throws {
+  mutating func visitNumber(_ number: borrowing JSONNumber) throws {
     if number._flags & JSONNumber._nonFinite != 0 && !allowNonFinite {
       throw writer._nonFinite(String(decoding: number.utf8, as: UTF8.self))
     }
@@ -75,7 +75,7 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitInteger(_ value: Int64, text: JSONNumber) {
+  mutating func visitInteger(_ value: Int64, text: borrowing JSONNumber) {
     state.pointee.out.append(text.utf8)
   }
 
@@ -88,13 +88,13 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   }
 
   @inline(__always)
-  mutating func visitString(_ value: JSONString) {
+  mutating func visitString(_ value: borrowing JSONString) {
     _ = writer._writeQuoted(state, value)
   }
 
   /// A separator, a new line when pretty, and a member's key.
   @inline(__always)
-  mutating func visitChild(key: JSONString?, isFirst: Bool, of depth: inout Int) {
+  mutating func visitChild(key: consuming JSONString?, isFirst: Bool, of depth: inout Int) {
     if !isFirst { state.pointee.out.append(._comma) }
     if pretty { writer._newline(state, depth: depth) }
     if let key {

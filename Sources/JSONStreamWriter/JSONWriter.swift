@@ -148,7 +148,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Writes an object key, escaped as the options say. Throws ``JSONWriterError`` outside an
   /// object, where a value is due, or for ill-formed UTF-8.
   @inlinable
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     let state = _state()
     let depth = state.pointee.stack.count
     guard depth > 0, case let top = state.pointee.stack[depth &- 1], top & Self._isObject != 0,
@@ -185,7 +185,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Writes a string value, escaped as the options say. Throws ``JSONWriterError`` where no value
   /// may go, or for ill-formed UTF-8.
   @inlinable
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     let state = _state()
     let rollback = state.pointee.out.count
     let depth = state.pointee.stack.count
@@ -202,7 +202,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Writes the number's text unchanged. Throws ``JSONWriterError`` where no value may go, or for a
   /// non-finite number unless ``JSONWriteOptions/allowNonFiniteNumbers``.
   @inlinable
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     if value.isNonFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.text) }
     let state = _state()
     try _beginValue(state)
@@ -389,7 +389,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Quoted, escaped string; false (with the output to be rolled back) when `bytes` is not
   /// UTF-8.
   @inlinable @inline(__always)
-  func _writeQuoted(_ state: UnsafeMutablePointer<_WriterState>, _ string: JSONString) -> Bool {
+  func _writeQuoted(_ state: UnsafeMutablePointer<_WriterState>, _ string: borrowing JSONString)
+    -> Bool
+  {
     state.pointee.out.reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
     state.pointee.out.appendReserved(._quote)
     let end: UnsafeMutablePointer<UInt8>?

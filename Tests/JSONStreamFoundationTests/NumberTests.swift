@@ -55,7 +55,7 @@ struct NumberTests {
   /// Collects the text of every number in a document.
   struct NumberTexts: JSONEventHandler {
     var texts: [String] = []
-    mutating func number(_ value: JSONNumber) { texts.append(value.text) }
+    mutating func number(_ value: borrowing JSONNumber) { texts.append(value.text) }
   }
 
   func decimalBytes(_ decimal: Decimal?) -> [UInt8]? {

@@ -251,7 +251,7 @@ struct ReplayTests {
 
   struct Failure: Error, Equatable {}
   struct FailingHandler: JSONEventHandler {
-    mutating func string(_ value: JSONString) throws { throw Failure() }
+    mutating func string(_ value: borrowing JSONString) throws { throw Failure() }
   }
 
   @Test("the handler's errors come through unchanged")

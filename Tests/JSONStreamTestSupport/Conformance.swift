@@ -165,7 +165,7 @@ public struct ReferenceRecorder: JSONEventHandler {
     keys.removeLast()
     recorder.endArray()
   }
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     if rejectsDuplicateKeys && keys.count > checkedDepth {
       let text = key.string
       if keys[keys.count - 1]!.insert(text).inserted == false {
@@ -174,8 +174,8 @@ public struct ReferenceRecorder: JSONEventHandler {
     }
     recorder.key(key)
   }
-  public mutating func string(_ value: JSONString) { recorder.string(value) }
-  public mutating func number(_ value: JSONNumber) { recorder.number(value) }
+  public mutating func string(_ value: borrowing JSONString) { recorder.string(value) }
+  public mutating func number(_ value: borrowing JSONNumber) { recorder.number(value) }
   public mutating func bool(_ value: Bool) { recorder.bool(value) }
   public mutating func null() { recorder.null() }
 }

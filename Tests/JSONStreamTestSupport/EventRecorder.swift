@@ -41,15 +41,15 @@ public struct EventRecorder: JSONEventHandler {
   public mutating func endObject() { events.append(.endObject) }
   public mutating func startArray() { events.append(.startArray) }
   public mutating func endArray() { events.append(.endArray) }
-  public mutating func key(_ key: JSONString) {
+  public mutating func key(_ key: borrowing JSONString) {
     events.append(.key(key.string))
     stringBytes.append(key.bytes)
   }
-  public mutating func string(_ value: JSONString) {
+  public mutating func string(_ value: borrowing JSONString) {
     events.append(.string(value.string))
     stringBytes.append(value.bytes)
   }
-  public mutating func number(_ value: JSONNumber) { events.append(.number(value.text)) }
+  public mutating func number(_ value: borrowing JSONNumber) { events.append(.number(value.text)) }
   public mutating func bool(_ value: Bool) { events.append(.bool(value)) }
   public mutating func null() { events.append(.null) }
 }

@@ -8,7 +8,7 @@ import JSONStream
 public struct SumDoubles: JSONEventHandler {
   public var sum = 0.0
   public init() {}
-  public mutating func number(_ value: JSONNumber) { sum += value.double }
+  public mutating func number(_ value: borrowing JSONNumber) { sum += value.double }
 }
 
 /// Tokenizes `bytes` and converts every number to a Double; returns their sum.
@@ -36,7 +36,7 @@ public struct SplitMix {
 public enum DoubleCheck {
   struct Probe: JSONEventHandler {
     var value = 0.0
-    mutating func number(_ number: JSONNumber) { value = number.double }
+    mutating func number(_ number: borrowing JSONNumber) { value = number.double }
   }
 
   public static func run(count: Int, seed: UInt64 = 0x5EED_D0B1) throws -> [String] {

@@ -64,11 +64,13 @@ public struct JSONEventCollector: JSONEventHandler {
   /// Appends ``JSONEvent/endArray``.
   public mutating func endArray() { events.append(.endArray) }
   /// Appends the key, as ``JSONEvent/key(_:)``.
-  public mutating func key(_ key: JSONString) { events.append(.key(key.string)) }
+  public mutating func key(_ key: borrowing JSONString) { events.append(.key(key.string)) }
   /// Appends the string, as ``JSONEvent/string(_:)``.
-  public mutating func string(_ value: JSONString) { events.append(.string(value.string)) }
+  public mutating func string(_ value: borrowing JSONString) {
+    events.append(.string(value.string))
+  }
   /// Appends the number, keeping its text, as ``JSONEvent/number(_:)``.
-  public mutating func number(_ value: JSONNumber) {
+  public mutating func number(_ value: borrowing JSONNumber) {
     events.append(.number(JSONValue.Number(keepingText: value)))
   }
   /// Appends the Boolean, as ``JSONEvent/bool(_:)``.

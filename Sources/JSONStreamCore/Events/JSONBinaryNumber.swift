@@ -86,7 +86,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
   /// paths do not fully check (a non-digit, a leading zero) also goes there, so the answer is
   /// `init(text:)`'s whatever the flags say.
   @inlinable @inline(__always)
-  package init?(_ number: JSONNumber) {
+  package init?(_ number: borrowing JSONNumber) {
     let text = number.utf8
     let count = text.count
     if number._flags == 0 {
@@ -132,7 +132,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
   /// Calls `body` with the number as a ``JSONNumber`` of its JSON text (made on the stack, or
   /// for a double as a `String`): what ``JSONEventHandler/number(_:)`` gets for it.
   @inlinable
-  public func withJSONNumber<R>(_ body: (JSONNumber) throws -> R) rethrows -> R {
+  public func withJSONNumber<R>(_ body: (borrowing JSONNumber) throws -> R) rethrows -> R {
     switch self {
     case .double(let value):
       var description = _nonFiniteAwareText(value)

@@ -12,7 +12,7 @@
 /// ```swift
 /// struct KeyCounter: JSONEventHandler {
 ///   var count = 0
-///   mutating func key(_ key: JSONString) { count += 1 }
+///   mutating func key(_ key: borrowing JSONString) { count += 1 }
 /// }
 /// let counter = try JSONParser.parse(#"{"a": {"b": 1}}"#.utf8, handler: KeyCounter())
 /// print(counter.count)  // 2
@@ -30,11 +30,11 @@ public protocol JSONEventHandler {
   /// `]` — the innermost open array ends.
   mutating func endArray() throws
   /// An object member's key. The member's value follows as the next event(s).
-  mutating func key(_ key: JSONString) throws
+  mutating func key(_ key: borrowing JSONString) throws
   /// A string value.
-  mutating func string(_ value: JSONString) throws
+  mutating func string(_ value: borrowing JSONString) throws
   /// A number value, with its exact text and conversions.
-  mutating func number(_ value: JSONNumber) throws
+  mutating func number(_ value: borrowing JSONNumber) throws
   /// `true` or `false`.
   mutating func bool(_ value: Bool) throws
   /// A number a producer holds in binary form (``JSONBinaryReader``, or a replayed tree that
@@ -78,11 +78,11 @@ extension JSONEventHandler {
   /// Ignores the end of an array.
   @inlinable public mutating func endArray() throws {}
   /// Ignores the key.
-  @inlinable public mutating func key(_ key: JSONString) throws {}
+  @inlinable public mutating func key(_ key: borrowing JSONString) throws {}
   /// Ignores the string.
-  @inlinable public mutating func string(_ value: JSONString) throws {}
+  @inlinable public mutating func string(_ value: borrowing JSONString) throws {}
   /// Ignores the number.
-  @inlinable public mutating func number(_ value: JSONNumber) throws {}
+  @inlinable public mutating func number(_ value: borrowing JSONNumber) throws {}
   /// Ignores the Boolean.
   @inlinable public mutating func bool(_ value: Bool) throws {}
   /// Makes the number's JSON text and passes it to ``number(_:)``.

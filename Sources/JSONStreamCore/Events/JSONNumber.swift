@@ -5,7 +5,7 @@
 /// when you ask for a conversion that cannot hold the value:
 ///
 /// ```swift
-/// mutating func number(_ n: JSONNumber) {
+/// mutating func number(_ n: borrowing JSONNumber) {
 ///   if let i = n.int64 { ints.append(i) }        // exact, or nil when it does not fit
 ///   else { doubles.append(n.double) }            // correctly rounded
 ///   texts.append(n.text)                         // always exactly as written
@@ -13,10 +13,12 @@
 /// ```
 ///
 /// Conversions are done on demand: a consumer that never asks for a `Double` never pays for one.
-/// Like ``JSONString``, the view is valid only during the handler call.
+/// Like ``JSONString``, the view is valid only during the handler call, so it is noncopyable
+/// and handlers borrow it: keep its ``text`` or a conversion, not the view.
 @frozen
-public struct JSONNumber {
-  /// The number's text as written in the input (ASCII). Valid only during the handler call.
+public struct JSONNumber: ~Copyable {
+  /// The number's text as written in the input (ASCII). Valid only during the handler call: a
+  /// pointer kept from here reads whatever the producer put there next.
   public let utf8: UnsafeBufferPointer<UInt8>
 
   /// The value, when the producer knows it and `_hasIntegerValue` is set (a tree replays an
@@ -172,11 +174,6 @@ public struct JSONNumber {
   }
 }
 
-extension JSONNumber: CustomStringConvertible {
-  /// The number's text as written (``text``).
-  public var description: String { text }
-}
-
 // MARK: - Conversions
 
 extension JSONNumber {
@@ -204,7 +201,7 @@ package struct _DecimalDigits {
   package var truncated = false
   package var digitCount = 0
 
-  package init?(_ number: JSONNumber) {
+  package init?(_ number: borrowing JSONNumber) {
     if let fast = _DecimalDigits(short: number.utf8) {
       self = fast
       return

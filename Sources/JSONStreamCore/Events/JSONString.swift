@@ -2,20 +2,23 @@
 /// sequence resolved.
 ///
 /// The view points into the chunk being parsed, or into the parser's scratch buffer when the
-/// string had escapes or spanned chunks. It is valid only during the handler call that receives
-/// it: copy what you keep, with ``string`` or ``bytes``.
+/// string had escapes or spanned chunks, which the producer reuses once the handler call that
+/// receives it returns. So the view is noncopyable and handlers borrow it: keeping one (in a
+/// property, an array, an escaping closure) does not compile. Copy what you keep, with
+/// ``string`` or ``bytes``.
 ///
 /// The bytes are always well-formed UTF-8 (in loose-Unicode mode, ill-formed input has already
 /// been replaced by U+FFFD), so converting to `String` never repairs anything.
 ///
 /// ```swift
-/// mutating func key(_ key: JSONString) {
+/// mutating func key(_ key: borrowing JSONString) {
 ///   if key == "id" { wantNextValue = true }  // compares bytes; no String is made
 /// }
 /// ```
 @frozen
-public struct JSONString {
-  /// The decoded UTF-8 bytes. Valid only during the handler call.
+public struct JSONString: ~Copyable {
+  /// The decoded UTF-8 bytes. Valid only during the handler call: a pointer kept from here
+  /// reads whatever the producer put there next.
   public let utf8: UnsafeBufferPointer<UInt8>
 
   /// Whether the producer has checked the bytes (the parser, a replayed tree, a Swift
@@ -112,13 +115,13 @@ public struct JSONString {
 
   /// `key == "name"`: compares the decoded bytes.
   @inlinable
-  public static func == (lhs: JSONString, rhs: StaticString) -> Bool {
+  public static func == (lhs: borrowing JSONString, rhs: StaticString) -> Bool {
     lhs.equals(rhs)
   }
 
   /// `key == someString`: compares the decoded bytes.
   @inlinable
-  public static func == (lhs: JSONString, rhs: String) -> Bool {
+  public static func == (lhs: borrowing JSONString, rhs: String) -> Bool {
     lhs.equals(rhs)
   }
 }
@@ -141,7 +144,7 @@ extension JSONString {
   /// and valid during the call.
   @inlinable
   package static func withWellFormed<R>(
-    _ bytes: [UInt8], _ body: (JSONString) throws -> R
+    _ bytes: [UInt8], _ body: (borrowing JSONString) throws -> R
   ) rethrows -> R {
     try bytes.withUnsafeBufferPointer { try body(JSONString(_wellFormed: $0)) }
   }
@@ -151,14 +154,10 @@ extension String {
   /// Calls `body` with the string's UTF-8 as a ``JSONString``, valid during the call: how a
   /// Swift string becomes an event.
   @inlinable
-  package mutating func withJSONString<R>(_ body: (JSONString) throws -> R) rethrows -> R {
+  package mutating func withJSONString<R>(_ body: (borrowing JSONString) throws -> R) rethrows -> R
+  {
     try withUTF8 { try body(JSONString(_wellFormed: $0)) }
   }
-}
-
-extension JSONString: CustomStringConvertible {
-  /// The decoded string (``string``).
-  public var description: String { string }
 }
 
 /// Whether two byte strings are equal, by words: eight bytes at a time, the last eight

@@ -148,7 +148,7 @@ struct _PathLocator: JSONEventHandler {
   mutating func endObject() throws { endContainer() }
   mutating func endArray() throws { endContainer() }
 
-  mutating func key(_ key: JSONString) throws {
+  mutating func key(_ key: borrowing JSONString) throws {
     pendingMatch = false
     guard let frame = open.last, frame.onPath, open.count <= target.count else { return }
     let component = target[open.count - 1].stringValue
@@ -162,8 +162,8 @@ struct _PathLocator: JSONEventHandler {
     endValue()
   }
 
-  mutating func string(_ value: JSONString) throws { scalar() }
-  mutating func number(_ value: JSONNumber) throws { scalar() }
+  mutating func string(_ value: borrowing JSONString) throws { scalar() }
+  mutating func number(_ value: borrowing JSONNumber) throws { scalar() }
   mutating func bool(_ value: Bool) throws { scalar() }
   mutating func null() throws { scalar() }
 }

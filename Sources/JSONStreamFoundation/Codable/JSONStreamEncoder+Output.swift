@@ -38,7 +38,7 @@ struct _EncoderOutput {
   mutating func number(_ value: UInt64) throws {
     if binary != nil { try binary!.number(value) } else { try json.number(value) }
   }
-  mutating func number(_ value: JSONNumber) throws {
+  mutating func number(_ value: borrowing JSONNumber) throws {
     if binary != nil { try binary!.number(value) } else { try json.number(value) }
   }
   mutating func bool(_ value: Bool) throws {

@@ -102,7 +102,7 @@ public struct JSONItemStreamer: JSONEventHandler {
   }
 
   /// Adds the key to the value being built when it is inside a selected value.
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     if tracker.key(key) == .inside { try builder.key(key) }
   }
 
@@ -123,9 +123,13 @@ public struct JSONItemStreamer: JSONEventHandler {
   }
 
   /// Adds the string to the item being built, or delivers it as an item when it is selected.
-  public mutating func string(_ value: JSONString) throws { try scalar { $0.string(value) } }
+  public mutating func string(_ value: borrowing JSONString) throws {
+    try scalar { $0.string(value) }
+  }
   /// Adds the number to the item being built, or delivers it as an item when it is selected.
-  public mutating func number(_ value: JSONNumber) throws { try scalar { $0.number(value) } }
+  public mutating func number(_ value: borrowing JSONNumber) throws {
+    try scalar { $0.number(value) }
+  }
   /// Adds the number to the item being built, or delivers it as an item when it is selected.
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try scalar { $0.binaryNumber(value) }

@@ -103,7 +103,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the key to ``downstream`` when it is inside a selected value; a selected member's own
   /// key is not forwarded.
   @inlinable @inline(__always)
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     if _tracker.key(key) == .inside { try downstream.key(key) }
   }
 
@@ -117,14 +117,14 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the string to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
   /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     if try _start(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
@@ -240,7 +240,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   /// Forwards the key to ``downstream``, unless its value is selected (the member is dropped) or it
   /// is inside a dropped value.
   @inlinable @inline(__always)
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     // A key whose value is a match goes with it.
     if _tracker.key(key) == .outside { try downstream.key(key) }
   }
@@ -253,13 +253,13 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
 
   /// Forwards the string to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
   /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     if _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 

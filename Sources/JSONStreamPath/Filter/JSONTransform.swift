@@ -90,7 +90,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the key to ``downstream`` (under its new name for a rename rule); drops it when it
   /// goes with a dropped value, and holds it while a map rule decides.
   @inlinable @inline(__always)
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     switch _keyAction(key) {
     case .forward: try downstream.key(key)
     case .build: try builder.key(key)
@@ -156,7 +156,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// Forwards the string to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     let action = _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.string(value) }
     try _scalar(action, build: { $0.string(value) })
@@ -164,7 +164,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     let action = _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.number(value) }
     try _scalar(action, build: { $0.number(value) })
@@ -231,7 +231,7 @@ enum _ValueAction {
 
 extension JSONTransform {
   @inlinable @inline(__always)
-  mutating func _keyAction(_ key: JSONString) -> _KeyAction {
+  mutating func _keyAction(_ key: borrowing JSONString) -> _KeyAction {
     switch tracker.key(key) {
     case .outside: return .forward
     case .inside:

@@ -114,7 +114,7 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// The innermost object's key is now `key`, written over the one before it.
   @inlinable @inline(__always)
-  mutating func _keyStarts(_ key: JSONString) {
+  mutating func _keyStarts(_ key: borrowing JSONString) {
     let state = _memory.unique()
     let start = state.pointee.frames[state.pointee.frames.count &- 1].keyStart
     let count = key.utf8.count
@@ -167,21 +167,21 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// Keeps the key as the current member's, and passes it on.
   @inlinable @inline(__always)
-  public mutating func key(_ key: JSONString) throws {
+  public mutating func key(_ key: borrowing JSONString) throws {
     _keyStarts(key)
     do { try downstream.key(key) } catch { throw _located(error) }
   }
 
   /// Passes the string on, located at its value.
   @inlinable @inline(__always)
-  public mutating func string(_ value: JSONString) throws {
+  public mutating func string(_ value: borrowing JSONString) throws {
     _valueStarts()
     do { try downstream.string(value) } catch { throw _located(error) }
   }
 
   /// Passes the number on, located at its value.
   @inlinable @inline(__always)
-  public mutating func number(_ value: JSONNumber) throws {
+  public mutating func number(_ value: borrowing JSONNumber) throws {
     _valueStarts()
     do { try downstream.number(value) } catch { throw _located(error) }
   }

@@ -165,18 +165,21 @@ struct _SelectionTracker {
   /// An object key: inside a match it is part of it; else the value's set is computed now, and
   /// `.matchStart` says the member's value will be a match (the key itself is not part of it).
   @inlinable
-  mutating func key(_ key: JSONString) -> _SelectionAction {
+  mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
     return newKey(key)
   }
 
   @usableFromInline
-  mutating func newKey(_ key: JSONString) -> _SelectionAction {
+  mutating func newKey(_ key: borrowing JSONString) -> _SelectionAction {
     let parentStart = frames[frames.count &- 1].stateStart
     let parentEnd = stateCount
     pendingStart = parentEnd
-    advance(from: parentStart, to: parentEnd, key: key, index: -1)
+    advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
+      key.count == compiled.nameCount
+        && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
+    }
     if setContainsMatch(from: pendingStart) {
       matchedKey = key.string
       return .matchStart
@@ -212,16 +215,21 @@ struct _SelectionTracker {
     let index = frames[top].nextIndex
     frames[top].nextIndex = index &+ 1
     let start = stateCount
-    advance(from: frames[top].stateStart, to: start, key: nil, index: index)
+    advance(from: frames[top].stateStart, to: start, index: index) { _, _ in false }
     childIsMember = false
     childIndex = index
     return start
   }
 
   /// Adds the states the child's key or index leads to from `states[from..<end]`, after
-  /// `end` (which is where the sets in use end).
-  @usableFromInline
-  mutating func advance(from: Int, to end: Int, key: JSONString?, index: Int) {
+  /// `end` (which is where the sets in use end). The child is member `index` of an array, or
+  /// (`index` -1) the member of an object whose key `matchesName` compares with a step's name
+  /// in `names`. Always inlined, so that the comparison is too.
+  @inline(__always)
+  mutating func advance(
+    from: Int, to end: Int, index: Int,
+    matchesName: (_ step: _CompiledStep, _ names: [UInt8]) -> Bool
+  ) {
     for position in from..<end {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
@@ -231,13 +239,8 @@ struct _SelectionTracker {
       let matches: Bool
       switch compiled.kind {
       case _CompiledStep.wildcard: matches = true
-      case _CompiledStep.index: matches = key == nil && index == compiled.index
-      default:
-        if let key, key.count == compiled.nameCount {
-          matches = key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
-        } else {
-          matches = false
-        }
+      case _CompiledStep.index: matches = index >= 0 && index == compiled.index
+      default: matches = index < 0 && matchesName(compiled, names)
       }
       if matches { insert(entry &+ 1, from: end) }
       if compiled.isDescendant { insert(entry, from: end) }

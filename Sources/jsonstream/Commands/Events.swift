@@ -18,21 +18,21 @@ struct EventPrinter: JSONEventHandler {
   mutating func null() { line("null") }
   mutating func bool(_ value: Bool) { line(value ? "true" : "false") }
 
-  mutating func key(_ key: JSONString) {
+  mutating func key(_ key: borrowing JSONString) {
     output.buffer.append(contentsOf: "key ".utf8)
     key.appendQuoted(to: &output.buffer)
     output.buffer.append(0x0A)
     output.didAppend()
   }
 
-  mutating func string(_ value: JSONString) {
+  mutating func string(_ value: borrowing JSONString) {
     output.buffer.append(contentsOf: "string ".utf8)
     value.appendQuoted(to: &output.buffer)
     output.buffer.append(0x0A)
     output.didAppend()
   }
 
-  mutating func number(_ value: JSONNumber) {
+  mutating func number(_ value: borrowing JSONNumber) {
     output.buffer.append(contentsOf: "number ".utf8)
     output.buffer.append(contentsOf: value.utf8)
     output.buffer.append(0x0A)

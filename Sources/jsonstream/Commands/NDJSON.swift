@@ -107,12 +107,12 @@ struct Reframer: JSONEventHandler {
     depth -= 1
     try writer.endObject()
   }
-  mutating func key(_ key: JSONString) throws { try writer.key(key) }
-  mutating func string(_ value: JSONString) throws {
+  mutating func key(_ key: borrowing JSONString) throws { try writer.key(key) }
+  mutating func string(_ value: borrowing JSONString) throws {
     try begin()
     try writer.string(value)
   }
-  mutating func number(_ value: JSONNumber) throws {
+  mutating func number(_ value: borrowing JSONNumber) throws {
     try begin()
     try writer.number(value)
   }

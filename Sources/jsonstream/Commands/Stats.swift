@@ -90,7 +90,7 @@ struct StatsCollector: JSONEventHandler {
   mutating func endObject() { endContainer() }
   mutating func endArray() { endContainer() }
 
-  mutating func key(_ key: JSONString) {
+  mutating func key(_ key: borrowing JSONString) {
     keys += 1
     let text = key.string
     keyCounts.add(text)
@@ -98,7 +98,7 @@ struct StatsCollector: JSONEventHandler {
     frames[frames.count - 1].key = text
   }
 
-  mutating func string(_ value: JSONString) {
+  mutating func string(_ value: borrowing JSONString) {
     beginValue()
     strings += 1
     if value.utf8.count > longestString.size {
@@ -106,7 +106,7 @@ struct StatsCollector: JSONEventHandler {
     }
   }
 
-  mutating func number(_ value: JSONNumber) {
+  mutating func number(_ value: borrowing JSONNumber) {
     beginValue()
     numbers += 1
     if value.isIntegerLiteral { integers += 1 }

@@ -144,7 +144,7 @@ private struct FuzzNumber: Equatable {
   var isExactDouble: Bool
 
   /// Reads every accessor of `number` (the conversions are what a fuzzer should exercise).
-  init(_ number: JSONNumber) {
+  init(_ number: borrowing JSONNumber) {
     text = Array(number.utf8)
     int64 = number.int64
     uint64 = number.uint64
@@ -209,11 +209,13 @@ private struct FuzzRecorder: JSONEventHandler {
     try record(.endArray)
     depth -= 1
   }
-  mutating func key(_ key: JSONString) throws { try record(.key(fuzzCheckString(key, config))) }
-  mutating func string(_ value: JSONString) throws {
+  mutating func key(_ key: borrowing JSONString) throws {
+    try record(.key(fuzzCheckString(key, config)))
+  }
+  mutating func string(_ value: borrowing JSONString) throws {
     try record(.string(fuzzCheckString(value, config)))
   }
-  mutating func number(_ value: JSONNumber) throws {
+  mutating func number(_ value: borrowing JSONNumber) throws {
     let number = FuzzNumber(value)
     fuzzCheckNumber(number, config)
     fuzzCheck(
@@ -227,7 +229,7 @@ private struct FuzzRecorder: JSONEventHandler {
 
 /// Copies a string or key after checking it is well-formed UTF-8 (decoding would repair it
 /// otherwise), that every accessor agrees, and that `appendQuoted` parses back to it.
-private func fuzzCheckString(_ value: JSONString, _ config: FuzzConfig) -> [UInt8] {
+private func fuzzCheckString(_ value: borrowing JSONString, _ config: FuzzConfig) -> [UInt8] {
   let bytes = value.bytes
   let string = value.string
   fuzzCheck(Array(string.utf8) == bytes, "string bytes are not well-formed UTF-8: \(bytes)")
@@ -265,11 +267,11 @@ private struct FuzzStringCollector: JSONEventHandler {
   var strings: [[UInt8]] = []
   var otherEvents = 0
 
-  mutating func string(_ value: JSONString) { strings.append(value.bytes) }
+  mutating func string(_ value: borrowing JSONString) { strings.append(value.bytes) }
   mutating func startObject() { otherEvents += 1 }
   mutating func startArray() { otherEvents += 1 }
-  mutating func key(_ key: JSONString) { otherEvents += 1 }
-  mutating func number(_ value: JSONNumber) { otherEvents += 1 }
+  mutating func key(_ key: borrowing JSONString) { otherEvents += 1 }
+  mutating func number(_ value: borrowing JSONNumber) { otherEvents += 1 }
   mutating func bool(_ value: Bool) { otherEvents += 1 }
   mutating func null() { otherEvents += 1 }
 }

@@ -151,9 +151,9 @@ private struct RoundTripRecorder: JSONEventHandler {
   mutating func endObject() { events.append(.endObject) }
   mutating func startArray() { events.append(.startArray) }
   mutating func endArray() { events.append(.endArray) }
-  mutating func key(_ key: JSONString) { events.append(.key(Array(key.utf8))) }
-  mutating func string(_ value: JSONString) { events.append(.string(Array(value.utf8))) }
-  mutating func number(_ value: JSONNumber) { events.append(.number(Array(value.utf8))) }
+  mutating func key(_ key: borrowing JSONString) { events.append(.key(Array(key.utf8))) }
+  mutating func string(_ value: borrowing JSONString) { events.append(.string(Array(value.utf8))) }
+  mutating func number(_ value: borrowing JSONNumber) { events.append(.number(Array(value.utf8))) }
   mutating func bool(_ value: Bool) { events.append(.bool(value)) }
   mutating func null() { events.append(.null) }
 }
@@ -166,9 +166,9 @@ private struct JSONEventCounter: JSONEventHandler {
   mutating func endObject() { count += 1 }
   mutating func startArray() { count += 1 }
   mutating func endArray() { count += 1 }
-  mutating func key(_ key: JSONString) { count += 1 }
-  mutating func string(_ value: JSONString) { count += 1 }
-  mutating func number(_ value: JSONNumber) { count += 1 }
+  mutating func key(_ key: borrowing JSONString) { count += 1 }
+  mutating func string(_ value: borrowing JSONString) { count += 1 }
+  mutating func number(_ value: borrowing JSONNumber) { count += 1 }
   mutating func bool(_ value: Bool) { count += 1 }
   mutating func null() { count += 1 }
 }

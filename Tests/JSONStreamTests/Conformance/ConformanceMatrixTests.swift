@@ -556,15 +556,15 @@ struct StoppingWriter: JSONEventHandler {
     count += 1
     try writer.endArray()
   }
-  mutating func key(_ key: JSONString) throws {
+  mutating func key(_ key: borrowing JSONString) throws {
     count += 1
     try writer.key(key)
   }
-  mutating func string(_ value: JSONString) throws {
+  mutating func string(_ value: borrowing JSONString) throws {
     count += 1
     try writer.string(value)
   }
-  mutating func number(_ value: JSONNumber) throws {
+  mutating func number(_ value: borrowing JSONNumber) throws {
     count += 1
     try writer.number(value)
   }

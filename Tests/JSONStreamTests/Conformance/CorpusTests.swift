@@ -25,9 +25,9 @@ struct CorpusTests {
     mutating func endObject() { mix(2) }
     mutating func startArray() { mix(3) }
     mutating func endArray() { mix(4) }
-    mutating func key(_ key: JSONString) { mix(5, key.utf8) }
-    mutating func string(_ value: JSONString) { mix(6, value.utf8) }
-    mutating func number(_ value: JSONNumber) { mix(7, value.utf8) }
+    mutating func key(_ key: borrowing JSONString) { mix(5, key.utf8) }
+    mutating func string(_ value: borrowing JSONString) { mix(6, value.utf8) }
+    mutating func number(_ value: borrowing JSONNumber) { mix(7, value.utf8) }
     mutating func bool(_ value: Bool) { mix(value ? 8 : 9) }
     mutating func null() { mix(10) }
   }

@@ -10,7 +10,7 @@ struct NumberProbe: JSONEventHandler {
   var double = 0.0
   var exactDouble: Double?
   var isIntegerLiteral = false
-  mutating func number(_ n: JSONNumber) {
+  mutating func number(_ n: borrowing JSONNumber) {
     text = n.text
     int64 = n.int64
     uint64 = n.uint64

@@ -7,7 +7,7 @@ struct JSONStringTests {
   struct Keys: JSONEventHandler {
     var matches: [Bool] = []
     var quoted: [String] = []
-    mutating func key(_ key: JSONString) {
+    mutating func key(_ key: borrowing JSONString) {
       matches.append(key == "id" && key.equals("id") && key == String("id") && key.count == 2)
       var out: [UInt8] = []
       key.appendQuoted(to: &out)

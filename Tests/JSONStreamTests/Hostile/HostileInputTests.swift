@@ -102,7 +102,7 @@ struct HostileInputTests {
       var lengths: [Int] = []
       var matches = true
       let expected: [UInt8]
-      mutating func string(_ value: JSONString) {
+      mutating func string(_ value: borrowing JSONString) {
         if lengths.isEmpty { matches = value.utf8.elementsEqual(expected) }
         lengths.append(value.count)
       }
@@ -147,7 +147,7 @@ struct HostileInputTests {
     struct Numbers: JSONEventHandler {
       var texts: [[UInt8]] = []
       var doubles: [Double] = []
-      mutating func number(_ value: JSONNumber) {
+      mutating func number(_ value: borrowing JSONNumber) {
         texts.append(Array(value.utf8))
         doubles.append(value.double)
       }

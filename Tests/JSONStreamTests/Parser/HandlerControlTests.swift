@@ -9,11 +9,11 @@ struct FindID: JSONEventHandler {
   var events = 0
   var isDone: Bool { id != nil }
 
-  mutating func key(_ key: JSONString) {
+  mutating func key(_ key: borrowing JSONString) {
     events += 1
     wantNext = key == "id"
   }
-  mutating func number(_ value: JSONNumber) {
+  mutating func number(_ value: borrowing JSONNumber) {
     events += 1
     if wantNext { id = value.int64 }
   }
@@ -27,8 +27,8 @@ struct Refusal: Error, Equatable {
 /// Throws on the first string.
 struct NoStrings: JSONEventHandler {
   var seen = 0
-  mutating func number(_ value: JSONNumber) { seen += 1 }
-  mutating func string(_ value: JSONString) throws {
+  mutating func number(_ value: borrowing JSONNumber) { seen += 1 }
+  mutating func string(_ value: borrowing JSONString) throws {
     throw Refusal(reason: value.string)
   }
 }
@@ -142,7 +142,7 @@ struct HandlerControlTests {
   func convenience() throws {
     struct Count: JSONEventHandler {
       var values = 0
-      mutating func number(_ value: JSONNumber) { values += 1 }
+      mutating func number(_ value: borrowing JSONNumber) { values += 1 }
       mutating func bool(_ value: Bool) { values += 1 }
     }
     #expect(try JSONParser.parse("[1, 2, true]".utf8, handler: Count()).values == 3)
@@ -181,5 +181,5 @@ struct HandlerControlTests {
 struct FindIDLike: JSONEventHandler {
   var value: Int64?
   var isDone: Bool { value != nil }
-  mutating func number(_ n: JSONNumber) { value = n.int64 }
+  mutating func number(_ n: borrowing JSONNumber) { value = n.int64 }
 }

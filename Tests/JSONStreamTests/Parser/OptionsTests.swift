@@ -88,10 +88,12 @@ struct OptionsTests {
   func nonFinite() throws {
     struct Doubles: JSONEventHandler {
       var values: [Double] = []
-      mutating func number(_ n: JSONNumber) {
+      mutating func number(_ n: borrowing JSONNumber) {
         values.append(n.double)
-        #expect(n.isNonFinite)
-        #expect(n.int64 == nil)
+        let isNonFinite = n.isNonFinite
+        let int64 = n.int64
+        #expect(isNonFinite)
+        #expect(int64 == nil)
       }
     }
     let options = JSONParseOptions.with { $0.allowNonFiniteNumbers = true }

@@ -28,9 +28,9 @@ struct SkippingRecorder: JSONEventHandler {
     depth -= 1
     recorder.endArray()
   }
-  mutating func key(_ key: JSONString) { recorder.key(key) }
-  mutating func string(_ value: JSONString) { recorder.string(value) }
-  mutating func number(_ value: JSONNumber) { recorder.number(value) }
+  mutating func key(_ key: borrowing JSONString) { recorder.key(key) }
+  mutating func string(_ value: borrowing JSONString) { recorder.string(value) }
+  mutating func number(_ value: borrowing JSONNumber) { recorder.number(value) }
   mutating func bool(_ value: Bool) { recorder.bool(value) }
   mutating func null() { recorder.null() }
 }

@@ -22,12 +22,12 @@ struct HookRecorder: JSONEventHandler {
   mutating func endObject() { recorder.endObject() }
   mutating func startArray() { recorder.startArray() }
   mutating func endArray() { recorder.endArray() }
-  mutating func key(_ key: JSONString) {
+  mutating func key(_ key: borrowing JSONString) {
     if key._keyTableEntry >= 0 { tableKeys += 1 }
     recorder.key(key)
   }
-  mutating func string(_ value: JSONString) { recorder.string(value) }
-  mutating func number(_ value: JSONNumber) {
+  mutating func string(_ value: borrowing JSONString) { recorder.string(value) }
+  mutating func number(_ value: borrowing JSONNumber) {
     if value._hasIntegerValue { integers += 1 }
     recorder.number(value)
   }

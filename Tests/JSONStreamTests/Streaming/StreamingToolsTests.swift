@@ -22,7 +22,7 @@ struct StreamingToolsTests {
     struct Negative: Error, CustomStringConvertible {
       var description: String { "a negative number" }
     }
-    mutating func number(_ value: JSONNumber) throws {
+    mutating func number(_ value: borrowing JSONNumber) throws {
       if value.isNegative { throw Negative() }
     }
   }
@@ -43,8 +43,10 @@ struct StreamingToolsTests {
       mutating func endObject() throws { try record { try $0.endObject() } }
       mutating func startArray() throws { try record { try $0.startArray() } }
       mutating func endArray() throws { try record { try $0.endArray() } }
-      mutating func key(_ key: JSONString) throws { try record { try $0.key(key) } }
-      mutating func number(_ value: JSONNumber) throws { try record { try $0.number(value) } }
+      mutating func key(_ key: borrowing JSONString) throws { try record { try $0.key(key) } }
+      mutating func number(_ value: borrowing JSONNumber) throws {
+        try record { try $0.number(value) }
+      }
       mutating func bool(_ value: Bool) throws { try record { try $0.bool(value) } }
     }
     for chunk in [1, 3, 100] {

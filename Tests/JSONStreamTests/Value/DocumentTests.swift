@@ -151,7 +151,7 @@ struct DocumentTests {
   }
 
   /// Calls `body` with `text` as a producer would hand it over.
-  func key(_ text: String, _ body: (JSONString) throws -> Void) rethrows {
+  func key(_ text: String, _ body: (borrowing JSONString) throws -> Void) rethrows {
     var text = text
     try text.withUTF8 { try body(JSONString(utf8: $0)) }
   }
