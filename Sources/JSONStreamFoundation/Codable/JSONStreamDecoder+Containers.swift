@@ -29,10 +29,7 @@ extension _Decoder {
   @inline(__always)
   func with<R>(_ base: _PathBase, _ body: () throws -> R) rethrows -> R {
     guard case .own(let own) = base else { return try body() }
-    let saved = state.pointee.path
-    state.pointee.path = own
-    defer { state.pointee.path = saved }
-    return try body()
+    return try withPath(own, body)
   }
 
   /// A decoder of its own for `value` (a super decoder).

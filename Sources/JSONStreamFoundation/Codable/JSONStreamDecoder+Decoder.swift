@@ -23,7 +23,7 @@ struct _DecoderState {
   /// The value being decoded.
   var cursor: JSONNodeCursor
   /// Its coding path.
-  var path: [any CodingKey]
+  var path: _CodingPath
   /// Its model mapping, when its type is a ``JSONModel``.
   var mapping: _ModelMapping? = nil
   /// The keys its keyed container asked for, when they are checked.
@@ -67,7 +67,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       convertsKeys = true
     }
     state = .allocate(capacity: 1)
-    state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: path))
+    state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: _CodingPath(path)))
     hints = .allocate(capacity: Self.hintCount)
     hints.initialize(repeating: 0, count: Self.hintCount)
   }
@@ -85,7 +85,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   var cursor: JSONNodeCursor { state.pointee.cursor }
-  var path: [any CodingKey] { state.pointee.path }
+  var path: [any CodingKey] { state.pointee.path.keys }
 
   var codingPath: [any CodingKey] { path }
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -114,9 +114,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if T.self == Bool.self { return _same(try bool(value, key), as: T.self) }
     if T.self == Int64.self { return _same(try int64(value, key), as: T.self) }
     if T.self == Float.self { return _same(try floatingPoint(Float.self, value, key), as: T.self) }
-    state.pointee.path.append(key)
-    defer { state.pointee.path.removeLast() }
-    return try decode(type, from: value)
+    return try withKey(key) { try decode(type, from: value) }
   }
 
   /// Decodes a `T` from `value` on the current coding path (the top-level value, or a single
@@ -392,7 +390,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard cursor.kind == .array else { throw typeMismatch([Any].self, cursor, nil) }
-    return _UnkeyedContainer(decoder: self, array: cursor, base: .shared(path.count))
+    return _UnkeyedContainer(decoder: self, array: cursor, base: .shared(state.pointee.path.count))
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
