@@ -16,6 +16,12 @@ import JSONStream
 /// `-65.613616999999977` (18 characters) is a decimal there. Only a lowercase `e` counts as the
 /// exponent marker in rule 2, as there.
 enum FoundationNumbers {
+  /// The first character of the number's Objective-C type encoding: `d` for a `Double`, `Q`
+  /// for a `UInt64`, and so on.
+  static func typeCode(of number: NSNumber) -> UInt8 {
+    UInt8(truncatingIfNeeded: number.objCType.pointee)
+  }
+
   static func number(_ number: borrowing JSONNumber) -> NSNumber? {
     let text = number.utf8
     if number.isNonFinite {

@@ -86,7 +86,7 @@ private struct Walker {
       let value = frames[last].values[index]
       if frames[last].isObject {
         var key = frames[last].keys[index]
-        try key.withUTF8 { try handler.key(JSONString(utf8: $0)) }
+        try key.withJSONString { try handler.key($0) }
         if handler.isDone { return }
       }
       if try deliver(value, into: &handler) { return }
@@ -107,14 +107,11 @@ private struct Walker {
       frames.append(frame)
       if frame.isObject { try handler.startObject() } else { try handler.startArray() }
     case .string(var string):
-      try string.withUTF8 { try handler.string(JSONString(utf8: $0)) }
-    case .number(let text):
-      var bytes = text
-      try bytes.withUTF8 { bytes in
-        guard let number = JSONNumber(text: bytes) else {
-          throw error(.unsupportedType, "a number whose text \(text) is not a JSON number")
-        }
-        try handler.number(number)
+      try string.withJSONString { try handler.string($0) }
+    case .number(var text):
+      let isNumber = try text.withJSONNumber { try handler.number($0) } != nil
+      if !isNumber {
+        throw error(.unsupportedType, "a number whose text \(text) is not a JSON number")
       }
     case .bool(let bool):
       try handler.bool(bool)
@@ -179,7 +176,7 @@ private struct Walker {
     if let decimal = number as? NSDecimalNumber {
       return .number(try text(of: decimal.decimalValue))
     }
-    switch UInt8(truncatingIfNeeded: number.objCType.pointee) {
+    switch FoundationNumbers.typeCode(of: number) {
     case UInt8(ascii: "f"):
       let float = number.floatValue
       guard float.isFinite else { throw nonFinite(float.description) }

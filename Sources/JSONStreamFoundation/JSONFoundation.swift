@@ -19,11 +19,26 @@ public enum JSONFoundation {
   ///     ``JSONParseOptions/allowMultipleValues``, the result is the first value; use
   ///     ``objects(with:options:parseOptions:)`` for all of them.
   /// - Throws: ``JSONParseError`` for malformed input; ``JSONFoundationError`` (with its
-  ///   ``JSONFoundationError/position``) for a fragment that is not allowed or a number out of
+  ///   ``JSONFoundationError/location``) for a fragment that is not allowed or a number out of
   ///   range.
   public static func object<Bytes: Sequence<UInt8>>(
     with bytes: Bytes, options: JSONFoundationReadingOptions = [],
     parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> Any {
+    try firstObject(bytes, options: options, parseOptions: parseOptions)
+  }
+
+  /// ``object(with:options:parseOptions:)`` for `Data`.
+  public static func object(
+    with data: Data, options: JSONFoundationReadingOptions = [],
+    parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> Any {
+    // Data's storage is contiguous: the parser reads it in place.
+    try firstObject(data, options: options, parseOptions: parseOptions)
+  }
+
+  private static func firstObject<Bytes: Sequence<UInt8>>(
+    _ bytes: Bytes, options: JSONFoundationReadingOptions, parseOptions: JSONParseOptions
   ) throws -> Any {
     let parser = try parse(bytes, options: options, parseOptions: parseOptions)
     guard let first = parser.handler.values.first else {
@@ -33,14 +48,6 @@ public enum JSONFoundation {
         message: "expected a JSON value, found the end of the input")
     }
     return first
-  }
-
-  /// ``object(with:options:parseOptions:)`` for `Data`.
-  public static func object(
-    with data: Data, options: JSONFoundationReadingOptions = [],
-    parseOptions: JSONParseOptions = JSONParseOptions()
-  ) throws -> Any {
-    try data.withUnsafeBytes { try object(with: $0, options: options, parseOptions: parseOptions) }
   }
 
   /// Every top-level value of the input: one for a JSON document; any number (zero included)

@@ -11,8 +11,10 @@ struct CodingPathTests {
   final class Seen: @unchecked Sendable {
     var paths: [String] = []
     func note(_ label: String, _ path: [any CodingKey]) {
-      paths.append(label + " " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }
-        .joined(separator: "/"))
+      paths.append(
+        label + " "
+          + path.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          .joined(separator: "/"))
     }
   }
   static let seenKey = CodingUserInfoKey(rawValue: "seen")!
@@ -55,7 +57,8 @@ struct CodingPathTests {
      "after": {"leaf": 6, "list": [], "nested": {"deep": [7, 8]}, "sup": 9}}
     """#
 
-  func paths(_ decode: (Data, [CodingUserInfoKey: any Sendable]) throws -> Void) throws -> [String] {
+  func paths(_ decode: (Data, [CodingUserInfoKey: any Sendable]) throws -> Void) throws -> [String]
+  {
     let seen = Seen()
     try decode(Data(Self.document.utf8), [Self.seenKey: seen])
     return seen.paths

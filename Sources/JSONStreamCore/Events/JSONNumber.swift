@@ -68,6 +68,12 @@ public struct JSONNumber: ~Copyable {
   /// The text exactly as written, e.g. `"-12.50e+3"`.
   public var text: String { String(decoding: utf8, as: UTF8.self) }
 
+  /// Appends the text as written (``text``, without making a `String`).
+  @inlinable
+  public func appendText(to output: inout [UInt8]) {
+    output.append(contentsOf: utf8)
+  }
+
   /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`): a
   /// question about the text. Whether the value is an integer is
   /// `JSONValue.Number.isInteger`'s question.

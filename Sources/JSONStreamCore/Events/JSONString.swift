@@ -158,6 +158,18 @@ extension String {
   {
     try withUTF8 { try body(JSONString(_wellFormed: $0)) }
   }
+
+  /// Calls `body` with the string as a ``JSONNumber``, valid during the call, when it is JSON
+  /// number text (or `NaN`, `Infinity`, `-Infinity`); nil, without calling it, otherwise.
+  @inlinable
+  package mutating func withJSONNumber<R>(_ body: (borrowing JSONNumber) throws -> R) rethrows
+    -> R?
+  {
+    try withUTF8 { bytes in
+      guard let number = JSONNumber(text: bytes) else { return nil }
+      return try body(number)
+    }
+  }
 }
 
 /// Whether two byte strings are equal, by words: eight bytes at a time, the last eight

@@ -24,7 +24,7 @@ func runConvert(_ arguments: Arguments, input: ByteInput, output: ByteOutput) th
     handler: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
     options: arguments.options)
   do {
-    try input.forEachChunk { chunk in try reader.feed(chunk) != .stopped }
+    try input.feed(&reader)
     try reader.finish()
   } catch let error as JSONParseError {
     return endInvalid(error, in: input, arguments, output: output) {

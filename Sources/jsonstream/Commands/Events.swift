@@ -4,9 +4,8 @@ import JSONStream
 struct EventPrinter: JSONEventHandler {
   let output: ByteOutput
 
-  private func line(_ text: StaticString) {
-    output.buffer.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  private func line(_ text: String) {
+    output.buffer.append(contentsOf: text.utf8)
     output.buffer.append(0x0A)
     output.didAppend()
   }
@@ -34,7 +33,7 @@ struct EventPrinter: JSONEventHandler {
 
   mutating func number(_ value: borrowing JSONNumber) {
     output.buffer.append(contentsOf: "number ".utf8)
-    output.buffer.append(contentsOf: value.utf8)
+    value.appendText(to: &output.buffer)
     output.buffer.append(0x0A)
     output.didAppend()
   }

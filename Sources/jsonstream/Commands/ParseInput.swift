@@ -7,9 +7,7 @@ func parseInput<Handler>(_ input: ByteInput, into parser: inout JSONParser<Handl
   -> JSONParseError?
 {
   do {
-    try input.forEachChunk { chunk in
-      try parser.feed(chunk) == .needsMoreInput
-    }
+    try input.feed(&parser)
     try parser.finish()
     return nil
   } catch let error as JSONParseError {

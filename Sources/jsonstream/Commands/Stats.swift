@@ -101,8 +101,8 @@ struct StatsCollector: JSONEventHandler {
   mutating func string(_ value: borrowing JSONString) {
     beginValue()
     strings += 1
-    if value.utf8.count > longestString.size {
-      longestString = Largest(size: value.utf8.count, pointer: pointer())
+    if value.count > longestString.size {
+      longestString = Largest(size: value.count, pointer: pointer())
     }
   }
 

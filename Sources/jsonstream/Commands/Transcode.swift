@@ -1,14 +1,5 @@
 import JSONStream
 
-/// Sends the writer's chunks to the tool's buffered output.
-struct ByteOutputSink: JSONOutputSink {
-  let output: ByteOutput
-
-  mutating func write(_ bytes: UnsafeRawBufferPointer) {
-    output.write(bytes: bytes)
-  }
-}
-
 /// `jsonstream fmt` and `jsonstream minify`: parser → writer, chunk by chunk, so memory stays
 /// bounded whatever the input size.
 func runTranscode(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws

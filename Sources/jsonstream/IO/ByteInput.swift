@@ -1,3 +1,5 @@
+import JSONStream
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -227,5 +229,18 @@ struct Progress {
   mutating func clear() {
     if shown { writeStandardError("\r\u{1B}[K") }
     shown = false
+  }
+}
+
+extension ByteInput {
+  /// Feeds each chunk to `parser` while it needs more input (not once it has stopped, or,
+  /// reading one value, finished it).
+  func feed<Handler>(_ parser: inout JSONParser<Handler>) throws {
+    try forEachChunk { chunk in try parser.feed(chunk) == .needsMoreInput }
+  }
+
+  /// Feeds each chunk to `reader` until its handler stops it.
+  func feed<Handler>(_ reader: inout JSONBinaryReader<Handler>) throws {
+    try forEachChunk { chunk in try reader.feed(chunk) != .stopped }
   }
 }

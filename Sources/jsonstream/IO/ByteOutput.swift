@@ -1,3 +1,5 @@
+import JSONStream
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -123,5 +125,14 @@ func writeStandardError(_ message: String) {
       if n <= 0 { return }
       written += n
     }
+  }
+}
+
+/// Sends the writer's chunks to the tool's buffered output.
+struct ByteOutputSink: JSONOutputSink {
+  let output: ByteOutput
+
+  mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    output.write(bytes: bytes)
   }
 }
