@@ -85,10 +85,43 @@ func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
 
 /// A `String` of `bytes`, which the caller knows to be well-formed UTF-8 (the parser checked
 /// them, or `_isWellFormedUTF8` did): copied without `String(decoding:as:)`'s second
-/// validation, a third of making a long non-ASCII string.
-@usableFromInline
+/// validation, a third of making a long non-ASCII string. A string over 15 bytes is told
+/// whether the bytes are ASCII: without that, it hashes and compares through Unicode
+/// normalization, four times slower (a shorter one is stored inline, and finds out itself).
+/// `UTF8Span` is new in Swift 6.2 and its platforms' 2025 releases; elsewhere the bytes are
+/// validated again. Never inlined: the callers, hot loops among them, keep their size.
+@usableFromInline @inline(never)
 package func _stringOfWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-  String(copying: UTF8Span(unchecked: bytes.span))
+  #if compiler(>=6.2)
+    if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+      let isASCII = bytes.count > 15 && _isASCII(bytes)
+      return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
+    }
+  #endif
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Whether every byte is below 0x80, by words: eight bytes at a time, the last eight
+/// overlapping the ones before.
+@usableFromInline
+package func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let start = bytes.baseAddress else { return true }
+  let count = bytes.count
+  let raw = UnsafeRawPointer(start)
+  guard count >= 8 else {
+    var any: UInt8 = 0
+    for byte in bytes { any |= byte }
+    return any < 0x80
+  }
+  var offset = 0
+  while count &- offset > 8 {
+    if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+      return false
+    }
+    offset &+= 8
+  }
+  return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) & 0x8080_8080_8080_8080
+    == 0
 }
 
 /// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character

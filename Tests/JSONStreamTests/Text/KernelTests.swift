@@ -129,6 +129,44 @@ struct KernelTests {
     }
   }
 
+  @Test("_isASCII finds a byte over 0x7F at every position of every length, and no other")
+  func isASCII() {
+    for count in 0...40 {
+      var bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) & 0x7F }
+      // Bytes just past the end are not looked at.
+      bytes.append(0xFF)
+      bytes.withUnsafeBufferPointer {
+        #expect(_isASCII(UnsafeBufferPointer(rebasing: $0[..<count])))
+      }
+      for position in 0..<count {
+        for high: UInt8 in [0x80, 0xC3, 0xFF] {
+          let saved = bytes[position]
+          bytes[position] = high
+          bytes.withUnsafeBufferPointer {
+            #expect(!_isASCII(UnsafeBufferPointer(rebasing: $0[..<count])), "\(count) \(position)")
+          }
+          bytes[position] = saved
+        }
+      }
+    }
+  }
+
+  @Test("strings made from well-formed bytes are those String(decoding:) makes")
+  func stringOfWellFormedUTF8() {
+    for text in [
+      "", "a", "id", "created_at", String(repeating: "x", count: 100), "é", "aé", "日本語テキスト",
+      "😀 emoji 😀", "mixed ascii then é at the end",
+    ] {
+      var copy = text
+      copy.withUTF8 { bytes in
+        let made = _stringOfWellFormedUTF8(bytes)
+        #expect(made == text)
+        #expect(made.hashValue == text.hashValue)
+        #expect(Array(made.utf8) == Array(text.utf8))
+      }
+    }
+  }
+
   @Test("_copyBytes copies exactly count bytes at every length, and nothing around them")
   func copyBytes() {
     for count in 0..<40 {
