@@ -51,10 +51,8 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   private var stringKeys: [String] = []
   /// The open containers, innermost last.
   private var frames: [Frame] = []
-  private var objectKeyCache = KeyCache<NSString> {
-    NSString(string: String(decoding: $0, as: UTF8.self))
-  }
-  private var stringKeyCache = KeyCache<String> { String(decoding: $0, as: UTF8.self) }
+  private var objectKeyCache = KeyCache<NSString> { NSString(string: $0) }
+  private var stringKeyCache = KeyCache<String> { $0 }
 
   private let mutableContainers: Bool
   private let mutableLeaves: Bool
@@ -167,9 +165,9 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// Adds the key of the next member of the innermost open dictionary.
   public mutating func key(_ key: borrowing JSONString) {
     if mutableContainers {
-      objectKeys.append(objectKeyCache.key(for: key.utf8))
+      objectKeys.append(objectKeyCache.key(for: key))
     } else {
-      stringKeys.append(stringKeyCache.key(for: key.utf8))
+      stringKeys.append(stringKeyCache.key(for: key))
     }
   }
 
@@ -178,7 +176,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
   /// ``JSONFoundationReadingOptions/fragmentsAllowed``.
   public mutating func string(_ value: borrowing JSONString) throws {
     if frames.isEmpty { try checkFragment("string") }
-    let string = String(decoding: value.utf8, as: UTF8.self)
+    let string = value.string
     if mutableLeaves {
       append(NSMutableString(string: string))
     } else if mutableContainers {

@@ -130,6 +130,10 @@ public struct JSONString: ~Copyable {
 // into a string's or an array's storage, for the length of a call) stays here.
 
 extension JSONString {
+  /// The bytes' hash (see `_keyHash`), for tables of keys.
+  @inlinable
+  package var keyHash: UInt64 { _keyHash(utf8) }
+
   /// Whether the bytes are `bytes[range]` (which must be in bounds).
   @inlinable
   package func equals(_ bytes: [UInt8], in range: Range<Int>) -> Bool {
