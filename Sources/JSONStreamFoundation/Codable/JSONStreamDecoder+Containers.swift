@@ -36,8 +36,8 @@ extension _Decoder {
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
       options: options, root: document, cursor: value, path: path)
-    decoder.state.pointee.types = state.pointee.types
-    decoder.state.pointee.containerTypes = state.pointee.containerTypes
+    decoder.state.types = state.types
+    decoder.state.containerTypes = state.containerTypes
     return decoder
   }
 }
@@ -126,8 +126,8 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     -> _KeyedExtras?
   {
     // The common case, checked first: the current value's container, nothing to record.
-    if case .shared = base, !decoder.convertsKeys, decoder.state.pointee.mapping == nil,
-      decoder.state.pointee.usage == nil
+    if case .shared = base, !decoder.convertsKeys, decoder.state.mapping == nil,
+      decoder.state.usage == nil
     {
       return nil
     }
@@ -142,8 +142,8 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var usage: _KeyUsage? = nil
     switch base {
     case .shared:
-      mapping = decoder.state.pointee.mapping
-      usage = decoder.state.pointee.usage
+      mapping = decoder.state.mapping
+      usage = decoder.state.usage
     case .own(let path):
       ownPath = path
     }

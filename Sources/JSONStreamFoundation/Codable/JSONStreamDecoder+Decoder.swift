@@ -43,7 +43,15 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// Member keys are converted (a key strategy other than `useDefaultKeys`): read once here,
   /// not from the options (a copy of them) for every keyed container.
   let convertsKeys: Bool
-  let state: UnsafeMutablePointer<_DecoderState>
+  /// The state's memory, the object's own: allocated in `init`, freed in `deinit`. The
+  /// hottest paths (this file's, the coding path's) use it directly; the rest use `state`.
+  let storage: UnsafeMutablePointer<_DecoderState>
+  /// The state, read and changed in place through addressors, which are not checked for
+  /// exclusive access at run time as the class's stored properties would be.
+  var state: _DecoderState {
+    unsafeAddress { UnsafePointer(storage) }
+    unsafeMutableAddress { storage }
+  }
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: JSONNodeCursorRoot
@@ -66,15 +74,16 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     } else {
       convertsKeys = true
     }
-    state = .allocate(capacity: 1)
-    state.initialize(to: _DecoderState(cursor: cursor ?? document.cursor, path: _CodingPath(path)))
+    storage = .allocate(capacity: 1)
+    storage.initialize(
+      to: _DecoderState(cursor: cursor ?? document.cursor, path: _CodingPath(path)))
     hints = .allocate(capacity: Self.hintCount)
     hints.initialize(repeating: 0, count: Self.hintCount)
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    storage.deinitialize(count: 1)
+    storage.deallocate()
     hints.deallocate()
   }
 
@@ -84,8 +93,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     hints + (depth & (Self.hintCount &- 1))
   }
 
-  var cursor: JSONNodeCursor { state.pointee.cursor }
-  var path: [any CodingKey] { state.pointee.path.keys }
+  var cursor: JSONNodeCursor { storage.pointee.cursor }
+  var path: [any CodingKey] { storage.pointee.path.keys }
 
   var codingPath: [any CodingKey] { path }
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -120,11 +129,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// Decodes a `T` from `value` on the current coding path (the top-level value, or a single
   /// value container's), with `T`'s own mapping and key checks.
   func decode<T: Decodable>(_ type: T.Type, from value: JSONNodeCursor) throws -> T {
-    let saved = (state.pointee.cursor, state.pointee.mapping, state.pointee.usage)
-    state.pointee.cursor = value
-    state.pointee.mapping = nil
-    state.pointee.usage = nil
-    defer { (state.pointee.cursor, state.pointee.mapping, state.pointee.usage) = saved }
+    let saved = (storage.pointee.cursor, storage.pointee.mapping, storage.pointee.usage)
+    storage.pointee.cursor = value
+    storage.pointee.mapping = nil
+    storage.pointee.usage = nil
+    defer { (storage.pointee.cursor, storage.pointee.mapping, storage.pointee.usage) = saved }
     return try decodeCurrent(type)
   }
 
@@ -145,7 +154,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       }
       return _same(decimal, as: T.self)
     }
-    let (conformances, mapping) = state.pointee.types.info(for: T.self)
+    let (conformances, mapping) = storage.pointee.types.info(for: T.self)
       ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
     if let array = conformances.decodableArray {
       return try array._decodeElements(from: self, as: T.self)
@@ -153,9 +162,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let dictionary = conformances.stringKeyedDecodable {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
-    state.pointee.mapping = mapping
+    storage.pointee.mapping = mapping
     var result = try T(from: self)
-    if state.pointee.usage != nil { try checkKeys(T.self) }
+    if storage.pointee.usage != nil { try checkKeys(T.self) }
     if mapping != nil {
       var model = result as! any JSONModel
       try model.didDecode()
@@ -287,8 +296,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     case .millisecondsSince1970:
       return Date(timeIntervalSince1970: try floatingPoint(Double.self, cursor, nil) / 1000)
     case .iso8601:
-      if state.pointee.iso8601 == nil { state.pointee.iso8601 = ISO8601DateFormatter() }
-      guard let date = state.pointee.iso8601!.date(from: try string(cursor, nil)) else {
+      if storage.pointee.iso8601 == nil { storage.pointee.iso8601 = ISO8601DateFormatter() }
+      guard let date = storage.pointee.iso8601!.date(from: try string(cursor, nil)) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
@@ -331,22 +340,22 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// The coding key name a member's key answers to.
   func keyName(forMember key: String) -> String {
-    if let mapping = state.pointee.mapping, let property = mapping.properties[key] {
+    if let mapping = storage.pointee.mapping, let property = mapping.properties[key] {
       return property
     }
     guard case .convertFromSnakeCase = options.keyDecodingStrategy else {
       return options.keyDecodingStrategy.name(forMember: key, in: path)
     }
     // Each distinct key is converted once per call.
-    if let converted = state.pointee.convertedKeys[key] { return converted }
+    if let converted = storage.pointee.convertedKeys[key] { return converted }
     let converted = options.keyDecodingStrategy.name(forMember: key, in: path)
-    state.pointee.convertedKeys[key] = converted
+    storage.pointee.convertedKeys[key] = converted
     return converted
   }
 
   /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.
   func checkKeys(_ type: Any.Type) throws {
-    guard let usage = state.pointee.usage, cursor.kind == .object else { return }
+    guard let usage = storage.pointee.usage, cursor.kind == .object else { return }
     var unknown: [String] = []
     if !usage.tookAll {
       for position in 0..<cursor.count {
@@ -371,8 +380,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
-    if checksKeys && state.pointee.usage == nil { state.pointee.usage = _KeyUsage() }
-    return keyedContainer(Key.self, object: cursor, base: .shared(state.pointee.path.count))
+    if checksKeys && storage.pointee.usage == nil { storage.pointee.usage = _KeyUsage() }
+    return keyedContainer(Key.self, object: cursor, base: .shared(storage.pointee.path.count))
   }
 
   /// A keyed container of `object` with coding path `base`.
@@ -383,14 +392,15 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     let depth = base.depth
     hint(depth).pointee = 0
     return _keyedContainer(
-      state.pointee.containerTypes.type(keyedBy: Key.self), owner: extras ?? self,
+      storage.pointee.containerTypes.type(keyedBy: Key.self), owner: extras ?? self,
       decoder: .passUnretained(self),
       extras: extras.map(Unmanaged.passUnretained), object: object, depth: depth)
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard cursor.kind == .array else { throw typeMismatch([Any].self, cursor, nil) }
-    return _UnkeyedContainer(decoder: self, array: cursor, base: .shared(state.pointee.path.count))
+    return _UnkeyedContainer(
+      decoder: self, array: cursor, base: .shared(storage.pointee.path.count))
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

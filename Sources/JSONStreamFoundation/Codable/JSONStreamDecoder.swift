@@ -176,8 +176,8 @@ public struct JSONStreamDecoder: Sendable {
   {
     let root = JSONNodeCursorRoot(value)
     let decoder = _Decoder(options: self, root: root)
-    swap(&decoder.state.pointee.types, &types)
-    defer { swap(&decoder.state.pointee.types, &types) }
+    swap(&decoder.state.types, &types)
+    defer { swap(&decoder.state.types, &types) }
     return try decoder.decode(type, from: root.cursor)
   }
 }

@@ -31,7 +31,7 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   @inline(__always)
   func slot(_ write: (inout _EncoderOutput) throws -> Void) throws {
     try state.claimSlot(depth, pathLength)
-    try write(&state.fields.pointee.writer)
+    try write(&state.fields.writer)
   }
 
   func encodeNil() throws { try slot { try $0.null() } }
@@ -57,8 +57,8 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt64) throws { try slot { try $0.number(value) } }
 
   func encode<T: Encodable>(_ value: T) throws {
-    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
-    guard state.fields.pointee.awaiting, state.fields.pointee.open.count == depth else {
+    if let deferredError = state.fields.deferredError { throw deferredError }
+    guard state.fields.awaiting, state.fields.open.count == depth else {
       throw state.misuse(
         pathLength, "A single value container encoded a value where one was already encoded.")
     }
@@ -87,7 +87,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   @inline(__always)
   func member(_ key: Key, _ write: (inout _EncoderOutput) throws -> Void) throws {
     guard try begin(key) else { return }
-    try write(&state.fields.pointee.writer)
+    try write(&state.fields.writer)
   }
 
   func encodeNil(forKey key: Key) throws { try member(key) { try $0.null() } }
@@ -116,11 +116,11 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    if T.self == Date.self, let mapping = state.fields.pointee.open[level].mapping,
+    if T.self == Date.self, let mapping = state.fields.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
       // The model's own format for this property.
-      try state.fields.pointee.writer.string(formatter.string(from: value as! Date))
+      try state.fields.writer.string(formatter.string(from: value as! Date))
       return
     }
     try state.encodeChild(value, under: key, level: level, pathLength: pathLength)
@@ -148,10 +148,10 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
       // one by one after this returns, and exclusion is for whole values.
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
+      if state.fields.deferredError == nil { state.fields.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.fields.pointee.awaiting = true
+    state.fields.awaiting = true
     state.enter(key, at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -166,9 +166,9 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
       try state.prepare(level, serial, pathLength)
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
+      if state.fields.deferredError == nil { state.fields.deferredError = error }
     }
-    state.fields.pointee.awaiting = true
+    state.fields.awaiting = true
     state.enter(key, at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
@@ -184,7 +184,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { state.codingPath(pathLength) }
 
   var count: Int {
-    let open = state.fields.pointee.open
+    let open = state.fields.open
     return level < open.count && open[level].serial == serial ? open[level].count : 0
   }
 
@@ -192,15 +192,15 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   @inline(__always)
   func begin() throws -> Int {
     try state.prepare(level, serial, pathLength)
-    let index = state.fields.pointee.open[level].count
-    state.fields.pointee.open[level].count = index &+ 1
+    let index = state.fields.open[level].count
+    state.fields.open[level].count = index &+ 1
     return index
   }
 
   @inline(__always)
   func element(_ write: (inout _EncoderOutput) throws -> Void) throws {
     _ = try begin()
-    try write(&state.fields.pointee.writer)
+    try write(&state.fields.writer)
   }
 
   mutating func encodeNil() throws { try element { try $0.null() } }
@@ -251,10 +251,10 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
+      if state.fields.deferredError == nil { state.fields.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.fields.pointee.awaiting = true
+    state.fields.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -264,10 +264,10 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.fields.pointee.deferredError == nil { state.fields.pointee.deferredError = error }
+      if state.fields.deferredError == nil { state.fields.deferredError = error }
       index = 0
     }
-    state.fields.pointee.awaiting = true
+    state.fields.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }

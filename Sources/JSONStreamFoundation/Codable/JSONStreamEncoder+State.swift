@@ -47,7 +47,15 @@ struct _EncoderFields {
 
 final class _EncodeState {
   let options: JSONStreamEncoder
-  let fields: UnsafeMutablePointer<_EncoderFields>
+  /// The fields' memory, the object's own: allocated in `init`, freed in `deinit`. This
+  /// file's hot paths use it directly; the rest use `fields`.
+  private let storage: UnsafeMutablePointer<_EncoderFields>
+  /// The fields, read and changed in place through addressors, which are not checked for
+  /// exclusive access at run time as the class's stored properties would be.
+  var fields: _EncoderFields {
+    unsafeAddress { UnsafePointer(storage) }
+    unsafeMutableAddress { storage }
+  }
 
   init(
     options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0,
@@ -56,42 +64,42 @@ final class _EncodeState {
     self.options = options
     var writer = JSONWriter(options: writeOptions)
     if indentBase > 0 { writer.setIndentBase(indentBase) }
-    fields = .allocate(capacity: 1)
-    fields.initialize(
+    storage = .allocate(capacity: 1)
+    storage.initialize(
       to: _EncoderFields(
         writer: _EncoderOutput(json: writer, binary: binary ? JSONBinaryWriter() : nil)))
   }
 
   deinit {
-    fields.deinitialize(count: 1)
-    fields.deallocate()
+    storage.deinitialize(count: 1)
+    storage.deallocate()
   }
 
-  func codingPath(_ length: Int) -> [any CodingKey] { Array(fields.pointee.path.prefix(length)) }
+  func codingPath(_ length: Int) -> [any CodingKey] { Array(storage.pointee.path.prefix(length)) }
 
   /// The path of a value under `key` (or index) of a container with a path of `length` keys.
   @inline(__always)
   func enter(_ key: any CodingKey, at length: Int) {
-    if fields.pointee.path.count > length { fields.pointee.path.removeSubrange(length...) }
-    fields.pointee.path.append(key)
+    if storage.pointee.path.count > length { storage.pointee.path.removeSubrange(length...) }
+    storage.pointee.path.append(key)
   }
 
   // MARK: Slots
 
   /// Encodes `value` as the whole output; returns its text.
   func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
-    fields.pointee.awaiting = true
+    storage.pointee.awaiting = true
     try encodeValue(value, depth: 0, pathLength: 0)
-    if let deferredError = fields.pointee.deferredError { throw deferredError }
-    try fields.pointee.writer.finish()
-    return fields.pointee.writer.bytes
+    if let deferredError = storage.pointee.deferredError { throw deferredError }
+    try storage.pointee.writer.finish()
+    return storage.pointee.writer.bytes
   }
 
   /// Encodes `value` into the slot at `depth` (where `open.count == depth`, a value due).
   func encodeValue<T: Encodable>(_ value: T, depth: Int, pathLength: Int) throws {
-    fields.pointee.awaiting = false
+    storage.pointee.awaiting = false
     if try scalar(value, nil, pathLength) { return }
-    fields.pointee.awaiting = true
+    storage.pointee.awaiting = true
     try encodeComposite(value, depth: depth, pathLength: pathLength)
   }
 
@@ -102,19 +110,19 @@ final class _EncodeState {
     _ value: T, _ key: @autoclosure () -> (any CodingKey)?, _ pathLength: Int
   ) throws -> Bool {
     if T.self == String.self {
-      try fields.pointee.writer.string(_same(value, as: String.self))
+      try storage.pointee.writer.string(_same(value, as: String.self))
     } else if T.self == Int.self {
-      try fields.pointee.writer.number(_same(value, as: Int.self))
+      try storage.pointee.writer.number(_same(value, as: Int.self))
     } else if T.self == Double.self {
       try writeDouble(_same(value, as: Double.self), key(), pathLength)
     } else if T.self == Bool.self {
-      try fields.pointee.writer.bool(_same(value, as: Bool.self))
+      try storage.pointee.writer.bool(_same(value, as: Bool.self))
     } else if T.self == Float.self {
       try writeFloat(_same(value, as: Float.self), key(), pathLength)
     } else if T.self == Int64.self {
-      try fields.pointee.writer.number(_same(value, as: Int64.self))
+      try storage.pointee.writer.number(_same(value, as: Int64.self))
     } else if T.self == UInt64.self {
-      try fields.pointee.writer.number(_same(value, as: UInt64.self))
+      try storage.pointee.writer.number(_same(value, as: UInt64.self))
     } else {
       return false
     }
@@ -128,7 +136,7 @@ final class _EncodeState {
     _ value: T, under key: some CodingKey, level: Int, pathLength: Int
   ) throws {
     if try scalar(value, key, pathLength) { return }
-    fields.pointee.awaiting = true
+    storage.pointee.awaiting = true
     enter(key, at: pathLength)
     try encodeComposite(value, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
@@ -142,20 +150,20 @@ final class _EncodeState {
       try encodeData(value as! Data, depth: depth, pathLength: pathLength)
     } else if T.self == URL.self {
       try claimSlot(depth, pathLength)
-      try fields.pointee.writer.string((value as! URL).absoluteString)
+      try storage.pointee.writer.string((value as! URL).absoluteString)
     } else if T.self == Decimal.self {
       try encodeDecimal(value as! Decimal, depth: depth, pathLength: pathLength)
     } else {
-      let (conformances, mapping) = fields.pointee.types.info(for: T.self)
+      let (conformances, mapping) = storage.pointee.types.info(for: T.self)
         ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
       if let mapping {
         var model = value as! any JSONModel
         try model.willEncode()
-        fields.pointee.pendingMapping = mapping
-        fields.pointee.pendingDepth = depth
+        storage.pointee.pendingMapping = mapping
+        storage.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
-      } else if let set = conformances.encodableSet, fields.pointee.writer.isBinary {
+      } else if let set = conformances.encodableSet, storage.pointee.writer.isBinary {
         // A set is native in the binary format.
         try withUnsafePointer(to: value) {
           try set._encodeSetElements(of: UnsafeRawPointer($0), self, depth, pathLength)
@@ -180,10 +188,10 @@ final class _EncodeState {
   /// After a value's encoding: close what it opened; a nested value that wrote nothing is
   /// `{}` (as Foundation writes it), a top-level one an error.
   func finishSlot(depth: Int, pathLength: Int, type: Any.Type) throws {
-    fields.pointee.pendingMapping = nil
-    if let deferredError = fields.pointee.deferredError { throw deferredError }
+    storage.pointee.pendingMapping = nil
+    if let deferredError = storage.pointee.deferredError { throw deferredError }
     try close(downTo: depth)
-    guard fields.pointee.awaiting else { return }
+    guard storage.pointee.awaiting else { return }
     if depth == 0 {
       throw EncodingError.invalidValue(
         type,
@@ -195,30 +203,30 @@ final class _EncodeState {
 
   /// Closes the containers from `depth` on (an unfilled slot in one gets `{}`).
   func close(downTo depth: Int) throws {
-    while fields.pointee.open.count > depth {
-      if fields.pointee.awaiting { try writeEmptyObject() }
-      if fields.pointee.open.removeLast().isObject {
-        try fields.pointee.writer.endObject()
+    while storage.pointee.open.count > depth {
+      if storage.pointee.awaiting { try writeEmptyObject() }
+      if storage.pointee.open.removeLast().isObject {
+        try storage.pointee.writer.endObject()
       } else {
-        try fields.pointee.writer.endArray()
+        try storage.pointee.writer.endArray()
       }
     }
   }
 
   func writeEmptyObject() throws {
-    fields.pointee.awaiting = false
-    try fields.pointee.writer.startObject()
-    try fields.pointee.writer.endObject()
+    storage.pointee.awaiting = false
+    try storage.pointee.writer.startObject()
+    try storage.pointee.writer.endObject()
   }
 
   /// Takes the slot at `depth` for a scalar: it must still be empty.
   func claimSlot(_ depth: Int, _ pathLength: Int) throws {
-    if let deferredError = fields.pointee.deferredError { throw deferredError }
-    guard fields.pointee.awaiting, fields.pointee.open.count == depth else {
+    if let deferredError = storage.pointee.deferredError { throw deferredError }
+    guard storage.pointee.awaiting, storage.pointee.open.count == depth else {
       throw misuse(
         pathLength, "A single value container encoded a value where one was already encoded.")
     }
-    fields.pointee.awaiting = false
+    storage.pointee.awaiting = false
   }
 
   // MARK: Containers
@@ -227,21 +235,21 @@ final class _EncodeState {
   /// left (a `superEncoder` that encoded nothing).
   @inline(__always)
   func prepare(_ level: Int, _ serial: Int, _ pathLength: Int) throws {
-    if fields.pointee.deferredError != nil || fields.pointee.open.count != level &+ 1
-      || fields.pointee.awaiting
+    if storage.pointee.deferredError != nil || storage.pointee.open.count != level &+ 1
+      || storage.pointee.awaiting
     {
       try prepareSlowly(level, serial, pathLength)
     }
-    guard fields.pointee.open[level].serial == serial else {
+    guard storage.pointee.open[level].serial == serial else {
       throw misuse(pathLength, Self.movedOn)
     }
   }
 
   func prepareSlowly(_ level: Int, _ serial: Int, _ pathLength: Int) throws {
-    if let deferredError = fields.pointee.deferredError { throw deferredError }
-    if fields.pointee.open.count > level &+ 1 { try close(downTo: level &+ 1) }
-    guard fields.pointee.open.count == level &+ 1 else { throw misuse(pathLength, Self.movedOn) }
-    if fields.pointee.awaiting { try writeEmptyObject() }
+    if let deferredError = storage.pointee.deferredError { throw deferredError }
+    if storage.pointee.open.count > level &+ 1 { try close(downTo: level &+ 1) }
+    guard storage.pointee.open.count == level &+ 1 else { throw misuse(pathLength, Self.movedOn) }
+    if storage.pointee.awaiting { try writeEmptyObject() }
   }
 
   static let movedOn =
@@ -254,36 +262,38 @@ final class _EncodeState {
   func openContainer(depth: Int, isObject: Bool, pathLength: Int, asSet: Bool = false)
     -> (level: Int, serial: Int)
   {
-    let f = fields
-    if f.pointee.awaiting && f.pointee.open.count == depth && f.pointee.deferredError == nil {
-      f.pointee.awaiting = false
+    if storage.pointee.awaiting && storage.pointee.open.count == depth
+      && storage.pointee.deferredError == nil
+    {
+      storage.pointee.awaiting = false
       do {
         if isObject {
-          try fields.pointee.writer.startObject()
+          try storage.pointee.writer.startObject()
         } else if asSet {
-          try fields.pointee.writer.binary!.startSet()
+          try storage.pointee.writer.binary!.startSet()
         } else {
-          try fields.pointee.writer.startArray()
+          try storage.pointee.writer.startArray()
         }
       } catch {
-        f.pointee.deferredError = error
+        storage.pointee.deferredError = error
         return (depth, -1)
       }
-      let mapping = isObject && f.pointee.pendingDepth == depth ? f.pointee.pendingMapping : nil
-      f.pointee.pendingMapping = nil
-      f.pointee.nextSerial &+= 1
-      f.pointee.open.append(
-        _OpenContainer(serial: f.pointee.nextSerial, isObject: isObject, mapping: mapping))
-      return (depth, f.pointee.nextSerial)
+      let mapping =
+        isObject && storage.pointee.pendingDepth == depth ? storage.pointee.pendingMapping : nil
+      storage.pointee.pendingMapping = nil
+      storage.pointee.nextSerial &+= 1
+      storage.pointee.open.append(
+        _OpenContainer(serial: storage.pointee.nextSerial, isObject: isObject, mapping: mapping))
+      return (depth, storage.pointee.nextSerial)
     }
-    if f.pointee.open.count > depth && f.pointee.open[depth].isObject == isObject
-      && f.pointee.deferredError == nil
+    if storage.pointee.open.count > depth && storage.pointee.open[depth].isObject == isObject
+      && storage.pointee.deferredError == nil
     {
-      do { try close(downTo: depth &+ 1) } catch { f.pointee.deferredError = error }
-      return (depth, f.pointee.open[depth].serial)
+      do { try close(downTo: depth &+ 1) } catch { storage.pointee.deferredError = error }
+      return (depth, storage.pointee.open[depth].serial)
     }
-    if f.pointee.deferredError == nil {
-      f.pointee.deferredError = misuse(
+    if storage.pointee.deferredError == nil {
+      storage.pointee.deferredError = misuse(
         pathLength,
         "Asked for a\(isObject ? " keyed" : "n unkeyed") container where a value of another"
           + " kind was already encoded.")
@@ -297,26 +307,26 @@ final class _EncodeState {
     throws -> Bool
   {
     let name = key.stringValue
-    if let mapping = fields.pointee.open[level].mapping {
+    if let mapping = storage.pointee.open[level].mapping {
       if excluding && mapping.excluded.contains(name) { return false }
       if let mapped = mapping.keys[name] {
-        try fields.pointee.writer.key(mapped)
+        try storage.pointee.writer.key(mapped)
         return true
       }
     }
     switch options.keyEncodingStrategy {
     case .useDefaultKeys:
-      try fields.pointee.writer.key(name)
+      try storage.pointee.writer.key(name)
     case .convertToSnakeCase:
-      if let converted = fields.pointee.convertedKeys[name] {
-        try fields.pointee.writer.key(converted)
+      if let converted = storage.pointee.convertedKeys[name] {
+        try storage.pointee.writer.key(converted)
       } else {
         let converted = _convertToSnakeCase(name)
-        fields.pointee.convertedKeys[name] = converted
-        try fields.pointee.writer.key(converted)
+        storage.pointee.convertedKeys[name] = converted
+        try storage.pointee.writer.key(converted)
       }
     case .custom(let body):
-      try fields.pointee.writer.key(body(codingPath(pathLength) + [key]).stringValue)
+      try storage.pointee.writer.key(body(codingPath(pathLength) + [key]).stringValue)
     }
     return true
   }
@@ -332,16 +342,16 @@ final class _EncodeState {
   /// without a trailing `.0` (`60`, not `60.0`).
   func writeDouble(_ value: Double, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
-      return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
+      return try storage.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try fields.pointee.writer.double(Double(value)) { value.description }
+    try storage.pointee.writer.double(Double(value)) { value.description }
   }
 
   func writeFloat(_ value: Float, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
-      return try fields.pointee.writer.string(try nonConforming(value, key, pathLength))
+      return try storage.pointee.writer.string(try nonConforming(value, key, pathLength))
     }
-    try fields.pointee.writer.double(Double(value)) { value.description }
+    try storage.pointee.writer.double(Double(value)) { value.description }
   }
 
   /// The string for a non-finite value, or the error the strategy asks for.
@@ -365,10 +375,10 @@ final class _EncodeState {
   }
 
   func encodeDate(_ date: Date, depth: Int, pathLength: Int) throws {
-    if fields.pointee.writer.isBinary {
+    if storage.pointee.writer.isBinary {
       // Native in the binary format, whatever the strategy.
       try claimSlot(depth, pathLength)
-      return try fields.pointee.writer.binary!.date(
+      return try storage.pointee.writer.binary!.date(
         secondsSince2001: date.timeIntervalSinceReferenceDate)
     }
     switch options.dateEncodingStrategy {
@@ -381,23 +391,23 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try writeDouble(1000 * date.timeIntervalSince1970, nil, pathLength)
     case .iso8601:
-      if fields.pointee.iso8601 == nil { fields.pointee.iso8601 = ISO8601DateFormatter() }
-      let text = fields.pointee.iso8601!.string(from: date)
+      if storage.pointee.iso8601 == nil { storage.pointee.iso8601 = ISO8601DateFormatter() }
+      let text = storage.pointee.iso8601!.string(from: date)
       try claimSlot(depth, pathLength)
-      try fields.pointee.writer.string(text)
+      try storage.pointee.writer.string(text)
     case .formatted(let formatter):
       let text = formatter.string(from: date)
       try claimSlot(depth, pathLength)
-      try fields.pointee.writer.string(text)
+      try storage.pointee.writer.string(text)
     case .custom(let body):
       try body(date, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     }
   }
 
   func encodeData(_ data: Data, depth: Int, pathLength: Int) throws {
-    if fields.pointee.writer.isBinary {
+    if storage.pointee.writer.isBinary {
       try claimSlot(depth, pathLength)
-      return try data.withUnsafeBytes { try fields.pointee.writer.binary!.data($0) }
+      return try data.withUnsafeBytes { try storage.pointee.writer.binary!.data($0) }
     }
     switch options.dataEncodingStrategy {
     case .deferredToData:
@@ -405,7 +415,7 @@ final class _EncodeState {
     case .base64:
       let text = data.base64EncodedString()
       try claimSlot(depth, pathLength)
-      try fields.pointee.writer.string(text)
+      try storage.pointee.writer.string(text)
     case .custom(let body):
       try body(data, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
     }
@@ -424,7 +434,7 @@ final class _EncodeState {
             debugDescription: "Unable to encode Decimal \(description) as a JSON number."))
       }
       try claimSlot(depth, pathLength)
-      try fields.pointee.writer.number(number)
+      try storage.pointee.writer.number(number)
     }
   }
 }
@@ -453,7 +463,7 @@ extension Array: _EncodableArray where Element: Encodable {
         array.pointee[index], under: _IndexKey(index), level: level, pathLength: pathLength)
       index &+= 1
     }
-    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
+    if let deferredError = state.fields.deferredError { throw deferredError }
   }
 }
 
@@ -472,10 +482,10 @@ extension Dictionary: _StringKeyedEncodable where Key == String, Value: Encodabl
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
     for (key, value) in dictionary {
       try state.prepare(level, serial, pathLength)
-      try state.fields.pointee.writer.key(key)
+      try state.fields.writer.key(key)
       try state.encodeChild(value, under: _JSONKey(key), level: level, pathLength: pathLength)
     }
-    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
+    if let deferredError = state.fields.deferredError { throw deferredError }
   }
 }
 
@@ -496,6 +506,6 @@ extension Set: _EncodableSet where Element: Encodable {
       try state.prepare(level, serial, pathLength)
       try state.encodeChild(element, under: _IndexKey(index), level: level, pathLength: pathLength)
     }
-    if let deferredError = state.fields.pointee.deferredError { throw deferredError }
+    if let deferredError = state.fields.deferredError { throw deferredError }
   }
 }
