@@ -48,3 +48,11 @@ public struct JSONChunkSink: JSONOutputSink {
     try body(bytes)
   }
 }
+
+extension JSONOutputSink {
+  /// Takes one byte of output.
+  @inlinable
+  package mutating func write(byte: UInt8) throws {
+    try withUnsafeBytes(of: byte) { try write($0) }
+  }
+}

@@ -606,6 +606,12 @@ extension JSONWriter {
     try _endValue(state)
   }
 
+  /// ``writeRawValue(_:)`` for a value's text in an array.
+  @inlinable
+  package mutating func writeRawValue(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try writeRawValue($0) }
+  }
+
   /// Number text known to be valid (made by `Double.description`), written without checking.
   @inlinable
   package mutating func writeTrustedNumberText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
@@ -613,5 +619,22 @@ extension JSONWriter {
     try _beginValue(state)
     state.pointee.out.append(bytes)
     try _endValue(state)
+  }
+
+  /// Number text known to be valid, written without checking; with `trimmingPointZero`,
+  /// without a final `.0` (`60`, not `60.0`, as `JSONEncoder` writes a whole double).
+  @inlinable
+  package mutating func writeTrustedNumberText(_ text: inout String, trimmingPointZero: Bool)
+    throws
+  {
+    try text.withUTF8 { bytes in
+      var count = bytes.count
+      if trimmingPointZero && count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
+        && bytes[count &- 1] == UInt8(ascii: "0")
+      {
+        count &-= 2
+      }
+      try writeTrustedNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
+    }
   }
 }

@@ -53,15 +53,7 @@ struct _EncoderOutput {
   mutating func double(_ value: Double, description: () -> String) throws {
     if binary != nil { return try binary!.number(value) }
     var text = description()
-    try text.withUTF8 { bytes in
-      var count = bytes.count
-      if count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
-        && bytes[count &- 1] == UInt8(ascii: "0")
-      {
-        count &-= 2
-      }
-      try json.writeTrustedNumberText(UnsafeBufferPointer(rebasing: bytes[..<count]))
-    }
+    try json.writeTrustedNumberText(&text, trimmingPointZero: true)
   }
 
   mutating func finish() throws {

@@ -171,7 +171,7 @@ public struct JSONStreamEncoder: Sendable {
       options: self, writeOptions: options, indentBase: writer.openContainerCount
     )
     .encodeTopLevel(value)
-    try text.withUnsafeBytes { try writer.writeRawValue($0) }
+    try writer.writeRawValue(text)
   }
 }
 
@@ -232,7 +232,7 @@ extension JSONStreamEncoder {
       if format == .array { try writer.endArray() }
       try writer.finish()
       if format == .lines && count > 0 {
-        try withUnsafeBytes(of: UInt8(ascii: "\n")) { try writer.sink.write($0) }
+        try writer.sink.write(byte: UInt8(ascii: "\n"))
       }
     }
   }
