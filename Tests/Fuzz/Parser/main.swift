@@ -157,7 +157,9 @@ private struct FuzzNumber: Equatable {
     isExactDouble = number.isExactDouble
     let string = number.text
     fuzzCheck(Array(string.utf8) == text, "JSONNumber.text differs from its bytes")
-    fuzzCheck(number.description == string, "JSONNumber.description differs from text")
+    var appended: [UInt8] = []
+    number.appendText(to: &appended)
+    fuzzCheck(appended == text, "JSONNumber.appendText differs from text")
   }
 }
 
@@ -218,9 +220,9 @@ private struct FuzzRecorder: JSONEventHandler {
   mutating func number(_ value: borrowing JSONNumber) throws {
     let number = FuzzNumber(value)
     fuzzCheckNumber(number, config)
-    fuzzCheck(
-      JSONNumber(text: value.utf8).map(FuzzNumber.init) == number,
-      "JSONNumber(text:) differs from the parser's number")
+    var reparsed: FuzzNumber? = nil
+    if let again = JSONNumber(text: value.utf8) { reparsed = FuzzNumber(again) }
+    fuzzCheck(reparsed == number, "JSONNumber(text:) differs from the parser's number")
     try record(.number(number))
   }
   mutating func bool(_ value: Bool) throws { try record(.bool(value)) }
@@ -236,7 +238,6 @@ private func fuzzCheckString(_ value: borrowing JSONString, _ config: FuzzConfig
   fuzzCheck(value.count == bytes.count && value.isEmpty == bytes.isEmpty, "count/isEmpty")
   fuzzCheck(value.equals(string) && value == string, "JSONString.equals(String)")
   fuzzCheck((value == "") == bytes.isEmpty, "JSONString == StaticString")
-  fuzzCheck(value.description == string, "JSONString.description")
   fuzzCheck(
     bytes.count <= config.options.limits.maxStringLength, "string longer than maxStringLength")
   if config.options.rejectNullAndNoncharacters {
