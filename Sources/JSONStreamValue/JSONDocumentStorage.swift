@@ -246,6 +246,12 @@ package enum _JSONNode {
       start: UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload)), count: count)
   }
 
+  /// Whether the `key.count` bytes at address `payload` are those of `key`.
+  @inlinable @inline(__always)
+  package static func bytes(_ payload: UInt64, equal key: borrowing JSONString) -> Bool {
+    _bytesEqual(bytes(payload, count: key.count), key.utf8)
+  }
+
   /// The nodes at address `payload` (nil for an empty container).
   @inlinable @inline(__always)
   static func nodes(_ payload: UInt64) -> UnsafePointer<_Node>? {

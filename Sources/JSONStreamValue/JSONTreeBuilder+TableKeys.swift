@@ -22,13 +22,13 @@ struct _TableKeyCache {
 
   /// The arena address and fingerprint kept for `entry`, when they are of the bytes `key`.
   @inlinable @inline(__always)
-  func lookup(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>) -> (
+  func lookup(_ entry: Int, _ key: borrowing JSONString) -> (
     payload: UInt64, fingerprint: Int
   )? {
     guard let entries, entry < entries.count else { return nil }
-    let known = entries.base[entry]
+    let known = entries[entry]
     guard known.lengthAndFingerprint == _TableEntry.pack(key.count, 0) | known.fingerprintBits,
-      _bytesEqual(_JSONNode.bytes(known.payload, count: key.count), key)
+      _JSONNode.bytes(known.payload, equal: key)
     else { return nil }
     return (known.payload, Int(truncatingIfNeeded: known.fingerprintBits))
   }
@@ -44,7 +44,7 @@ struct _TableKeyCache {
     guard entry >= 0 && entry < Self.maxEntries else { return }
     if entries == nil { entries = _Buffer(capacity: 64) }
     while entries!.count <= entry { entries!.append(_TableEntry.unknown) }
-    entries!.base[entry] = _TableEntry(
+    entries![entry] = _TableEntry(
       payload: payload, lengthAndFingerprint: _TableEntry.pack(count, fingerprint))
   }
 

@@ -173,7 +173,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
     // reading twitter.json.
     let state = _state()
     if let frame = _BuilderState.unindexedTop(state),
-      let known = state.pointee.keyCache.lookup(entry, key.utf8),
+      let known = state.pointee.keyCache.lookup(entry, key),
       _pushNewKey(
         state, frame, payload: known.payload, count: key.utf8.count,
         fingerprint: known.fingerprint)

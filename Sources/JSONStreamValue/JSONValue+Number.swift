@@ -46,9 +46,11 @@ extension JSONValue {
     /// Number text, checked against the JSON grammar (nil if it is not a JSON number).
     public init?(text: String) {
       var text = text
-      let flags = text.withUTF8 { _classifyNumberText($0) }
-      guard let flags, flags & JSONNumber._nonFinite == 0 else { return nil }
-      self = text.withUTF8 { Number(exactly: JSONNumber(_utf8: $0, flags: flags)) }
+      let number = text.withJSONNumber { number -> Number? in
+        number.isNonFinite ? nil : Number(exactly: number)
+      }
+      guard let number, let number else { return nil }
+      self = number
     }
 
     /// The most faithful representation of a parsed number.
@@ -205,34 +207,15 @@ extension JSONValue {
     @inlinable
     package func withJSONNumber<R>(_ body: (borrowing JSONNumber) throws -> R) rethrows -> R {
       if case .int(let value) = storage {
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-          var magnitude = value.magnitude
-          var start = 20
-          repeat {
-            start -= 1
-            buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ ._zero
-            magnitude /= 10
-          } while magnitude != 0
-          if value < 0 {
-            start -= 1
-            buffer[start] = ._minus
-          }
-          return try body(
-            JSONNumber(_utf8: UnsafeBufferPointer(rebasing: buffer[start..<20]), flags: 0))
-        }
+        return try JSONBinaryNumber.int(value).withJSONNumber(body)
       }
       var text = description
-      return try text.withUTF8 { bytes in
-        try body(
-          JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? JSONNumber._nonFinite))
-      }
+      return try text.withNumberText(flagsIfNotNumber: JSONNumber._nonFinite, body)
     }
 
     static func withNumber<R>(_ text: String, _ body: (borrowing JSONNumber) -> R) -> R {
       var text = text
-      return text.withUTF8 { bytes in
-        body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
-      }
+      return text.withNumberText(flagsIfNotNumber: 0, body)
     }
 
     /// Numbers are equal when the decimal values they are written as are equal: an integer is

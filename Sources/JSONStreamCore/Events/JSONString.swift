@@ -174,6 +174,18 @@ extension String {
       return try body(number)
     }
   }
+
+  /// Calls `body` with the string as a ``JSONNumber``, valid during the call, flagged as its
+  /// text is; text that is not a JSON number gets `flagsIfNotNumber` (a non-finite double's
+  /// `description`, say, marked non-finite).
+  @inlinable
+  package mutating func withNumberText<R>(
+    flagsIfNotNumber: UInt8, _ body: (borrowing JSONNumber) throws -> R
+  ) rethrows -> R {
+    try withUTF8 { bytes in
+      try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? flagsIfNotNumber))
+    }
+  }
 }
 
 /// Whether two byte strings are equal, by words: eight bytes at a time, the last eight
