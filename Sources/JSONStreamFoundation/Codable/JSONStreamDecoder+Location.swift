@@ -9,10 +9,11 @@ import JSONStream
 extension JSONStreamDecoder {
   /// `error` with " (line L, column C, offset O)" of the value its coding path names (or of
   /// the nearest enclosing value found) added to its debug description.
-  /// Positions count from `base` (the line and offset where `bytes` start in the input).
-  func locating(
-    _ error: DecodingError, in bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int)
-  ) -> DecodingError {
+  /// Positions count from `base` (the line and offset where `bytes` start in the input);
+  /// `bytes` are indexed from 0.
+  func locating<Bytes: RandomAccessCollection<UInt8>>(
+    _ error: DecodingError, in bytes: Bytes, base: (line: Int, offset: Int)
+  ) -> DecodingError where Bytes.Index == Int {
     error.mapContext { context in
       guard let position = position(of: context.codingPath, in: bytes) else { return context }
       return DecodingError.Context(
@@ -25,8 +26,8 @@ extension JSONStreamDecoder {
   }
 
   /// The position of the value at `path`, or of its nearest ancestor in the input.
-  func position(of path: [any CodingKey], in bytes: UnsafeRawBufferPointer)
-    -> (offset: Int, line: Int, column: Int)?
+  func position<Bytes: RandomAccessCollection<UInt8>>(of path: [any CodingKey], in bytes: Bytes)
+    -> (offset: Int, line: Int, column: Int)? where Bytes.Index == Int
   {
     var target = path
     while true {
@@ -36,9 +37,10 @@ extension JSONStreamDecoder {
     }
   }
 
-  private func position(ofExactly path: [any CodingKey], in bytes: UnsafeRawBufferPointer)
-    -> (offset: Int, line: Int, column: Int)?
-  {
+  private func position<Bytes: RandomAccessCollection<UInt8>>(
+    ofExactly path: [any CodingKey], in bytes: Bytes
+  ) -> (offset: Int, line: Int, column: Int)? where Bytes.Index == Int {
+    precondition(bytes.startIndex == 0)
     var options = parseOptions
     options.allowMultipleValues = false
     var parser = JSONParser(
