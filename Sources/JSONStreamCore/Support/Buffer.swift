@@ -89,6 +89,25 @@ extension _Buffer where Element == UInt8 {
     count &+= n
   }
 
+  /// Writes the bytes of `string` over everything from `start` on (at most `count`): they then
+  /// end the buffer.
+  @inlinable @inline(__always)
+  package mutating func replaceTail(from start: Int, with string: borrowing JSONString) {
+    // One unsigned compare: `start` is neither negative nor past `count`.
+    precondition(UInt(bitPattern: start) <= UInt(bitPattern: count))
+    count = start
+    appendBytes(string.utf8)
+  }
+
+  /// The bytes in `range` (within `count`) as a `String`, ill-formed UTF-8 repaired.
+  @inlinable
+  package func string(_ range: Range<Int>) -> String {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return String(
+      decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count),
+      as: UTF8.self)
+  }
+
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   package var end: UnsafeMutablePointer<UInt8> { base + count }

@@ -64,6 +64,19 @@ package struct _CopyOnWriteState<State: _ManualState> {
     return box.state
   }
 
+  /// The state, read in place.
+  @inlinable
+  package var current: State {
+    unsafeAddress { UnsafePointer(box.state) }
+  }
+
+  /// Calls `body` with the state to change in place, copied first if another copy of the
+  /// struct shares it (see `unique()`).
+  @inlinable @inline(__always)
+  package mutating func withUnique<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try body(&unique().pointee)
+  }
+
   @inlinable
   package mutating func beginEventRun() {
     if !isKnownUniquelyReferenced(&box) { box = box.copy() }

@@ -56,20 +56,19 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// Where the current event is, outermost first.
   public var path: [JSONPathComponent] {
-    let state = _memory.state.pointee
-    let frames = UnsafeBufferPointer(start: state.frames.base, count: state.frames.count)
+    let frames = _memory.current.frames
+    let keys = _memory.current.keys
     var components: [JSONPathComponent] = []
-    for (level, frame) in frames.enumerated() {
+    for level in 0..<frames.count {
+      let frame = frames[level]
       // Where the container is: at the next level's position, or (innermost) at `_index`.
       let isInnermost = level + 1 == frames.count
       let index = isInnermost ? _index : frames[level + 1].position
       if index < 0 { continue }
       if frame.isObject {
         // A key ends where the next level's keys start, the innermost one at the keys' end.
-        let end = isInnermost ? state.keys.count : frames[level + 1].keyStart
-        let key = UnsafeBufferPointer(
-          start: state.keys.base + frame.keyStart, count: end - frame.keyStart)
-        components.append(.key(String(decoding: key, as: UTF8.self)))
+        let end = isInnermost ? keys.count : frames[level + 1].keyStart
+        components.append(.key(keys.string(frame.keyStart..<end)))
       } else {
         components.append(.index(index))
       }
@@ -91,41 +90,36 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   /// the event is passed on: with no element yet, it adds nothing to the path of an error.
   @inlinable @inline(__always)
   mutating func _open(isObject: Bool) {
-    let state = _memory.unique()
-    state.pointee.frames.append(
-      _PathFrame(isObject: isObject, keyStart: state.pointee.keys.count, position: _index &+ 1))
+    let position = _index &+ 1
+    _memory.withUnique { state in
+      state.frames.append(
+        _PathFrame(isObject: isObject, keyStart: state.keys.count, position: position))
+    }
     _index = -1
   }
 
   /// Closes the innermost container, an array: the keys are as they were at its start.
   @inlinable @inline(__always)
   mutating func _closeArray() {
-    _index = _memory.unique().pointee.frames.removeLast().position
+    _index = _memory.withUnique { $0.frames.removeLast().position }
   }
 
   /// Closes the innermost container, an object, and forgets its key.
   @inlinable @inline(__always)
   mutating func _closeObject() {
-    let state = _memory.unique()
-    let frame = state.pointee.frames.removeLast()
-    state.pointee.keys.count = frame.keyStart
-    _index = frame.position
+    _index = _memory.withUnique { state in
+      let frame = state.frames.removeLast()
+      state.keys.count = frame.keyStart
+      return frame.position
+    }
   }
 
   /// The innermost object's key is now `key`, written over the one before it.
   @inlinable @inline(__always)
   mutating func _keyStarts(_ key: borrowing JSONString) {
-    let state = _memory.unique()
-    let start = state.pointee.frames[state.pointee.frames.count &- 1].keyStart
-    let count = key.utf8.count
-    if count > state.pointee.keys.capacity &- start {
-      state.pointee.keys.count = start
-      state.pointee.keys.grow(toAtLeast: start &+ count)
+    _memory.withUnique { state in
+      state.keys.replaceTail(from: state.frames[state.frames.count &- 1].keyStart, with: key)
     }
-    if let bytes = key.utf8.baseAddress {
-      _copyBytes(state.pointee.keys.base + start, bytes, count: count)
-    }
-    state.pointee.keys.count = start &+ count
     _index = 0
   }
 

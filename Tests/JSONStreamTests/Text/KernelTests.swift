@@ -151,6 +151,26 @@ struct KernelTests {
     }
   }
 
+  @Test("_Buffer.replaceTail writes a view over the end, growing as needed; string reads a range")
+  func bufferTail() {
+    var buffer = _Buffer<UInt8>(capacity: 4)
+    defer { buffer.deallocate() }
+    var expected: [UInt8] = []
+    // Keys of every length up to 40, each written over the last from a start that moves.
+    for length in 0...40 {
+      let key = String(repeating: "k", count: length) + "é"
+      let start = expected.count / 2
+      JSONString.withWellFormed(Array(key.utf8)) { view in
+        buffer.replaceTail(from: start, with: view)
+      }
+      expected = Array(expected[..<start]) + Array(key.utf8)
+      #expect(buffer.count == expected.count)
+      #expect(buffer.string(0..<buffer.count) == String(decoding: expected, as: UTF8.self))
+      #expect(buffer.string(start..<buffer.count) == key)
+    }
+    #expect(buffer.string(0..<0) == "")
+  }
+
   @Test("strings made from well-formed bytes are those String(decoding:) makes")
   func stringOfWellFormedUTF8() {
     for text in [
