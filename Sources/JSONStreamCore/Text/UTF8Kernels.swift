@@ -101,27 +101,37 @@ package func _stringOfWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Str
   return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Whether every byte is below 0x80, by words: eight bytes at a time, the last eight
-/// overlapping the ones before.
+/// Whether every byte is below 0x80, by words (see `_firstNonASCIIWord`).
 @usableFromInline
 package func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let start = bytes.baseAddress else { return true }
-  let count = bytes.count
-  let raw = UnsafeRawPointer(start)
-  guard count >= 8 else {
+  guard bytes.count >= 8 else {
     var any: UInt8 = 0
     for byte in bytes { any |= byte }
     return any < 0x80
   }
-  var offset = 0
-  while count &- offset > 8 {
-    if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-      return false
-    }
-    offset &+= 8
+  return _firstNonASCIIWord(start, start + bytes.count) == nil
+}
+
+/// Where the ASCII at the start of `start..<end` (eight bytes or more) ends, eight bytes at a
+/// time: nil when every byte is ASCII (the last eight overlapping the ones before), else the
+/// start of the first word that holds a byte over 0x7F.
+@inlinable @inline(__always)
+package func _firstNonASCIIWord(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>?
+{
+  var q = start
+  while end - q > 8
+    && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+  {
+    q += 8
   }
-  return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) & 0x8080_8080_8080_8080
-    == 0
+  if end - q <= 8
+    && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+  {
+    return nil
+  }
+  return q
 }
 
 /// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
@@ -134,17 +144,7 @@ package func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   if bytes.count >= 8 {
     // Up to the first word with a non-ASCII byte; the checks below start there, not over
     // again from the first byte (long non-ASCII text went through its ASCII start twice).
-    var q = p
-    while end - q > 8
-      && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-    {
-      q += 8
-    }
-    if end - q <= 8
-      && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-    {
-      return true
-    }
+    guard let q = _firstNonASCIIWord(p, end) else { return true }
     p = q
   }
   while p < end {
