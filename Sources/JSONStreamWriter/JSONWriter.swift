@@ -268,8 +268,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if !value.isFinite && !options.allowNonFiniteNumbers {
       throw _nonFinite(_nonFiniteAwareText(Double(value)))
     }
-    try writeTrustedNumberText(
-      value.isFinite ? value.description : _nonFiniteAwareText(Double(value)))
+    var text = value.isFinite ? value.description : _nonFiniteAwareText(Double(value))
+    try writeTrustedNumberText(&text)
   }
 
   /// An integer's digits, written straight into the output (no string made).
@@ -298,17 +298,8 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// A double, in the shortest text that reads back as the same double.
   public mutating func number(_ value: Double) throws {
     if !value.isFinite && !options.allowNonFiniteNumbers { throw _nonFinite(value.description) }
-    try writeTrustedNumberText(_nonFiniteAwareText(value))
-  }
-
-  mutating func writeTrustedNumberText(_ text: String) throws {
-    var text = text
-    let state = _state()
-    try text.withUTF8 { bytes in
-      try _beginValue(state)
-      state.pointee.out.append(bytes)
-      try _endValue(state)
-    }
+    var text = _nonFiniteAwareText(value)
+    try writeTrustedNumberText(&text)
   }
 
   // MARK: Structure
@@ -624,9 +615,9 @@ extension JSONWriter {
   /// Number text known to be valid, written without checking; with `trimmingPointZero`,
   /// without a final `.0` (`60`, not `60.0`, as `JSONEncoder` writes a whole double).
   @inlinable
-  package mutating func writeTrustedNumberText(_ text: inout String, trimmingPointZero: Bool)
-    throws
-  {
+  package mutating func writeTrustedNumberText(
+    _ text: inout String, trimmingPointZero: Bool = false
+  ) throws {
     try text.withUTF8 { bytes in
       var count = bytes.count
       if trimmingPointZero && count > 2 && bytes[count &- 2] == UInt8(ascii: ".")
