@@ -49,7 +49,7 @@ extension JSONValue {
       let number = text.withJSONNumber { number -> Number? in
         number.isNonFinite ? nil : Number(exactly: number)
       }
-      guard let number, let number else { return nil }
+      guard let number = number ?? nil else { return nil }
       self = number
     }
 
@@ -125,23 +125,15 @@ extension JSONValue {
       switch storage {
       case .int, .uint: return true
       case .double(let value): return value.isFinite && value.rounded(.towardZero) == value
-      case .text(let text): return Self.withNumber(text) { Self.isIntegral($0) }
+      case .text(let text):
+        // The value's canonical form (what `==` compares): its last significant digit is in
+        // the units or above.
+        switch Self._key(text: text) {
+        case .integer: return true
+        case .decimal(let decimal): return decimal.digits.isEmpty || decimal.exponent >= 0
+        case .nonFinite: return false
+        }
       }
-    }
-
-    /// Whether the value of number text is an integer: exactly, from its digits.
-    static func isIntegral(_ number: borrowing JSONNumber) -> Bool {
-      if number.isIntegerLiteral { return true }
-      guard var (_, significand, exponent) = number.decimalComponents else {
-        // More digits than `UInt64` holds (or not finite): the double, when it is exact.
-        guard let value = number.exactDouble else { return false }
-        return value.isFinite && value.rounded(.towardZero) == value
-      }
-      while exponent < 0 && significand != 0 && significand % 10 == 0 {
-        significand /= 10
-        exponent += 1
-      }
-      return exponent >= 0 || significand == 0
     }
 
     /// The number's JSON text: integers in decimal, doubles in the shortest form that reads
