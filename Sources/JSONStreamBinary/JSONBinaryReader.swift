@@ -344,7 +344,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     try beginValue()
     text.removeAll(keepingCapacity: true)
     _appendBase64(bytes, to: &text)
-    try text.withUnsafeBufferPointer { try handler.string(JSONString(_wellFormed: $0)) }
+    try JSONString.withWellFormed(text) { try handler.string($0) }
     try endValue()
   }
 

@@ -260,7 +260,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     try beginValue(state)
     text.removeAll(keepingCapacity: true)
     _appendBase64(bytes, to: &text)
-    text.withUnsafeBufferPointer { builder.string(JSONString(_wellFormed: $0)) }
+    JSONString.withWellFormed(text) { builder.string($0) }
     endValue(state)
   }
 

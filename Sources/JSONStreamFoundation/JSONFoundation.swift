@@ -25,21 +25,6 @@ public enum JSONFoundation {
     with bytes: Bytes, options: JSONFoundationReadingOptions = [],
     parseOptions: JSONParseOptions = JSONParseOptions()
   ) throws -> Any {
-    try firstObject(bytes, options: options, parseOptions: parseOptions)
-  }
-
-  /// ``object(with:options:parseOptions:)`` for `Data`.
-  public static func object(
-    with data: Data, options: JSONFoundationReadingOptions = [],
-    parseOptions: JSONParseOptions = JSONParseOptions()
-  ) throws -> Any {
-    // Data's storage is contiguous: the parser reads it in place.
-    try firstObject(data, options: options, parseOptions: parseOptions)
-  }
-
-  private static func firstObject<Bytes: Sequence<UInt8>>(
-    _ bytes: Bytes, options: JSONFoundationReadingOptions, parseOptions: JSONParseOptions
-  ) throws -> Any {
     let parser = try parse(bytes, options: options, parseOptions: parseOptions)
     guard let first = parser.handler.values.first else {
       // Only under allowMultipleValues; otherwise the parser reports the empty input itself.

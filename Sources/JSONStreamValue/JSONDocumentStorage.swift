@@ -248,7 +248,7 @@ package enum _JSONNode {
 
   /// Whether the `key.count` bytes at address `payload` are those of `key`.
   @inlinable @inline(__always)
-  package static func bytes(_ payload: UInt64, equal key: borrowing JSONString) -> Bool {
+  static func bytes(_ payload: UInt64, equal key: borrowing JSONString) -> Bool {
     _bytesEqual(bytes(payload, count: key.count), key.utf8)
   }
 

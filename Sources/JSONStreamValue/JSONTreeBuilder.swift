@@ -241,7 +241,7 @@ public struct JSONTreeBuilder: JSONEventHandler {
   public mutating func string(_ value: borrowing JSONString) {
     if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
       var repaired = value.string
-      repaired.withUTF8 { string(JSONString(_wellFormed: $0)) }
+      repaired.withJSONString { string($0) }
       return
     }
     let state = _state()

@@ -91,7 +91,6 @@ extension JSONArray {
     guard levels > 0 else { return }
     for element in self { element._hash(into: &hasher, levels: levels - 1) }
   }
-
 }
 
 extension JSONObject {

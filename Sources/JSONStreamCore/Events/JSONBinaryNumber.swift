@@ -136,9 +136,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
     switch self {
     case .double(let value):
       var description = _nonFiniteAwareText(value)
-      return try description.withUTF8 { bytes in
-        try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? 0))
-      }
+      return try description.withNumberText(flagsIfNotNumber: 0, body)
     case .decimal:
       return try withText {
         try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))

@@ -222,9 +222,10 @@ struct _SelectionTracker {
   }
 
   /// Adds the states the child's key or index leads to from `states[from..<end]`, after
-  /// `end` (which is where the sets in use end). The child is member `index` of an array, or
-  /// (`index` -1) the member of an object whose key `matchesName` compares with a step's name
-  /// in `names`. Always inlined, so that the comparison is too.
+  /// `end` (which is where the sets in use end). The child is member `index` of an array
+  /// (`matchesName` then answers false), or (`index` -1) the member of an object whose key
+  /// `matchesName` compares with a step's name in `names`. Always inlined, so that the
+  /// comparison is too.
   @inline(__always)
   mutating func advance(
     from: Int, to end: Int, index: Int,
@@ -240,7 +241,7 @@ struct _SelectionTracker {
       switch compiled.kind {
       case _CompiledStep.wildcard: matches = true
       case _CompiledStep.index: matches = index >= 0 && index == compiled.index
-      default: matches = index < 0 && matchesName(compiled, names)
+      default: matches = matchesName(compiled, names)
       }
       if matches { insert(entry &+ 1, from: end) }
       if compiled.isDescendant { insert(entry, from: end) }
