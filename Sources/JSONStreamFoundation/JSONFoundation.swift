@@ -25,6 +25,23 @@ public enum JSONFoundation {
     with bytes: Bytes, options: JSONFoundationReadingOptions = [],
     parseOptions: JSONParseOptions = JSONParseOptions()
   ) throws -> Any {
+    try firstObject(bytes, options: options, parseOptions: parseOptions)
+  }
+
+  /// ``object(with:options:parseOptions:)`` for `Data`.
+  public static func object(
+    with data: Data, options: JSONFoundationReadingOptions = [],
+    parseOptions: JSONParseOptions = JSONParseOptions()
+  ) throws -> Any {
+    // Not left to the generic overload: called from another module, that one runs
+    // unspecialized, and so does the parser in it (building twitter.json's tree took 16% more
+    // instructions). Here `Data` is known, and the parser is specialized for it.
+    try firstObject(data, options: options, parseOptions: parseOptions)
+  }
+
+  private static func firstObject<Bytes: Sequence<UInt8>>(
+    _ bytes: Bytes, options: JSONFoundationReadingOptions, parseOptions: JSONParseOptions
+  ) throws -> Any {
     let parser = try parse(bytes, options: options, parseOptions: parseOptions)
     guard let first = parser.handler.values.first else {
       // Only under allowMultipleValues; otherwise the parser reports the empty input itself.
