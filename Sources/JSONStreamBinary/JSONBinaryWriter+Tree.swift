@@ -20,11 +20,9 @@ extension JSONValue {
   public func write<Sink>(to writer: inout JSONBinaryWriter<Sink>) throws {
     switch self {
     case .array(let array):
-      try withExtendedLifetime(array._storage) { try array._withNode { try writer._writeTree($0) } }
+      try array._withNode { try writer._writeTree($0) }
     case .object(let object):
-      try withExtendedLifetime(object._storage) {
-        try object._withNode { try writer._writeTree($0) }
-      }
+      try object._withNode { try writer._writeTree($0) }
     default:
       try replay(into: &writer)
     }

@@ -110,13 +110,10 @@ public struct JSONFoundationBuilder: JSONEventHandler {
       if count == 0 {
         dictionary = NSMutableDictionary()
       } else {
-        dictionary = objectStack.withUnsafeBufferPointer { values in
-          objectKeys.withUnsafeBufferPointer { keys in
-            // NSDictionary stores the pairs in order, so a duplicate key's last value wins.
-            NSMutableDictionary(
-              objects: values.baseAddress! + frame.valueStart,
-              forKeys: keys.baseAddress! + frame.keyStart, count: count)
-          }
+        dictionary = NSMutableDictionary(capacity: count)
+        for offset in 0..<count {
+          // In order, so a duplicate key's last value wins.
+          dictionary[objectKeys[frame.keyStart + offset]] = objectStack[frame.valueStart + offset]
         }
         objectStack.removeLast(count)
         objectKeys.removeLast(count)
@@ -149,9 +146,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
       if count == 0 {
         array = NSMutableArray()
       } else {
-        array = objectStack.withUnsafeBufferPointer { values in
-          NSMutableArray(objects: values.baseAddress! + frame.valueStart, count: count)
-        }
+        array = NSMutableArray(array: Array(objectStack[frame.valueStart...]))
         objectStack.removeLast(count)
       }
       append(array)

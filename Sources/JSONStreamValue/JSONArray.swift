@@ -12,41 +12,24 @@ import JSONStreamParser
 ///
 /// A parsed array is a view of its document's memory: reading an element makes its Swift
 /// value then. Like an array slice, a view keeps the whole document's memory alive.
-public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
+public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
   /// An element: a ``JSONValue``.
   public typealias Element = JSONValue
 
-  @usableFromInline package let _storage: _JSONStorage
-  /// The first element's node (nil when empty), in `_storage`'s memory: immutable, and kept
-  /// alive by `_storage`, hence `@unchecked Sendable`.
-  @usableFromInline let _first: UnsafePointer<_Node>?
+  /// The elements' nodes in their document's memory.
+  @usableFromInline package let _children: _ChildNodes
+
+  @inlinable
+  init(_children: _ChildNodes) {
+    self._children = _children
+  }
+
   /// The number of elements.
-  public let count: Int
-  /// In a snapshot of an incomplete document, the last element, incomplete, which is not in
-  /// the block at `_first` (see `_JSONStorage`); nil otherwise.
-  @usableFromInline let _last: UnsafePointer<_Node>?
-
-  @inlinable
-  init(
-    _storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int,
-    last: UnsafePointer<_Node>? = nil
-  ) {
-    self._storage = _storage
-    self._first = first
-    self.count = count
-    self._last = last
-  }
-
-  /// The node of the element at `position`.
-  @inlinable
-  func _node(at position: Int) -> UnsafePointer<_Node> {
-    if let last = _last, position == count &- 1 { return last }
-    return _first.unsafelyUnwrapped + position
-  }
+  @inlinable public var count: Int { _children.count }
 
   /// An empty array.
   public init() {
-    self.init(_storage: .empty, first: nil, count: 0)
+    self.init(_children: .empty)
   }
 
   /// An array of `elements`, in order.
@@ -62,9 +45,7 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
   /// for an open array's header while it runs.
   @inlinable
   package func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
-    try _JSONNode.withContainerNode(
-      open: _JSONNode.openArray, closed: _JSONNode.array, count: count, first: _first,
-      last: _last, body)
+    try _children.withNode(open: _JSONNode.openArray, closed: _JSONNode.array, body)
   }
 
   /// The position of the first element: 0.
@@ -75,7 +56,7 @@ public struct JSONArray: @unchecked Sendable, Hashable, RandomAccessCollection {
   /// The element at `position`, which must be in `0..<count`.
   public subscript(position: Int) -> JSONValue {
     precondition(position >= 0 && position < count, "JSONArray index out of range")
-    return _storage.value(of: _node(at: position)[0])
+    return _children.value(position, stride: 1)
   }
 }
 
@@ -100,6 +81,6 @@ extension _JSONStorage {
 extension JSONArray {
   /// The same elements of the same document: equal without looking at them.
   func _isSameView(as other: JSONArray) -> Bool {
-    _storage === other._storage && _first == other._first && _last == other._last
+    _children.isSame(as: other._children)
   }
 }

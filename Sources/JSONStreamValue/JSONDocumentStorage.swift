@@ -69,10 +69,9 @@ package final class _JSONStorage: Sendable {
     default:
       let (block, _, last, isObject) = _JSONNode.children(node)
       let count = _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
-      if isObject {
-        return .object(JSONObject(_storage: self, first: block, count: count, last: last))
-      }
-      return .array(JSONArray(_storage: self, first: block, count: count, last: last))
+      let children = _ChildNodes(storage: self, first: block, count: count, last: last)
+      return isObject
+        ? .object(JSONObject(_children: children)) : .array(JSONArray(_children: children))
     }
   }
 
@@ -110,6 +109,83 @@ package final class _JSONStorage: Sendable {
       if position == count { position = 0 }
     }
     return nil
+  }
+}
+
+/// The children of a container value: where they are in a document's memory, and the storage
+/// that keeps that memory alive. The value types (`JSONArray`, `JSONObject`) reach their
+/// nodes only through it, and it checks every position against the count.
+@usableFromInline
+package struct _ChildNodes: @unchecked Sendable {
+  // Unchecked: the nodes are immutable once a storage holds them, and `storage` keeps them.
+  /// Keeps the nodes' memory alive.
+  @usableFromInline package let storage: _JSONStorage
+  /// The first element's node, or the first member's key node (its value follows, then the
+  /// next key); nil when empty.
+  @usableFromInline let first: UnsafePointer<_Node>?
+  /// The number of elements or members, `last` included.
+  @usableFromInline let count: Int
+  /// In a snapshot of an incomplete document, the last element or member, incomplete, which
+  /// is not in the block at `first`; nil otherwise.
+  @usableFromInline let last: UnsafePointer<_Node>?
+
+  @inlinable
+  init(storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int, last: UnsafePointer<_Node>?)
+  {
+    self.storage = storage
+    self.first = first
+    self.count = count
+    self.last = last
+  }
+
+  /// No children.
+  @usableFromInline static let empty = _ChildNodes(
+    storage: .empty, first: nil, count: 0, last: nil)
+
+  /// Node `offset` (0 for an element or a key, 1 for a member's value) of the child at
+  /// `position`, which must be in `0..<count`; `stride` is 1 for an array, 2 for an object.
+  @inlinable
+  func node(_ position: Int, stride: Int, offset: Int = 0) -> _Node {
+    precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
+    if let last, position == count &- 1 { return last[offset] }
+    return first.unsafelyUnwrapped[stride &* position &+ offset]
+  }
+
+  /// The Swift value of node `offset` of the child at `position` (see ``node(_:stride:offset:)``).
+  @inlinable
+  func value(_ position: Int, stride: Int, offset: Int = 0) -> JSONValue {
+    storage.value(of: node(position, stride: stride, offset: offset))
+  }
+
+  /// The key of the member at `position` as a `String`.
+  @inlinable
+  func key(_ position: Int) -> String {
+    _JSONNode.string(node(position, stride: 2))
+  }
+
+  /// The position of the member whose key is `key`, if any (the children of an object).
+  @inlinable
+  func position(ofKey key: borrowing JSONString) -> Int? {
+    if let last, _JSONNode.stringEquals(last[0], key.utf8) { return count &- 1 }
+    guard let first else { return nil }
+    return _JSONStorage.position(
+      ofKey: key.utf8, first: first, count: count &- (last == nil ? 0 : 1), indexed: last == nil)
+  }
+
+  /// Calls `body` with a node that stands for the container (see `_JSONStorage`): a plain one,
+  /// or for an open container one whose header lives on the stack during the call.
+  @inlinable
+  func withNode<R>(open: UInt64, closed: UInt64, _ body: (_Node) throws -> R) rethrows -> R {
+    try withExtendedLifetime(storage) {
+      try _JSONNode.withContainerNode(
+        open: open, closed: closed, count: count, first: first, last: last, body)
+    }
+  }
+
+  /// Whether both are the same children of the same document: equal without looking at them.
+  @inlinable
+  func isSame(as other: _ChildNodes) -> Bool {
+    storage === other.storage && first == other.first && last == other.last
   }
 }
 

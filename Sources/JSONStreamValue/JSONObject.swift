@@ -15,41 +15,24 @@ import JSONStreamParser
 /// Equality ignores member order, as JSON's meaning does. A parsed object is a view of its
 /// document's memory (and keeps it alive); setting a member makes a new object, at a cost
 /// proportional to the object's size, so build large objects with ``init(_:)``.
-public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection {
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   /// A member: its key and its value.
   public typealias Element = (key: String, value: JSONValue)
 
-  @usableFromInline package let _storage: _JSONStorage
-  /// The first member's key node (nil when empty); its value follows, then the next key. In
-  /// `_storage`'s memory: immutable, and kept alive by `_storage`, hence `@unchecked Sendable`.
-  @usableFromInline let _first: UnsafePointer<_Node>?
+  /// The members' nodes in their document's memory: each key's, then its value's.
+  @usableFromInline package let _children: _ChildNodes
+
+  @inlinable
+  init(_children: _ChildNodes) {
+    self._children = _children
+  }
+
   /// The number of members.
-  public let count: Int
-  /// In a snapshot of an incomplete document, the last member, incomplete, which is not in
-  /// the block at `_first` (see `_JSONStorage`); nil otherwise.
-  @usableFromInline let _last: UnsafePointer<_Node>?
-
-  @inlinable
-  init(
-    _storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int,
-    last: UnsafePointer<_Node>? = nil
-  ) {
-    self._storage = _storage
-    self._first = first
-    self.count = count
-    self._last = last
-  }
-
-  /// The node of the member's key at `position` (its value follows).
-  @inlinable
-  func _node(at position: Int) -> UnsafePointer<_Node> {
-    if let last = _last, position == count &- 1 { return last }
-    return _first.unsafelyUnwrapped + 2 &* position
-  }
+  @inlinable public var count: Int { _children.count }
 
   /// An empty object.
   public init() {
-    self.init(_storage: .empty, first: nil, count: 0)
+    self.init(_children: .empty)
   }
 
   /// An object of `members` in order; a repeated key keeps its first position and its last
@@ -70,9 +53,7 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
   /// for an open object's header while it runs.
   @inlinable
   package func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
-    try _JSONNode.withContainerNode(
-      open: _JSONNode.openObject, closed: _JSONNode.object, count: count, first: _first,
-      last: _last, body)
+    try _children.withNode(open: _JSONNode.openObject, closed: _JSONNode.object, body)
   }
 
   /// The position of the first member: 0.
@@ -83,29 +64,23 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
   /// The member at `position` in document order, which must be in `0..<count`.
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < count, "JSONObject index out of range")
-    let key = _node(at: position)
-    return (_JSONNode.string(key[0]), _storage.value(of: key[1]))
+    return (_children.key(position), _children.value(position, stride: 2, offset: 1))
   }
 
   /// The keys, in document order.
   public var keys: [String] {
-    (0..<count).map { _JSONNode.string(_node(at: $0)[0]) }
+    (0..<count).map { _children.key($0) }
   }
 
   /// The values, in document order.
   public var values: [JSONValue] {
-    (0..<count).map { _storage.value(of: _node(at: $0)[1]) }
+    (0..<count).map { _children.value($0, stride: 2, offset: 1) }
   }
 
   /// The position of `key`, if present.
   public func index(forKey key: String) -> Int? {
     var key = key
-    return key.withUTF8 { key in
-      if let last = _last, _JSONNode.stringEquals(last[0], key) { return count &- 1 }
-      guard let first = _first else { return nil }
-      return _JSONStorage.position(
-        ofKey: key, first: first, count: count &- (_last == nil ? 0 : 1), indexed: _last == nil)
-    }
+    return key.withJSONString { _children.position(ofKey: $0) }
   }
 
   /// The value of `key`. Setting a new key appends it; setting an existing key replaces its
@@ -113,7 +88,7 @@ public struct JSONObject: @unchecked Sendable, Hashable, RandomAccessCollection 
   public subscript(key: String) -> JSONValue? {
     get {
       guard let position = index(forKey: key) else { return nil }
-      return _storage.value(of: _node(at: position)[1])
+      return _children.value(position, stride: 2, offset: 1)
     }
     set {
       var members = Array(self)
@@ -146,6 +121,6 @@ public enum JSONDuplicateKeyPolicy: Sendable, Equatable {
 extension JSONObject {
   /// The same members of the same document: equal without looking at them.
   func _isSameView(as other: JSONObject) -> Bool {
-    _storage === other._storage && _first == other._first && _last == other._last
+    _children.isSame(as: other._children)
   }
 }

@@ -23,13 +23,9 @@ extension JSONValue {
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
     case .string(var text): try text.withJSONString { try handler.string($0) }
     case .array(let array):
-      try withExtendedLifetime(array._storage) {
-        try array._withNode { try _JSONStorage.replay($0, into: &handler) }
-      }
+      try array._withNode { try _JSONStorage.replay($0, into: &handler) }
     case .object(let object):
-      try withExtendedLifetime(object._storage) {
-        try object._withNode { try _JSONStorage.replay($0, into: &handler) }
-      }
+      try object._withNode { try _JSONStorage.replay($0, into: &handler) }
     }
   }
 }
