@@ -195,6 +195,19 @@ package final class JSONNodeCursorRoot {
   deinit {
     nodes.deallocate()
   }
+
+  /// The value at `cursor`, a cursor into this document: a view of the document's memory,
+  /// as parsed, not a copy.
+  @usableFromInline
+  package func value(at cursor: JSONNodeCursor) -> JSONValue {
+    let storage: _JSONStorage
+    switch value {
+    case .array(let array): storage = array._children.storage
+    case .object(let object): storage = object._children.storage
+    default: storage = .empty  // not reached: a scalar root is held in an array
+    }
+    return storage.value(of: cursor.node.pointee)
+  }
 }
 
 extension JSONNodeCursor {

@@ -56,6 +56,11 @@ struct _EncoderOutput {
     try json.writeTrustedNumberText(&text, trimmingPointZero: true)
   }
 
+  /// A whole value, as it is: number text unchanged, arrays and objects in one pass.
+  mutating func write(_ value: JSONValue) throws {
+    if binary != nil { try value.write(to: &binary!) } else { try value.write(to: &json) }
+  }
+
   mutating func finish() throws {
     if binary != nil { try binary!.finish() } else { try json.finish() }
   }

@@ -153,6 +153,11 @@ final class _EncodeState {
       try storage.pointee.writer.string((value as! URL).absoluteString)
     } else if T.self == Decimal.self {
       try encodeDecimal(value as! Decimal, depth: depth, pathLength: pathLength)
+    } else if T.self == JSONValue.self || T.self == JSONObject.self || T.self == JSONArray.self
+      || T.self == JSONValue.Number.self
+    {
+      try claimSlot(depth, pathLength)
+      try storage.pointee.writer.write(Self.documentValue(value))
     } else {
       let (conformances, mapping) = storage.pointee.types.info(for: T.self)
         ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
@@ -183,6 +188,15 @@ final class _EncodeState {
       }
     }
     try finishSlot(depth: depth, pathLength: pathLength, type: T.self)
+  }
+
+  /// `value`, a `JSONValue`, `JSONObject`, `JSONArray` or `JSONValue.Number`, as a
+  /// `JSONValue`: written as it is, number text included, not member by member.
+  static func documentValue<T: Encodable>(_ value: T) -> JSONValue {
+    if T.self == JSONObject.self { return .object(_same(value, as: JSONObject.self)) }
+    if T.self == JSONArray.self { return .array(_same(value, as: JSONArray.self)) }
+    if T.self == JSONValue.Number.self { return .number(_same(value, as: JSONValue.Number.self)) }
+    return _same(value, as: JSONValue.self)
   }
 
   /// After a value's encoding: close what it opened; a nested value that wrote nothing is
