@@ -157,3 +157,41 @@ struct JSONValueCodableTests {
     }
   }
 }
+
+@Suite("JSONValue to and from Foundation trees, in one call")
+struct JSONValueFoundationTests {
+  @Test("a Foundation tree becomes the value its JSON text parses to, and back")
+  func roundTrip() throws {
+    let text =
+      #"{"id":7,"tags":["a",{"b":null}],"ok":true,"no":false,"ratio":0.25,"big":18446744073709551615}"#
+    let parsed = try JSONValue(parsing: text)
+    let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    #expect(try JSONValue(foundationObject: foundation) == parsed)
+
+    let object = try #require(try parsed.foundationObject() as? [String: Any])
+    #expect(object["id"] as? Int == 7)
+    #expect(object["ok"] as? Bool == true)
+    #expect((object["tags"] as? [Any])?.count == 2)
+    // Booleans stay Booleans: the tree writes back as the same JSON.
+    let written = try JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+    #expect(try JSONValue(parsing: written) == parsed)
+    #expect(try JSONValue(foundationObject: object, sortedKeys: true) == parsed)
+  }
+
+  @Test("options, scalars and what has no form on the other side")
+  func edges() throws {
+    let mutable = try JSONValue.object(["a": [1]]).foundationObject(options: [.mutableContainers])
+    #expect(mutable is NSMutableDictionary)
+    #expect(try JSONValue.string("text").foundationObject() as? String == "text")
+    #expect(try JSONValue.null.foundationObject() is NSNull)
+    #expect(try JSONValue(foundationObject: NSNumber(value: 2.5)) == 2.5)
+    // 1e400 is a JSON number no Foundation number holds.
+    let huge = try JSONValue(parsing: "[1e400]")
+    #expect(throws: JSONFoundationError.self) { try huge.foundationObject() }
+    // A date has no JSON form: the error names where it is.
+    let error = try #require(throws: JSONFoundationError.self) {
+      try JSONValue(foundationObject: ["when": [Date()]])
+    }
+    #expect(error.path == #"$["when"][0]"#)
+  }
+}
