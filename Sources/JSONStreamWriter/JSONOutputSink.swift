@@ -55,4 +55,15 @@ extension JSONOutputSink {
   package mutating func write(byte: UInt8) throws {
     try withUnsafeBytes(of: byte) { try write($0) }
   }
+
+  /// Takes the bytes of `buffer`, in chunks of at most `chunkSize`.
+  @inlinable
+  package mutating func write(_ buffer: _Buffer<UInt8>, chunkSize: Int) throws {
+    var start = 0
+    while start < buffer.count {
+      let end = Swift.min(buffer.count, start &+ chunkSize)
+      try write(UnsafeRawBufferPointer(start: buffer.base + start, count: end &- start))
+      start = end
+    }
+  }
 }

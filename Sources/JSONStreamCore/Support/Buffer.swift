@@ -108,6 +108,67 @@ extension _Buffer where Element == UInt8 {
       as: UTF8.self)
   }
 
+  /// Appends the bytes of `text`.
+  @inlinable @inline(__always)
+  package mutating func append(_ text: StaticString) {
+    appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Appends `count` copies of `byte`.
+  @inlinable @inline(__always)
+  package mutating func append(repeating byte: UInt8, count: Int) {
+    reserve(count)
+    (base + self.count).initialize(repeating: byte, count: count)
+    self.count &+= count
+  }
+
+  /// Appends the bytes of an array.
+  @inlinable
+  package mutating func append(contentsOf bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { appendBytes($0) }
+  }
+
+  /// Appends a number's text as written.
+  @inlinable @inline(__always)
+  package mutating func append(_ number: borrowing JSONNumber) {
+    appendBytes(number.utf8)
+  }
+
+  /// Appends the UTF-8 of `text` but its last `dropLast` bytes (at most its count).
+  @inlinable
+  package mutating func append(utf8Of text: inout String, dropLast: Int = 0) {
+    text.withUTF8 { bytes in
+      appendBytes(UnsafeBufferPointer(rebasing: bytes.dropLast(dropLast)))
+    }
+  }
+
+  /// Appends the decimal digits of `magnitude`, after a `-` when `negative`.
+  @inlinable
+  package mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
+    // 20 digits hold UInt64.max; one more for the sign. Written from the end, then copied.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+      var position = 21
+      var rest = magnitude
+      repeat {
+        position &-= 1
+        buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+      } while rest != 0
+      if negative {
+        position &-= 1
+        buffer[position] = UInt8(ascii: "-")
+      }
+      append(UnsafeBufferPointer(rebasing: buffer[position...]))
+    }
+  }
+
+  /// The bytes from `start` (within `count`) to the end, as an array.
+  @inlinable
+  package func array(from start: Int = 0) -> [UInt8] {
+    precondition(start >= 0 && start <= count)
+    return Array(UnsafeBufferPointer(start: base + start, count: count &- start))
+  }
+
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   package var end: UnsafeMutablePointer<UInt8> { base + count }

@@ -77,6 +77,14 @@ package struct _CopyOnWriteState<State: _ManualState> {
     try body(&unique().pointee)
   }
 
+  /// The state during a run of events (see `beginEventRun()`), changed in place without a
+  /// check of the box: for code that is always inside a run. Outside one it traps.
+  @inlinable
+  package var inRun: State {
+    unsafeAddress { UnsafePointer(runState!) }
+    nonmutating unsafeMutableAddress { runState! }
+  }
+
   @inlinable
   package mutating func beginEventRun() {
     if !isKnownUniquelyReferenced(&box) { box = box.copy() }

@@ -184,3 +184,35 @@ func _writeHex4(_ value: UInt32, to output: UnsafeMutablePointer<UInt8>) {
   output[2] = hex.utf8Start[Int((value >> 4) & 0xF)]
   output[3] = hex.utf8Start[Int(value & 0xF)]
 }
+
+extension _Buffer where Element == UInt8 {
+  /// Appends `string` in quotes, escaped: `"`, `\\` and control characters always, non-ASCII
+  /// with `escapeUnicode`, `/` with `escapeSlash`. Returns false, having appended nothing,
+  /// when the bytes are not well-formed UTF-8.
+  @inlinable @inline(__always)
+  package mutating func appendQuoted(
+    _ string: borrowing JSONString, escapeUnicode: Bool, escapeSlash: Bool
+  ) -> Bool {
+    reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
+    let quote = base + count
+    quote.pointee = ._quote
+    let content = quote + 1
+    let stop: UnsafeMutablePointer<UInt8>?
+    if string._needsNoEscaping && !escapeUnicode && !escapeSlash {
+      let length = string.utf8.count
+      if let source = string.utf8.baseAddress {
+        _copyBytes(from: source, to: content, count: length)
+      }
+      stop = content + length
+    } else if string._isWellFormed && !escapeUnicode && !escapeSlash {
+      stop = _writeEscapedWellFormedContent(string.utf8, to: content)
+    } else {
+      stop = _writeEscapedJSONStringContent(
+        string.utf8, to: content, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
+    }
+    guard let stop else { return false }
+    stop.pointee = ._quote
+    count = stop + 1 - base
+    return true
+  }
+}

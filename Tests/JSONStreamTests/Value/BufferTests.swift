@@ -1,0 +1,99 @@
+import Testing
+
+@testable import JSONStreamCore
+
+/// The output buffer's byte-writing kernels, at their edges: nothing, one byte, the growth of
+/// a full buffer, the extreme integers, text that cannot be quoted.
+@Suite("Output buffer kernels")
+struct BufferTests {
+  /// A buffer of `capacity`, given to `body`, its bytes returned; freed after.
+  func bytes(capacity: Int = 1, _ body: (inout _Buffer<UInt8>) -> Void) -> [UInt8] {
+    var buffer = _Buffer<UInt8>(capacity: capacity)
+    defer { buffer.deallocate() }
+    body(&buffer)
+    return buffer.array()
+  }
+
+  @Test("static text, repeated bytes and arrays: empty, exact, and past the capacity")
+  func appends() {
+    #expect(bytes { $0.append("") } == [])
+    #expect(bytes { $0.append("null") } == Array("null".utf8))
+    #expect(bytes { $0.append(repeating: 0x20, count: 0) } == [])
+    #expect(bytes { $0.append(repeating: 0x20, count: 1) } == [0x20])
+    #expect(
+      bytes { $0.append(repeating: 0x20, count: 200) } == [UInt8](repeating: 0x20, count: 200))
+    #expect(bytes { $0.append(contentsOf: []) } == [])
+    let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+    #expect(bytes { $0.append(contentsOf: long) } == long)
+    // Growth keeps what was there.
+    #expect(
+      bytes(capacity: 3) {
+        $0.append("ab")
+        $0.append(repeating: 0x2E, count: 70)
+        $0.append("z")
+      } == Array("ab".utf8) + [UInt8](repeating: 0x2E, count: 70) + Array("z".utf8))
+  }
+
+  @Test("integers: zero, every power of ten, and the extremes, with and without a sign")
+  func decimals() {
+    var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64(Int64.max), UInt64(Int64.max) + 1]
+    var power: UInt64 = 1
+    for _ in 0..<19 {
+      power *= 10
+      values += [power - 1, power, power + 1]
+    }
+    for value in values {
+      #expect(bytes { $0.appendDecimal(value, negative: false) } == Array(String(value).utf8))
+      #expect(bytes { $0.appendDecimal(value, negative: true) } == Array("-\(value)".utf8))
+    }
+    #expect(
+      bytes { $0.appendDecimal(Int64.min.magnitude, negative: true) }
+        == Array(String(Int64.min).utf8))
+  }
+
+  @Test("a string's UTF-8, whole or without its last bytes")
+  func utf8() {
+    var text = "60.0"
+    #expect(bytes { $0.append(utf8Of: &text) } == Array("60.0".utf8))
+    #expect(bytes { $0.append(utf8Of: &text, dropLast: 2) } == Array("60".utf8))
+    #expect(bytes { $0.append(utf8Of: &text, dropLast: 9) } == [])
+    var empty = ""
+    #expect(bytes { $0.append(utf8Of: &empty) } == [])
+  }
+
+  @Test("the bytes from a position on")
+  func arrayFrom() {
+    var buffer = _Buffer<UInt8>(capacity: 4)
+    defer { buffer.deallocate() }
+    buffer.append("abc")
+    #expect(buffer.array(from: 0) == Array("abc".utf8))
+    #expect(buffer.array(from: 2) == Array("c".utf8))
+    #expect(buffer.array(from: 3) == [])
+  }
+
+  @Test("quoting: plain, escaped, options, and ill-formed UTF-8 appending nothing")
+  func quoting() {
+    func quoted(_ bytes: [UInt8], unicode: Bool = false, slash: Bool = false) -> [UInt8]? {
+      var buffer = _Buffer<UInt8>(capacity: 1)
+      defer { buffer.deallocate() }
+      buffer.append("x")
+      let ok = bytes.withUnsafeBufferPointer {
+        buffer.appendQuoted(JSONString(utf8: $0), escapeUnicode: unicode, escapeSlash: slash)
+      }
+      guard ok else {
+        #expect(buffer.array() == Array("x".utf8), "a failed quote leaves the buffer as it was")
+        return nil
+      }
+      return Array(buffer.array().dropFirst())
+    }
+    #expect(quoted([]) == Array(#""""#.utf8))
+    #expect(quoted(Array("a/b".utf8)) == Array(#""a/b""#.utf8))
+    #expect(quoted(Array("a/b".utf8), slash: true) == Array(#""a\/b""#.utf8))
+    #expect(quoted(Array("\"\\\n\u{1}".utf8)) == Array(#""\"\\\n\u0001""#.utf8))
+    #expect(quoted(Array("é😀".utf8)) == Array(#""é😀""#.utf8))
+    #expect(quoted(Array("é😀".utf8), unicode: true) == Array(#""\u00e9\ud83d\ude00""#.utf8))
+    #expect(quoted(Array(repeating: UInt8(ascii: "a"), count: 500)) != nil)
+    #expect(quoted([0xFF]) == nil)
+    #expect(quoted([0x61, 0xC3]) == nil)
+  }
+}
