@@ -32,14 +32,6 @@ extension JSONParser {
       column: max(1, offset - _lineStart - _continuationBytes + 1), message: message)
   }
 
-  @usableFromInline
-  @inline(never)
-  func _error(_ kind: JSONParseError.Kind, _ message: String, at p: UnsafePointer<UInt8>)
-    -> JSONParseError
-  {
-    _error(kind, message, offset: _offset(p))
-  }
-
   /// What the grammar wants in the current state, as words.
   @usableFromInline
   var _expectation: String {
@@ -60,19 +52,18 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _unexpectedByteError(at p: UnsafePointer<UInt8>) -> JSONParseError {
-    let c = p.pointee
+  func _unexpectedByteError(_ c: UInt8, at offset: Int) -> JSONParseError {
     let found = _describe(c)
     if _expect == .valueAfterComma && c == ._closeBracket {
-      return _error(.trailingComma, "trailing comma before ']'", at: p)
+      return _error(.trailingComma, "trailing comma before ']'", offset: offset)
     }
     if _expect == .keyAfterComma && c == ._closeBrace {
-      return _error(.trailingComma, "trailing comma before '}'", at: p)
+      return _error(.trailingComma, "trailing comma before '}'", offset: offset)
     }
-    if c == 0xEF && _offset(p) == 0 {
+    if c == 0xEF && offset == 0 {
       return _error(
         .byteOrderMark, "the input starts with a UTF-8 byte order mark, which JSON text must not",
-        at: p)
+        offset: offset)
     }
     var hint = ""
     switch c {
@@ -86,7 +77,7 @@ extension JSONParser {
     default: break
     }
     let kind: JSONParseError.Kind = _expect == .afterTopLevel ? .trailingText : .unexpectedByte
-    return _error(kind, "\(_expectation), found \(found)\(hint)", at: p)
+    return _error(kind, "\(_expectation), found \(found)\(hint)", offset: offset)
   }
 
   @usableFromInline
@@ -165,12 +156,6 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _limitError(_ limit: JSONParseLimits.Limit, at p: UnsafePointer<UInt8>) -> JSONParseError {
-    _limitError(limit, offset: _offset(p))
-  }
-
-  @usableFromInline
-  @inline(never)
   func _limitError(_ limit: JSONParseLimits.Limit, offset: Int) -> JSONParseError {
     let limits = options.limits
     let message: String
@@ -193,8 +178,8 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _numberError(_ state: _NumberState, at p: UnsafePointer<UInt8>) -> JSONParseError {
-    let found = _describe(p.pointee)
+  func _numberError(_ state: _NumberState, _ c: UInt8, at offset: Int) -> JSONParseError {
+    let found = _describe(c)
     let message: String
     switch state {
     case .afterLeadingZero: message = "invalid number: leading zeros are not allowed"
@@ -205,31 +190,30 @@ extension JSONParser {
       message = "invalid number: expected a digit or sign in the exponent, found \(found)"
     default: message = "invalid number: expected a digit in the exponent, found \(found)"
     }
-    return _error(.invalidNumber, message, at: p)
+    return _error(.invalidNumber, message, offset: offset)
   }
 
   @usableFromInline
   @inline(never)
-  func _literalError(at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _literalError(_ c: UInt8, at offset: Int) -> JSONParseError {
     _error(
       .invalidLiteral,
-      "invalid literal: expected '\(_literal.text)', found \(_describe(p.pointee))",
-      at: p)
+      "invalid literal: expected '\(_literal.text)', found \(_describe(c))",
+      offset: offset)
   }
 
   @usableFromInline
   @inline(never)
-  func _commentError(at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _commentError(_ c: UInt8, at offset: Int) -> JSONParseError {
     _error(
       .unexpectedByte,
-      "expected '/' or '*' after '/' to start a comment, found \(_describe(p.pointee))",
-      at: p)
+      "expected '/' or '*' after '/' to start a comment, found \(_describe(c))",
+      offset: offset)
   }
 
   @usableFromInline
   @inline(never)
-  func _controlCharacterError(at p: UnsafePointer<UInt8>) -> JSONParseError {
-    let c = p.pointee
+  func _controlCharacterError(_ c: UInt8, at offset: Int) -> JSONParseError {
     let escape: String
     switch c {
     case ._newline: escape = "\\n"
@@ -239,24 +223,24 @@ extension JSONParser {
     }
     return _error(
       .controlCharacterInString,
-      "control character 0x\(_hex(c)) in a string must be escaped (as \(escape))", at: p)
+      "control character 0x\(_hex(c)) in a string must be escaped (as \(escape))", offset: offset)
   }
 
   @usableFromInline
   @inline(never)
-  func _invalidEscapeError(at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _invalidEscapeError(_ c: UInt8, at offset: Int) -> JSONParseError {
     _error(
       .invalidEscape,
-      "invalid escape: '\\' must be followed by one of \" \\ / b f n r t u, found \(_describe(p.pointee))",
-      at: p)
+      "invalid escape: '\\' must be followed by one of \" \\ / b f n r t u, found \(_describe(c))",
+      offset: offset)
   }
 
   @usableFromInline
   @inline(never)
-  func _invalidUnicodeEscapeError(at p: UnsafePointer<UInt8>) -> JSONParseError {
+  func _invalidUnicodeEscapeError(_ c: UInt8, at offset: Int) -> JSONParseError {
     _error(
       .invalidUnicodeEscape,
-      "invalid \\u escape: expected 4 hex digits, found \(_describe(p.pointee))", at: p)
+      "invalid \\u escape: expected 4 hex digits, found \(_describe(c))", offset: offset)
   }
 
   @usableFromInline
@@ -272,13 +256,12 @@ extension JSONParser {
 
   @usableFromInline
   @inline(never)
-  func _invalidUTF8Error(at p: UnsafePointer<UInt8>) -> JSONParseError {
-    let c = p.pointee
+  func _invalidUTF8Error(_ c: UInt8, at offset: Int) -> JSONParseError {
     let message =
       _utf8.need > 0
       ? "invalid UTF-8: byte 0x\(_hex(c)) cannot continue the multi-byte sequence"
       : "invalid UTF-8: byte 0x\(_hex(c)) cannot start a character"
-    return _error(.invalidUTF8, message, at: p)
+    return _error(.invalidUTF8, message, offset: offset)
   }
 
   @usableFromInline

@@ -5,69 +5,67 @@
 import JSONStreamCore
 
 extension JSONParser {
+  /// The input offset of `position` in the current chunk.
   @inlinable
-  func _offset(_ p: UnsafePointer<UInt8>) -> Int {
-    _bias &+ Int(bitPattern: p)
+  func _offset(_ position: Int) -> Int {
+    _chunkStart &+ position
   }
 
   /// Scans one chunk. Leaves `_consumed` at the offset where scanning stopped.
   @inlinable
-  mutating func _scan(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
-    -> JSONParseStatus
-  {
-    _bias = _consumed &- Int(bitPattern: start)
-    var p = start
+  mutating func _scan(_ input: _ScanInput) throws -> JSONParseStatus {
+    _chunkStart = _consumed
+    var i = 0
     if _token != .none {
-      p = try _resumeToken(p, end)
-      if let status = _checkStop(p) { return status }
+      i = try _resumeToken(input, i)
+      if let status = _checkStop(i) { return status }
     }
-    while p < end {
-      let c = p.pointee
+    while let c = input.byte(at: i) {
       if c <= ._space {
         // Whitespace by bit mask, not by comparisons LLVM may lower to a jump table (an
         // indirect jump per byte, which mispredicts on indented input). Runs of spaces —
         // indentation — get a loop of their own.
         let bit = UInt64(1) &<< UInt64(c)
         if bit & 0x1_0000_0200 != 0 {  // space, tab
-          p = _skipSpaceRun(p + 1, end)
+          i = input.skipSpaceRun(from: i &+ 1)
           continue
         }
         if bit & 0x2400 != 0 {  // \n, \r
-          _lineBreak(c, at: p)
-          p += 1
+          _lineBreak(c, at: i)
+          i &+= 1
           continue
         }
       }
       switch _expect {
       case .value, .valueOrEndArray, .valueAfterComma:
-        p = try _scanValue(c, p, end)
+        i = try _scanValue(c, input, i)
       case .keyOrEndObject, .keyAfterComma:
         if c == ._quote {
           _stringIsKey = true
-          _markTokenStart(p)
-          p = try _scanNewString(p + 1, end, isKey: true)
+          _markTokenStart(i)
+          i = try _scanNewString(input, i &+ 1, isKey: true)
         } else if c == ._closeBrace
           && (_expect == .keyOrEndObject || options.allowTrailingCommas)
         {
-          p = try _endContainer(p)
+          i = try _endContainer(i)
         } else {
-          p = try _scanExtendedWhitespace(p, end)
+          i = try _scanExtendedWhitespace(input, i)
         }
       case .colon:
         if c == ._colon {
           _expect = .value
-          p += 1
+          i &+= 1
         } else {
-          p = try _scanExtendedWhitespace(p, end)
+          i = try _scanExtendedWhitespace(input, i)
         }
       case .afterValue:
         if c == ._comma {
           _expect = _inObject ? .keyAfterComma : .valueAfterComma
-          p += 1
+          i &+= 1
         } else if c == (_inObject ? ._closeBrace : ._closeBracket) {
-          p = try _endContainer(p)
+          i = try _endContainer(i)
         } else {
-          p = try _scanExtendedWhitespace(p, end)
+          i = try _scanExtendedWhitespace(input, i)
         }
       case .afterTopLevel:
         if options.allowMultipleValues && c != ._slash && c != ._recordSeparator
@@ -77,12 +75,12 @@ extension JSONParser {
           _expect = .value
           continue
         }
-        p = try _scanExtendedWhitespace(p, end)
+        i = try _scanExtendedWhitespace(input, i)
       }
-      p = try _scanSteady(p, end)
-      if let status = _checkStop(p) { return status }
+      i = try _scanSteady(input, i)
+      if let status = _checkStop(i) { return status }
     }
-    _consumed = _offset(end)
+    _consumed = _offset(input.count)
     return .needsMoreInput
   }
 
@@ -91,48 +89,45 @@ extension JSONParser {
   /// main loop is an indirect jump whose target follows the data's shape and so mispredicts;
   /// here the grammar's order is the code's order, and what is left are branches on bytes.
   /// Returns at the first byte the main loop must see (line breaks, comments, errors, what
-  /// follows the top-level value), at `end`, or once the handler asks to stop.
+  /// follows the top-level value), at the chunk's end, or once the handler asks to stop.
   @inlinable @inline(__always)
-  mutating func _scanSteady(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
-    -> UnsafePointer<UInt8>
-  {
-    var p = start
+  mutating func _scanSteady(_ input: _ScanInput, _ start: Int) throws -> Int {
+    var i = start
     while _phase == .running && !handler.isDone {
-      p = _skipSpaces(p, end)
-      guard p < end else { return p }
-      let c = p.pointee
+      i = _skipSpaces(input, i)
+      guard let c = input.byte(at: i) else { return i }
       let expect = _expect
       if expect == .afterValue {
         if c == ._comma {
-          p = _skipSpaces(p + 1, end)
+          i = _skipSpaces(input, i &+ 1)
           if _inObject {
             _expect = .keyAfterComma
-            guard p < end && p.pointee == ._quote else { continue }
-            p = try _scanMember(p, end)
+            guard input.byte(at: i) == ._quote else { continue }
+            i = try _scanMember(input, i)
           } else {
             _expect = .valueAfterComma
-            guard p < end && p.pointee > ._space else { continue }
-            p = try _scanValue(p.pointee, p, end)
+            guard let c = input.byte(at: i), c > ._space else { continue }
+            i = try _scanValue(c, input, i)
           }
         } else if c == (_inObject ? ._closeBrace : ._closeBracket) {
-          p = try _endContainer(p)
+          i = try _endContainer(i)
         } else {
-          return p
+          return i
         }
       } else if expect == .keyAfterComma || expect == .keyOrEndObject {
-        guard c == ._quote else { return p }
-        p = try _scanMember(p, end)
+        guard c == ._quote else { return i }
+        i = try _scanMember(input, i)
       } else if expect == .colon {
-        guard c == ._colon else { return p }
+        guard c == ._colon else { return i }
         _expect = .value
-        p += 1
+        i &+= 1
       } else if expect != .afterTopLevel && c > ._space {
-        p = try _scanValue(c, p, end)
+        i = try _scanValue(c, input, i)
       } else {
-        return p
+        return i
       }
     }
-    return p
+    return i
   }
 
   /// From a key's opening quote: the key, and the `:` and value after it as far as they are
@@ -140,48 +135,44 @@ extension JSONParser {
   /// record's members, without a return to the caller and its dispatch for each). Leaves
   /// `_expect` wherever it got to.
   @inlinable @inline(__always)
-  mutating func _scanMember(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
-    -> UnsafePointer<UInt8>
-  {
-    var p = start
+  mutating func _scanMember(_ input: _ScanInput, _ start: Int) throws -> Int {
+    var i = start
     while true {
       _stringIsKey = true
-      _markTokenStart(p)
-      p = try _scanNewString(p + 1, end, isKey: true)
-      // Short of `end`, the key is complete and `_expect` is `.colon`.
-      guard p < end && !handler.isDone else { return p }
-      p = _skipSpaces(p, end)
-      guard p < end && p.pointee == ._colon else { return p }
+      _markTokenStart(i)
+      i = try _scanNewString(input, i &+ 1, isKey: true)
+      // Short of the chunk's end, the key is complete and `_expect` is `.colon`.
+      guard input.contains(i) && !handler.isDone else { return i }
+      i = _skipSpaces(input, i)
+      guard input.byte(at: i) == ._colon else { return i }
       _expect = .value
-      p = _skipSpaces(p + 1, end)
-      guard p < end && p.pointee > ._space else { return p }
-      p = try _scanValue(p.pointee, p, end)
+      i = _skipSpaces(input, i &+ 1)
+      guard let c = input.byte(at: i), c > ._space else { return i }
+      i = try _scanValue(c, input, i)
       // After a scalar (a container leaves `_expect` at its first token): `,` and a key.
       guard _expect == .afterValue && _phase == .running && !handler.isDone,
-        p < end && p.pointee == ._comma
-      else { return p }
-      let next = _skipSpaces(p + 1, end)
-      guard next < end && next.pointee == ._quote else { return p }
+        input.byte(at: i) == ._comma
+      else { return i }
+      let next = _skipSpaces(input, i &+ 1)
+      guard input.byte(at: next) == ._quote else { return i }
       _expect = .keyAfterComma
-      p = next
+      i = next
     }
   }
 
   /// Past spaces and tabs: the whitespace that needs no counting.
   @inlinable @inline(__always)
-  func _skipSpaces(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
-    -> UnsafePointer<UInt8>
-  {
-    var p = start
-    while p < end && (p.pointee == ._space || p.pointee == ._tab) { p += 1 }
-    return p
+  func _skipSpaces(_ input: _ScanInput, _ start: Int) -> Int {
+    var i = start
+    while let c = input.byte(at: i), c == ._space || c == ._tab { i &+= 1 }
+    return i
   }
 
   /// After a token: has the handler asked to stop, or is the value finished?
   @inlinable @inline(__always)
-  mutating func _checkStop(_ p: UnsafePointer<UInt8>) -> JSONParseStatus? {
+  mutating func _checkStop(_ i: Int) -> JSONParseStatus? {
     if _phase == .running && !handler.isDone { return nil }
-    _consumed = _offset(p)
+    _consumed = _offset(i)
     if handler.isDone {
       _phase = .stopped
       return .stopped
@@ -192,13 +183,11 @@ extension JSONParser {
 
   /// A byte where a value is expected.
   @usableFromInline @_transparent
-  mutating func _scanValue(
-    _ c: UInt8, _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
-  ) throws -> UnsafePointer<UInt8> {
+  mutating func _scanValue(_ c: UInt8, _ input: _ScanInput, _ i: Int) throws -> Int {
     switch c {
     case ._openBrace:
-      try _push(isObject: true, at: p)
-      _cursor = _offset(p)
+      try _push(isObject: true, at: i)
+      _cursor = _offset(i)
       if !_skipping {
         try handler.startObject()
         if Handler.canSkipContainers && handler.skipsContainerContents { _skipDepth = 1 }
@@ -206,10 +195,10 @@ extension JSONParser {
         _skipDepth &+= 1
       }
       _expect = .keyOrEndObject
-      return p + 1
+      return i &+ 1
     case ._openBracket:
-      try _push(isObject: false, at: p)
-      _cursor = _offset(p)
+      try _push(isObject: false, at: i)
+      _cursor = _offset(i)
       if !_skipping {
         try handler.startArray()
         if Handler.canSkipContainers && handler.skipsContainerContents { _skipDepth = 1 }
@@ -217,52 +206,52 @@ extension JSONParser {
         _skipDepth &+= 1
       }
       _expect = .valueOrEndArray
-      return p + 1
+      return i &+ 1
     case ._quote:
       _stringIsKey = false
-      _markTokenStart(p)
-      return try _scanNewString(p + 1, end, isKey: false)
+      _markTokenStart(i)
+      return try _scanNewString(input, i &+ 1, isKey: false)
     case ._minus, ._zero ... ._nine:
-      _markTokenStart(p)
-      return try _scanNewNumber(p, end)
+      _markTokenStart(i)
+      return try _scanNewNumber(input, i)
     case UInt8(ascii: "t"):
-      return try _startLiteral(.true, p, end)
+      return try _startLiteral(.true, input, i)
     case UInt8(ascii: "f"):
-      return try _startLiteral(.false, p, end)
+      return try _startLiteral(.false, input, i)
     case UInt8(ascii: "n"):
-      return try _startLiteral(.null, p, end)
+      return try _startLiteral(.null, input, i)
     case UInt8(ascii: "N") where options.allowNonFiniteNumbers:
-      return try _startLiteral(.nan, p, end)
+      return try _startLiteral(.nan, input, i)
     case UInt8(ascii: "I") where options.allowNonFiniteNumbers:
-      return try _startLiteral(.infinity, p, end)
+      return try _startLiteral(.infinity, input, i)
     case ._closeBracket
     where _expect == .valueOrEndArray
       || (_expect == .valueAfterComma && options.allowTrailingCommas):
-      return try _endContainer(p)
+      return try _endContainer(i)
     default:
-      return try _scanExtendedWhitespace(p, end)
+      return try _scanExtendedWhitespace(input, i)
     }
   }
 
   @inlinable @inline(__always)
-  mutating func _markTokenStart(_ p: UnsafePointer<UInt8>) {
-    _tokenStart = _offset(p)
+  mutating func _markTokenStart(_ i: Int) {
+    _tokenStart = _offset(i)
     _tokenStartContinuationBytes = _continuationBytes
   }
 
   @inlinable @inline(__always)
-  mutating func _push(isObject: Bool, at p: UnsafePointer<UInt8>) throws {
+  mutating func _push(isObject: Bool, at i: Int) throws {
     if _stack.depth >= options.limits.maxDepth {
-      throw _limitError(.depth, at: p)
+      throw _limitError(.depth, offset: _offset(i))
     }
     _stack.push(isObject: isObject)
   }
 
   /// `}` or `]` that closes the innermost container (the caller checked it matches).
   @inlinable @inline(__always)
-  mutating func _endContainer(_ p: UnsafePointer<UInt8>) throws -> UnsafePointer<UInt8> {
+  mutating func _endContainer(_ i: Int) throws -> Int {
     let isObject = _stack.pop()
-    _cursor = _offset(p)
+    _cursor = _offset(i)
     if _skipping && _skipDepth > 1 {
       _skipDepth &-= 1
     } else {
@@ -275,7 +264,7 @@ extension JSONParser {
       }
     }
     _valueCompleted()
-    return p + 1
+    return i &+ 1
   }
 
   /// A value (scalar or container) just ended.
@@ -292,17 +281,15 @@ extension JSONParser {
 
   /// Continues the token the previous chunk ended inside.
   @inlinable
-  mutating func _resumeToken(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
-    -> UnsafePointer<UInt8>
-  {
+  mutating func _resumeToken(_ input: _ScanInput, _ i: Int) throws -> Int {
     switch _token {
-    case .none: return p
-    case .string: return try _scanString(p, end, fresh: false)
-    case .number: return try _scanNumber(p, end)
-    case .literal: return try _scanLiteral(p, end)
-    case .slash, .lineComment, .blockComment: return try _scanComment(p, end)
-    case .unicodeNewline: return try _scanUnicodeNewline(p, end)
-    case .byteOrderMark: return try _scanByteOrderMark(p, end)
+    case .none: return i
+    case .string: return try _scanString(input, i, fresh: false)
+    case .number: return try _scanNumber(input, i)
+    case .literal: return try _scanLiteral(input, i)
+    case .slash, .lineComment, .blockComment: return try _scanComment(input, i)
+    case .unicodeNewline: return try _scanUnicodeNewline(input, i)
+    case .byteOrderMark: return try _scanByteOrderMark(input, i)
     }
   }
 

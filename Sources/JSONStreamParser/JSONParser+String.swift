@@ -13,34 +13,28 @@ extension JSONParser {
   /// set). Plain ASCII that ends in this chunk — most strings — is delivered right here, with
   /// no call; anything else goes on in `_scanString` from the byte that stopped the run.
   @inlinable @inline(__always)
-  mutating func _scanNewString(
-    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, isKey: Bool
-  ) throws -> UnsafePointer<UInt8> {
-    let p = _skipPlainStringBytes(start, end)
-    if p < end && p.pointee == ._quote {
-      try _endPlainString(start, p, isKey: isKey)
-      return p + 1
+  mutating func _scanNewString(_ input: _ScanInput, _ start: Int, isKey: Bool) throws -> Int {
+    let i = input.skipPlainStringBytes(from: start)
+    if input.byte(at: i) == ._quote {
+      try _endPlainString(input, start, i, isKey: isKey)
+      return i &+ 1
     }
     _tokenInScratch = false
-    return try _scanString(start, end, fresh: true, at: p)
+    return try _scanString(input, start, fresh: true, at: i)
   }
 
-  /// The closing quote at `p` of a string whose bytes `[start, p)` are all in this chunk and
+  /// The closing quote at `i` of a string whose bytes `start..<i` are all in this chunk and
   /// need no decoding.
   @inlinable @inline(__always)
-  mutating func _endPlainString(
-    _ start: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>, isKey: Bool
-  ) throws {
+  mutating func _endPlainString(_ input: _ScanInput, _ start: Int, _ i: Int, isKey: Bool) throws {
     _cursor = _tokenStart
     // Checked inside skipped containers too: every entry point holds strings to one limit.
-    if p - start > options.limits.maxStringLength {
+    if i &- start > options.limits.maxStringLength {
       throw _tokenLimitError(.stringLength)
     }
     if !_skipping {
-      let count = p - start
       // Straight from the input: the scan stopped at no `\` and no control character.
-      let view = JSONString(
-        _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: start, count: count))
+      let view = input.plainString(start, i)
       if isKey {
         try handler.key(view)
       } else {
@@ -58,51 +52,51 @@ extension JSONParser {
   /// bytes before `scanned` known to be plain).
   @inlinable
   mutating func _scanString(
-    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, fresh: Bool,
-    at scanned: UnsafePointer<UInt8>? = nil
-  ) throws -> UnsafePointer<UInt8> {
-    var p = scanned ?? start
+    _ input: _ScanInput, _ start: Int, fresh: Bool, at scanned: Int? = nil
+  ) throws -> Int {
+    let end = input.count
+    var i = scanned ?? start
     var runStart = start
     if fresh {
       _tokenInScratch = false
     } else {
       // Resuming: finish an escape or a multi-byte character the last chunk ended inside.
       if _escape != 0 {
-        p = try _scanEscape(p, end)
-        runStart = p
+        i = try _scanEscape(input, i)
+        runStart = i
         if _escape != 0 { return end }
       }
       if _utf8.need != 0 {
-        p = try _scanMultiByte(p, end, runStart: &runStart)
+        i = try _scanMultiByte(input, i, runStart: &runStart)
         if _utf8.need != 0 {
-          try _appendToScratch(runStart, end)
+          try _appendToScratch(input, runStart, end)
           return end
         }
       }
     }
     while true {
-      if _pendingHighSurrogate != 0 && p < end && p.pointee != ._backslash {
+      if _pendingHighSurrogate != 0, let c = input.byte(at: i), c != ._backslash {
         // A high surrogate escape must be followed by `\u` and its low half.
-        try _appendToScratch(runStart, p)
+        try _appendToScratch(input, runStart, i)
         try _unpairedSurrogate(at: _highSurrogateStart)
-        runStart = p
+        runStart = i
       }
-      p = _skipPlainStringBytes(p, end)
-      if p == end {
-        try _appendToScratch(runStart, end)
+      i = input.skipPlainStringBytes(from: i)
+      if i == end {
+        try _appendToScratch(input, runStart, end)
         _token = .string
         return end
       }
-      let c = p.pointee
+      let c = input[i]
       if c == ._quote {
-        try _endString(runStart, p)
-        return p + 1
+        try _endString(input, runStart, i)
+        return i &+ 1
       } else if c == ._backslash {
-        try _appendToScratch(runStart, p)
+        try _appendToScratch(input, runStart, i)
         _escape = 1
-        _escapeStart = _offset(p)
-        p = try _scanEscape(p + 1, end)
-        runStart = p
+        _escapeStart = _offset(i)
+        i = try _scanEscape(input, i &+ 1)
+        runStart = i
         if _escape != 0 {
           _token = .string
           return end
@@ -112,44 +106,43 @@ extension JSONParser {
         // time. Anything else (ill-formed, cut off by the chunk, or checked for
         // noncharacters) goes to `_scanMultiByte`.
         if !options.rejectNullAndNoncharacters {
-          let run = _skipWellFormedCharacters(p, end)
-          if run.end != p {
+          let run = input.skipWellFormedCharacters(from: i)
+          if run.end != i {
             _continuationBytes &+= run.continuationBytes
-            p = run.end
+            i = run.end
             continue
           }
         }
-        p = try _scanMultiByte(p, end, runStart: &runStart)
+        i = try _scanMultiByte(input, i, runStart: &runStart)
         if _utf8.need != 0 {
-          try _appendToScratch(runStart, end)
+          try _appendToScratch(input, runStart, end)
           _token = .string
           return end
         }
       } else {
-        throw _stringError(_controlCharacterError(at: p), unflushed: p - runStart)
+        throw _stringError(_controlCharacterError(c, at: _offset(i)), unflushed: i &- runStart)
       }
     }
   }
 
-  /// The closing quote at `p`: delivers the string or key.
+  /// The closing quote at `i`: delivers the string or key.
   @inlinable
-  mutating func _endString(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>) throws {
+  mutating func _endString(_ input: _ScanInput, _ runStart: Int, _ i: Int) throws {
     _token = .none
     guard _tokenInScratch else {
       // All in this chunk and nothing decoded: `runStart` is still the string's start.
-      try _endPlainString(runStart, p, isKey: _stringIsKey)
+      try _endPlainString(input, runStart, i, isKey: _stringIsKey)
       return
     }
     _cursor = _tokenStart
-    try _appendToScratch(runStart, p)
+    try _appendToScratch(input, runStart, i)
     if !_skipping {  // inside a skipped container: checked, not delivered
-      let bytes = _scratch
       let isKey = _stringIsKey
-      try bytes.withUnsafeBufferPointer { buffer in
+      try JSONString.withWellFormed(_scratch) { string in
         if isKey {
-          try handler.key(JSONString(_wellFormed: buffer))
+          try handler.key(string)
         } else {
-          try handler.string(JSONString(_wellFormed: buffer))
+          try handler.string(string)
         }
       }
     }
@@ -160,14 +153,13 @@ extension JSONParser {
     }
   }
 
-  /// Copies `[from, to)` of a string (or, with `limit: .numberLength`, of a number) into the
+  /// Copies `from..<to` of a string (or, with `limit: .numberLength`, of a number) into the
   /// scratch buffer, starting it if this token has none yet; the token's limit is checked.
   @inlinable
   mutating func _appendToScratch(
-    _ from: UnsafePointer<UInt8>, _ to: UnsafePointer<UInt8>,
-    limit: JSONParseLimits.Limit = .stringLength
+    _ input: _ScanInput, _ from: Int, _ to: Int, limit: JSONParseLimits.Limit = .stringLength
   ) throws {
-    let count = to - from
+    let count = to &- from
     let maximum =
       limit == .numberLength ? options.limits.maxNumberLength : options.limits.maxStringLength
     // A skipped token is not kept, but its length is counted and held to the same limit.
@@ -194,7 +186,7 @@ extension JSONParser {
       throw _tokenLimitError(limit)
     }
     if count > 0 {
-      _scratch.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
+      input.copy(from, to, to: &_scratch)
       _scratchCopied.add(count)
     }
   }
@@ -226,12 +218,9 @@ extension JSONParser {
   /// Continues an escape sequence (`_escape` != 0) from `start`; the scratch buffer is active.
   /// Inlined: as a call, escape-heavy strings paid 0.7% more to decode as NDJSON lines.
   @inlinable @inline(__always)
-  mutating func _scanEscape(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws
-    -> UnsafePointer<UInt8>
-  {
-    var p = start
-    while p < end {
-      let c = p.pointee
+  mutating func _scanEscape(_ input: _ScanInput, _ start: Int) throws -> Int {
+    var i = start
+    while let c = input.byte(at: i) {
       if _escape == 1 {
         let decoded: UInt8
         switch c {
@@ -244,33 +233,33 @@ extension JSONParser {
         case UInt8(ascii: "u"):
           _escape = 2
           _escapeValue = 0
-          p += 1
+          i &+= 1
           continue
         default:
-          throw _stringError(_invalidEscapeError(at: p), unflushed: 0)
+          throw _stringError(_invalidEscapeError(c, at: _offset(i)), unflushed: 0)
         }
         if _pendingHighSurrogate != 0 { try _unpairedSurrogate(at: _highSurrogateStart) }
         if _skipping { _skippedTokenLength &+= 1 } else { _scratch.append(decoded) }
         _escape = 0
-        return p + 1
+        return i &+ 1
       }
       let digit: UInt8
       switch c {
       case ._zero ... ._nine: digit = c &- ._zero
       case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
       case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
-      default: throw _stringError(_invalidUnicodeEscapeError(at: p), unflushed: 0)
+      default: throw _stringError(_invalidUnicodeEscapeError(c, at: _offset(i)), unflushed: 0)
       }
       _escapeValue = _escapeValue << 4 | UInt32(digit)
       _escape &+= 1
-      p += 1
+      i &+= 1
       if _escape == 6 {
         _escape = 0
         try _codeUnitEscape(_escapeValue)
-        return p
+        return i
       }
     }
-    return end
+    return input.count
   }
 
   /// A complete `\uXXXX` escape (its `\` at `_escapeStart`): pairs surrogates, checks the
@@ -323,48 +312,48 @@ extension JSONParser {
     _appendScalar(0xFFFD)
   }
 
-  /// Validates a multi-byte UTF-8 character starting at `p` (a byte >= 0x80), or continues the
-  /// one in `_utf8`. Returns past the character, or `end` with `_utf8.need` > 0 to continue.
+  /// Validates a multi-byte UTF-8 character starting at `start` (a byte >= 0x80), or continues
+  /// the one in `_utf8`. Returns past the character, or the chunk's end with `_utf8.need` > 0
+  /// to continue.
   @inlinable
-  mutating func _scanMultiByte(
-    _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
-    runStart: inout UnsafePointer<UInt8>
-  ) throws -> UnsafePointer<UInt8> {
-    var p = start
+  mutating func _scanMultiByte(_ input: _ScanInput, _ start: Int, runStart: inout Int) throws
+    -> Int
+  {
+    var i = start
     if _utf8.need == 0 && !options.rejectNullAndNoncharacters {
       // Fast path: a run of well-formed characters that lie wholly in this chunk.
-      let run = _skipWellFormedCharacters(p, end)
-      if run.end != p {
+      let run = input.skipWellFormedCharacters(from: i)
+      if run.end != i {
         _continuationBytes &+= run.continuationBytes
         return run.end
       }
     }
     if _utf8.need == 0 {
-      guard _utf8.start(p.pointee) else {
+      guard _utf8.start(input[i]) else {
         // Not a lead byte: a maximal ill-formed subpart of one byte.
         if !options.looseUnicode {
-          throw _stringError(_invalidUTF8Error(at: p), unflushed: p - runStart)
+          throw _stringError(_invalidUTF8Error(input[i], at: _offset(i)), unflushed: i &- runStart)
         }
-        try _appendToScratch(runStart, p)
+        try _appendToScratch(input, runStart, i)
         _appendScalar(0xFFFD)
-        runStart = p + 1
-        return p + 1
+        runStart = i &+ 1
+        return i &+ 1
       }
-      p += 1
+      i &+= 1
     }
     while _utf8.need > 0 {
-      if p == end { return end }
-      guard _utf8.take(p.pointee) else {
+      if i == input.count { return i }
+      guard _utf8.take(input[i]) else {
         // The sequence so far is a maximal ill-formed subpart; this byte starts afresh.
         if !options.looseUnicode {
-          throw _stringError(_invalidUTF8Error(at: p), unflushed: p - runStart)
+          throw _stringError(_invalidUTF8Error(input[i], at: _offset(i)), unflushed: i &- runStart)
         }
-        try _replaceIllFormed(runStart, p)
-        runStart = p
-        return p
+        try _replaceIllFormed(input, runStart, i)
+        runStart = i
+        return i
       }
       _continuationBytes &+= 1
-      p += 1
+      i &+= 1
     }
     if options.rejectNullAndNoncharacters && _isNullOrNoncharacter(_utf8.scalar) {
       if !options.looseUnicode {
@@ -372,22 +361,20 @@ extension JSONParser {
         // they were read, lie after that point and must not shorten the column.
         _continuationBytes &-= Int(_utf8.length) &- 1
         throw _stringError(
-          _disallowedCharacterError(_utf8.scalar, offset: _offset(p - Int(_utf8.length))),
-          unflushed: p - runStart)
+          _disallowedCharacterError(_utf8.scalar, offset: _offset(i &- Int(_utf8.length))),
+          unflushed: i &- runStart)
       }
-      try _replaceIllFormed(runStart, p)
-      runStart = p
+      try _replaceIllFormed(input, runStart, i)
+      runStart = i
     }
-    return p
+    return i
   }
 
-  /// Replaces the `_utf8.length` bytes just before `p` (part of the run, or already in
+  /// Replaces the `_utf8.length` bytes just before `i` (part of the run, or already in
   /// scratch from an earlier chunk) by U+FFFD.
   @inlinable
-  mutating func _replaceIllFormed(_ runStart: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>)
-    throws
-  {
-    try _appendToScratch(runStart, p)
+  mutating func _replaceIllFormed(_ input: _ScanInput, _ runStart: Int, _ i: Int) throws {
+    try _appendToScratch(input, runStart, i)
     if _skipping {
       _skippedTokenLength &-= Int(_utf8.length)
     } else {

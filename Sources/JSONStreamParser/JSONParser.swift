@@ -33,8 +33,8 @@ public struct JSONParser<Handler: JSONEventHandler> {
 
   /// Offset of the current chunk's first byte (during a scan), or of the next unread byte.
   @usableFromInline var _consumed = 0
-  /// `_consumed - Int(bitPattern: chunkStart)`, so that a pointer's offset is one addition.
-  @usableFromInline var _bias = 0
+  /// Offset of the current chunk's first byte, so that a position's offset is one addition.
+  @usableFromInline var _chunkStart = 0
   /// Where the scan was when the handler was last called (for errors thrown by the handler).
   @usableFromInline var _cursor = 0
   @usableFromInline var _line = 1
@@ -121,55 +121,33 @@ public struct JSONParser<Handler: JSONEventHandler> {
   /// Column (from 1, in characters) of ``offset``.
   public var column: Int { _consumed - _lineStart - _continuationBytes + 1 }
 
-  /// Feeds the next chunk of input and delivers the events of every token it completes.
-  ///
-  /// - Returns: ``JSONParseStatus/needsMoreInput`` normally; ``JSONParseStatus/stopped`` once
-  ///   the handler's ``JSONEventHandler/isDone`` is set; ``JSONParseStatus/finished`` once the
-  ///   value is complete under ``JSONParseOptions/allowTrailingText``. The parser ignores input
-  ///   fed after it has stopped or finished.
-  /// - Throws: ``JSONParseError`` for bad input, or the handler's error.
+  /// Feeds a chunk (nil when it is empty): the body of the public `feed` methods, which only
+  /// wrap their bytes (see ScanInput.swift).
   @inlinable
-  @discardableResult
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+  mutating func _feed(_ chunk: _ScanInput?) throws -> JSONParseStatus {
     switch _phase {
     case .running: break
     case .stopped: return .stopped
     case .finished: return .finished
     case .failed: throw _failure!
     case .ended:
-      if bytes.isEmpty { return .needsMoreInput }
+      if chunk == nil { return .needsMoreInput }
       throw _fail(_inputAfterFinish())
     }
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return .needsMoreInput }
-    let start = base.assumingMemoryBound(to: UInt8.self)
-    var count = bytes.count
-    let overLimit = count > options.limits.maxInputLength - _consumed
-    if overLimit { count = options.limits.maxInputLength - _consumed }
+    guard var input = chunk else { return .needsMoreInput }
+    let overLimit = input.count > options.limits.maxInputLength - _consumed
+    if overLimit { input = input.prefix(options.limits.maxInputLength - _consumed) }
     handler.beginEventRun()
     defer { handler.endEventRun() }
     do {
-      let status = try _scan(start, start + count)
+      let status = try _scan(input)
       if overLimit && status == .needsMoreInput {
-        throw _limitError(.inputLength, at: start + count)
+        throw _limitError(.inputLength, offset: _offset(input.count))
       }
       return status
     } catch {
       throw _fail(error)
     }
-  }
-
-  /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,
-  /// `UnsafeBufferPointer<UInt8>`… (other sequences are copied into an array first).
-  @inlinable
-  @discardableResult
-  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
-  where Bytes.Element == UInt8 {
-    if let status = try bytes.withContiguousStorageIfAvailable({ buffer in
-      try feed(UnsafeRawBufferPointer(buffer))
-    }) {
-      return status
-    }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
   }
 
   /// Declares the end of input: completes a pending top-level number, and throws if the input
@@ -266,6 +244,9 @@ enum _NumberState: UInt8 {
 @usableFromInline
 enum _Literal: UInt8 {
   case `true`, `false`, null, nan, infinity, negativeInfinity
+
+  /// The literal's bytes, for matching it byte by byte and for a non-finite number's text.
+  @inlinable var utf8: [UInt8] { Array("\(text)".utf8) }
 
   @inlinable var text: StaticString {
     switch self {
