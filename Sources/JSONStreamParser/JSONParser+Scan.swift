@@ -6,7 +6,7 @@ import JSONStreamCore
 
 extension JSONParser {
   /// The input offset of `position` in the current chunk.
-  @inlinable
+  @inlinable @inline(__always)
   func _offset(_ position: Int) -> Int {
     _chunkStart &+ position
   }
