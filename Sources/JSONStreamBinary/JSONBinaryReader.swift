@@ -43,7 +43,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   @usableFromInline var phase = _Phase.running
   /// The error every call throws once the reader has failed.
   @usableFromInline var _failure: (any Error)? = nil
-  @usableFromInline var tables = _StateBox(_BinaryTables())
+  /// The key and string tables, copied on write; reached as `tables.inRun` during `feed`.
+  @usableFromInline var tables = _CopyOnWriteState(_BinaryTables())
   /// Number text made from a binary number.
   @usableFromInline var text: [UInt8] = []
 
@@ -54,47 +55,38 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   // MARK: Input
+  //
+  // The `feed` methods, which take raw bytes, are in JSONBinaryTokens.swift: they only wrap
+  // them in the checked view read here.
 
-  /// Reads the next chunk. After an error, every later call throws the same error.
-  @inlinable @discardableResult
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    do {
-      return try _feed(bytes)
-    } catch {
-      throw _fail(error)
-    }
-  }
-
+  /// Reads the chunk `input` (nil when empty).
   @inlinable
-  mutating func _feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+  mutating func _feed(_ input: _ScanInput?) throws -> JSONParseStatus {
     switch phase {
     case .stopped: return .stopped
     case .running: try _checkOptions()
     case .failed: throw _failure!
     default: throw error(.inputAfterFinish, "input after finish()", at: offset)
     }
-    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0
-    else { return .needsMoreInput }
-    if offset + carry.count + bytes.count > options.limits.maxInputLength {
+    guard let input else { return .needsMoreInput }
+    if offset + carry.count + input.count > options.limits.maxInputLength {
       throw error(.limitExceeded(.inputLength), "input longer than the limit", at: offset)
     }
-    var p = base
-    let end = base + bytes.count
+    var position = 0
     // One uniqueness check per chunk: no copy of the reader can be made during this call.
-    _ = _tables()
+    tables.beginEventRun()
+    defer { tables.endEventRun() }
     handler.beginEventRun()
     defer { handler.endEventRun() }
     if !carry.isEmpty {
       // Complete the token the last chunk ended inside: take what it still needs.
       while true {
-        let (length, isComplete) = try carry.withUnsafeBufferPointer {
-          try processCarried($0.baseAddress!, $0.count)
-        }
+        let (length, isComplete) = try _ScanInput.with(carry) { try processCarried($0) }
         if !isComplete {
-          let take = Swift.min(length - carry.count, end - p)
+          let take = Swift.min(length - carry.count, input.count - position)
           if take == 0 { return .needsMoreInput }
-          carry.append(contentsOf: UnsafeBufferPointer(start: p, count: take))
-          p += take
+          input.copy(position, position + take, to: &carry)
+          position += take
           continue
         }
         _offset += length
@@ -103,25 +95,25 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
         break
       }
     }
-    if !headerDone && p < end {
-      guard let length = try readHeader(p, end - p) else {
-        carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+    if !headerDone && input.contains(position) {
+      guard let length = try readHeader(input, at: position) else {
+        input.copy(position, input.count, to: &carry)
         return .needsMoreInput
       }
-      p += length
+      position += length
       _offset += length
     }
     // The header is read and the reader runs: the loop checks neither per token (they were
     // a tenth of the loop's own instructions on canada.json), only whether a token stopped it.
-    while p < end {
-      // Each token is decoded once: `process` finds its length as it reads it, and does
-      // nothing with a token that runs past the chunk.
-      let (length, isComplete) = try process(p, end - p)
+    var rest = input.slice(position, input.count)
+    while rest.count > 0 {
+      // Each token is decoded once: `process` finds its length as it reads it, drops it from
+      // `rest`, and does nothing with a token that runs past the chunk.
+      let (length, isComplete) = try process(&rest)
       guard isComplete else {
-        carry.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+        rest.copy(0, rest.count, to: &carry)
         return .needsMoreInput
       }
-      p += length
       // No overflow: the input is no longer than `maxInputLength`, checked above.
       _offset &+= length
       if handler.isDone {
@@ -130,18 +122,6 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
       }
     }
     return .needsMoreInput
-  }
-
-  /// Reads the next chunk.
-  @inlinable @discardableResult
-  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
-  where Bytes.Element == UInt8 {
-    if let status = try bytes.withContiguousStorageIfAvailable({
-      try feed(UnsafeRawBufferPointer($0))
-    }) {
-      return status
-    }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
   }
 
   /// The end of the input: throws if it ends inside a token or a container, or holds no value.
@@ -185,32 +165,29 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// `process` is inlined only into the loop over a chunk's tokens (a call per token was ~10%
   /// of reading).
   @inlinable @inline(never)
-  mutating func processCarried(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    length: Int, isComplete: Bool
-  ) {
+  mutating func processCarried(_ input: _ScanInput) throws -> (length: Int, isComplete: Bool) {
     if !headerDone {
-      guard let length = try readHeader(p, available) else { return (6, false) }
+      guard let length = try readHeader(input, at: 0) else { return (6, false) }
       return (length, true)
     }
-    let token = try process(p, available)
+    var rest = input
+    let token = try process(&rest)
     if token.isComplete && handler.isDone { phase = .stopped }
     return token
   }
 
-  /// Delivers the token at `p` to the handler (see `_BinaryTokens.decode`, which calls this
-  /// reader's token methods below). The header must have been read; the caller checks
-  /// `handler.isDone` after it.
+  /// Delivers the token `rest` starts with to the handler and drops it from `rest` (see
+  /// `_BinaryTokens.decode`, which calls this reader's token methods below). The header must
+  /// have been read; the caller checks `handler.isDone` after it.
   @inlinable @inline(__always)
-  mutating func process(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> (
-    length: Int, isComplete: Bool
-  ) {
-    try _BinaryTokens.decode(p, available, into: &self)
+  mutating func process(_ rest: inout _ScanInput) throws -> (length: Int, isComplete: Bool) {
+    try _BinaryTokens.decode(&rest, into: &self)
   }
 
-  /// Reads the header at `p` and returns its length, or nil when `available` bytes do not
-  /// hold it yet.
-  @inlinable mutating func readHeader(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    guard let length = try _BinaryTokens.header(p, available) else { return nil }
+  /// Reads the header at `position` of `input` and returns its length, or nil when the bytes
+  /// from there do not hold it yet.
+  @inlinable mutating func readHeader(_ input: _ScanInput, at position: Int) throws -> Int? {
+    guard let length = try _BinaryTokens.header(input, at: position) else { return nil }
     headerDone = true
     return length
   }
@@ -226,7 +203,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
   /// inout would work on a copy of `self`, and copy the table's storage on every entry.
   @inlinable static func enter(
-    _ bytes: UnsafeBufferPointer<UInt8>, in table: inout _BinaryTable, at offset: Int,
+    _ bytes: _ScanInput, in table: inout _BinaryTable, at offset: Int,
     isKey: Bool
   ) throws {
     guard table.hasRoom(for: bytes.count) else {
@@ -265,50 +242,46 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   @inlinable @inline(__always)
-  mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws {
+  mutating func tokenNumberText(_ bytes: _ScanInput, flags: UInt8) throws {
     try beginValue()
-    try handler.number(JSONNumber(_utf8: bytes, flags: flags))
+    try handler.number(bytes.number(0, bytes.count, flags: flags))
     try endValue()
   }
 
   @inlinable @inline(__always)
-  mutating func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+  mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
     if shared {
-      try Self.enter(bytes, in: &_uniqueTables.pointee.strings, at: offset, isKey: false)
+      try Self.enter(bytes, in: &tables.inRun.strings, at: offset, isKey: false)
     }
     try beginValue()
-    try handler.string(JSONString(_wellFormed: bytes))
+    try handler.string(bytes.wellFormedString())
     try endValue()
   }
 
   @inlinable @inline(__always)
   mutating func tokenStringReference(_ index: UInt64) throws {
-    let tables = _uniqueTables
-    try reference(index, in: tables.pointee.strings, isKey: false)
+    try reference(index, in: tables.inRun.strings, isKey: false)
     try beginValue()
-    try handler.string(JSONString(_wellFormed: tables.pointee.strings.entry(Int(index))))
+    try handler.string(tables.inRun.strings.string(Int(index)))
     try endValue()
   }
 
   @inlinable @inline(__always)
-  mutating func tokenKey(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
     try beginKey()
     if shared {
-      try Self.enter(bytes, in: &_uniqueTables.pointee.keys, at: offset, isKey: true)
-      try handler.key(
-        JSONString(_wellFormed: bytes, keyTableEntry: _uniqueTables.pointee.keys.count &- 1))
+      try Self.enter(bytes, in: &tables.inRun.keys, at: offset, isKey: true)
+      try handler.key(bytes.wellFormedString(keyTableEntry: tables.inRun.keys.count &- 1))
     } else {
-      try handler.key(JSONString(_wellFormed: bytes))
+      try handler.key(bytes.wellFormedString())
     }
   }
 
   @inlinable @inline(__always)
   mutating func tokenKeyReference(_ index: UInt64) throws {
-    let tables = _uniqueTables
-    try reference(index, in: tables.pointee.keys, isKey: true)
+    try reference(index, in: tables.inRun.keys, isKey: true)
     try beginKey()
-    try handler.key(
-      JSONString(_wellFormed: tables.pointee.keys.entry(Int(index)), keyTableEntry: Int(index)))
+    try handler.key(tables.inRun.keys.string(Int(index), keyTableEntry: Int(index)))
   }
 
   @inlinable @inline(__always)
@@ -340,7 +313,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   @inlinable @inline(__always)
-  mutating func tokenData(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+  mutating func tokenData(_ bytes: _ScanInput) throws {
     try beginValue()
     text.removeAll(keepingCapacity: true)
     _appendBase64(bytes, to: &text)
@@ -349,18 +322,6 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   // MARK: Structure
-
-  /// The tables, copied first if another copy of the reader shares them.
-  @inlinable @inline(__always)
-  mutating func _tables() -> UnsafeMutablePointer<_BinaryTables> {
-    if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
-    return tables.state
-  }
-
-  /// The tables, in `feed` after its `_tables()` made them this reader's own: a uniqueness
-  /// check (a runtime call) per key and string reference spared.
-  @inlinable @inline(__always)
-  var _uniqueTables: UnsafeMutablePointer<_BinaryTables> { tables.state }
 
   @inlinable @inline(__always)
   mutating func beginValue() throws {
@@ -425,7 +386,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
 /// Standard base64 with padding.
 @usableFromInline
-func _appendBase64(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+func _appendBase64(_ bytes: _ScanInput, to out: inout [UInt8]) {
   let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
   var index = 0
   while index + 3 <= bytes.count {

@@ -110,19 +110,25 @@ struct _BinaryTreeReader: _BinaryTokenSink {
       throw failure(.limitExceeded(.inputLength), "input longer than the limit", at: 0)
     }
     let end = input.count
-    guard var position = try _BinaryTokens.header(base, end) else {
+    let bytes = _ScanInput(base: base, count: end)
+    guard let headerLength = try _BinaryTokens.header(bytes, at: 0) else {
       throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
     }
     // No copy of the builder exists while this runs: its state is changed in place.
     builder.beginEventRun()
     defer { builder.endEventRun() }
     state = builder._state()
-    while position < end {
-      offset = position
-      guard let length = try token(base + position, end &- position) else {
+    // What is left of the input, and the offset of its first token: kept in step, they are
+    // what the loop keeps in registers (the offset from the count and the end was reloaded
+    // from the stack per token).
+    var rest = bytes.slice(headerLength, end)
+    offset = headerLength
+    while rest.count > 0 {
+      let (length, isComplete) = try _BinaryTokens.decode(&rest, into: &self)
+      guard isComplete else {
         throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
       }
-      position &+= length
+      offset &+= length
     }
     offset = end
     let depth = state.pointee.frames.count
@@ -134,16 +140,6 @@ struct _BinaryTreeReader: _BinaryTokenSink {
       throw failure(.unexpectedEndOfInput, "no value after the header", at: end)
     }
     return value
-  }
-
-  /// Delivers the token at `p` to the builder and returns its length, or nil when it runs past
-  /// `available` (the end of the input): the decoder `JSONBinaryReader` reads with, calling
-  /// the token methods below, which check and deliver what `JSONBinaryReader`'s do, case for
-  /// case.
-  @inline(__always)
-  mutating func token(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    let (length, isComplete) = try _BinaryTokens.decode(p, available, into: &self)
-    return isComplete ? length : nil
   }
 
   // MARK: Tokens, as the decoder hands them on
@@ -173,14 +169,15 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   }
 
   @inline(__always)
-  mutating func tokenNumberText(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt8) throws {
+  mutating func tokenNumberText(_ bytes: _ScanInput, flags: UInt8) throws {
     try beginValue(state)
-    builder.number(JSONNumber(_utf8: bytes, flags: flags))
+    builder.number(bytes.number(0, bytes.count, flags: flags))
     endValue(state)
   }
 
   @inline(__always)
-  mutating func tokenString(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+  mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
+    let bytes = bytes._buffer
     if shared {
       let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
       try beginValue(state)
@@ -201,7 +198,8 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   }
 
   @inline(__always)
-  mutating func tokenKey(_ bytes: UnsafeBufferPointer<UInt8>, shared: Bool) throws {
+  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
+    let bytes = bytes._buffer
     try beginKey(state)
     if shared {
       let fingerprint = _BuilderFrame.fingerprint(of: bytes)
@@ -256,7 +254,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   }
 
   @inline(__always)
-  mutating func tokenData(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+  mutating func tokenData(_ bytes: _ScanInput) throws {
     try beginValue(state)
     text.removeAll(keepingCapacity: true)
     _appendBase64(bytes, to: &text)

@@ -89,6 +89,12 @@ extension _Buffer where Element == UInt8 {
     count &+= n
   }
 
+  /// Appends all the bytes of `bytes`.
+  @inlinable @inline(__always)
+  package mutating func appendBytes(_ bytes: _ScanInput) {
+    appendBytes(UnsafeBufferPointer(start: bytes.base, count: bytes.count))
+  }
+
   /// Writes the bytes of `string` over everything from `start` on (at most `count`): they then
   /// end the buffer.
   @inlinable @inline(__always)

@@ -1,22 +1,21 @@
-// The parser's one way into its input's memory: the scanner reads a chunk by `Int` position
-// through `_ScanInput`, which checks every position against the chunk's count, so the scan
-// loops are safe Swift. The checks are unsigned compares of the kind the loops make against
-// the end anyway, so the optimizer drops them where a loop has just made one.
-
-import JSONStreamCore
+// The readers' one way into their input's memory: the JSON scanner and the binary readers
+// read a chunk by `Int` position through `_ScanInput`, which checks every position against the
+// chunk's count, so their loops are safe Swift. The checks are unsigned compares of the kind
+// the loops make against the end anyway, so the optimizer drops them where a loop has just
+// made one.
 
 /// The chunk being scanned: its bytes by position, from 0 to `count` (excluded). Valid for
 /// one `feed` call; the views it makes are valid while the handler call that gets them runs.
 @usableFromInline
-struct _ScanInput {
+package struct _ScanInput {
   /// The chunk's first byte.
-  @usableFromInline let base: UnsafePointer<UInt8>
+  @usableFromInline package let base: UnsafePointer<UInt8>
   /// The number of bytes: positions `0..<count` may be read.
-  @usableFromInline let count: Int
+  @usableFromInline package let count: Int
 
   /// The bytes of `bytes`, or nil when there are none.
   @inlinable
-  init?(_ bytes: UnsafeRawBufferPointer) {
+  package init?(_ bytes: UnsafeRawBufferPointer) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     self.base = base.assumingMemoryBound(to: UInt8.self)
     self.count = bytes.count
@@ -24,14 +23,24 @@ struct _ScanInput {
 
   /// The `count` bytes from `base`, which the caller has from a buffer of at least that many.
   @inlinable
-  init(base: UnsafePointer<UInt8>, count: Int) {
+  package init(base: UnsafePointer<UInt8>, count: Int) {
     self.base = base
     self.count = count
   }
 
+  /// Calls `body` with the bytes of `bytes`, which must not be empty, as an input valid
+  /// during the call: how a reader reads a token it kept from an earlier chunk.
+  @inlinable
+  package static func with<R>(_ bytes: [UInt8], _ body: (_ScanInput) throws -> R) rethrows -> R {
+    try bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, !buffer.isEmpty else { preconditionFailure("no bytes") }
+      return try body(_ScanInput(base: base, count: buffer.count))
+    }
+  }
+
   /// The first `length` bytes (`length` in `0...count`).
   @inlinable
-  func prefix(_ length: Int) -> _ScanInput {
+  package func prefix(_ length: Int) -> _ScanInput {
     precondition(UInt(bitPattern: length) <= UInt(bitPattern: count), "length out of range")
     return _ScanInput(base: base, count: length)
   }
@@ -40,7 +49,7 @@ struct _ScanInput {
   /// this rather than `position < count`: it is the compare the subscript checks, so the
   /// optimizer finds the check already made and drops it.
   @inlinable @inline(__always)
-  func contains(_ position: Int) -> Bool {
+  package func contains(_ position: Int) -> Bool {
     UInt(bitPattern: position) < UInt(bitPattern: count)
   }
 
@@ -48,13 +57,13 @@ struct _ScanInput {
   /// for the loops that stop at the chunk's end. Where paths with a test each join, the
   /// optimizer no longer sees a later subscript's check as made; this has none to drop.
   @inlinable @inline(__always)
-  func byte(at position: Int) -> UInt8? {
+  package func byte(at position: Int) -> UInt8? {
     contains(position) ? base[position] : nil
   }
 
   /// The byte at `position`, which must be in `0..<count` (one unsigned compare for both ends).
   @inlinable
-  subscript(position: Int) -> UInt8 {
+  package subscript(position: Int) -> UInt8 {
     @inline(__always) get {
       precondition(contains(position), "position out of range")
       return base[position]
@@ -63,21 +72,21 @@ struct _ScanInput {
 
   /// Whether `position..<position + length` lies in the chunk (`length` is 0 or more).
   @inlinable @inline(__always)
-  func contains(_ position: Int, length: Int) -> Bool {
+  package func contains(_ position: Int, length: Int) -> Bool {
     position >= 0 && count &- position >= length
   }
 
   /// The four bytes from `position` as a little-endian word (the first byte lowest); they
   /// must lie in the chunk.
   @inlinable @inline(__always)
-  func loadUInt32(at position: Int) -> UInt32 {
+  package func loadUInt32(at position: Int) -> UInt32 {
     precondition(contains(position, length: 4), "position out of range")
     return UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self).littleEndian
   }
 
   /// Checks that `start...end` are positions in the chunk, in order.
   @inlinable @inline(__always)
-  func checkRange(_ start: Int, _ end: Int) {
+  package func checkRange(_ start: Int, _ end: Int) {
     precondition(
       UInt(bitPattern: start) <= UInt(bitPattern: end)
         && UInt(bitPattern: end) <= UInt(bitPattern: count), "range out of range")
@@ -87,7 +96,7 @@ struct _ScanInput {
 
   /// Past the spaces (0x20) from `position` (in `0...count`).
   @inlinable @inline(__always)
-  func skipSpaceRun(from position: Int) -> Int {
+  package func skipSpaceRun(from position: Int) -> Int {
     checkRange(position, count)
     return _skipSpaceRun(base + position, base + count) - base
   }
@@ -95,14 +104,14 @@ struct _ScanInput {
   /// Past the bytes from `position` (in `0...count`) that a string scan need not look at:
   /// ASCII from 0x20 except `"` and `\`.
   @inlinable @inline(__always)
-  func skipPlainStringBytes(from position: Int) -> Int {
+  package func skipPlainStringBytes(from position: Int) -> Int {
     checkRange(position, count)
     return _skipPlainStringBytes(base + position, base + count) - base
   }
 
   /// Past the ASCII digits from `position` (in `0...count`).
   @inlinable @inline(__always)
-  func skipDigits(from position: Int) -> Int {
+  package func skipDigits(from position: Int) -> Int {
     checkRange(position, count)
     return _skipDigits(base + position, base + count) - base
   }
@@ -110,7 +119,7 @@ struct _ScanInput {
   /// Past the well-formed multi-byte characters from `position` (in `0...count`) that lie
   /// wholly in the chunk, and how many continuation bytes they hold.
   @inlinable @inline(__always)
-  func skipWellFormedCharacters(from position: Int) -> (end: Int, continuationBytes: Int) {
+  package func skipWellFormedCharacters(from position: Int) -> (end: Int, continuationBytes: Int) {
     checkRange(position, count)
     let run = _skipWellFormedCharacters(base + position, base + count)
     return (run.end - base, run.continuationBytes)
@@ -120,7 +129,7 @@ struct _ScanInput {
 
   /// Bytes `start..<end` as a string the scan found well-formed and needing no escaping.
   @inlinable @inline(__always)
-  func plainString(_ start: Int, _ end: Int) -> JSONString {
+  package func plainString(_ start: Int, _ end: Int) -> JSONString {
     checkRange(start, end)
     return JSONString(
       _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: base + start, count: end &- start))
@@ -128,54 +137,31 @@ struct _ScanInput {
 
   /// Bytes `start..<end` as number text with JSONNumber's `flags`.
   @inlinable @inline(__always)
-  func number(_ start: Int, _ end: Int, flags: UInt8) -> JSONNumber {
+  package func number(_ start: Int, _ end: Int, flags: UInt8) -> JSONNumber {
     checkRange(start, end)
     return JSONNumber(
       _utf8: UnsafeBufferPointer(start: base + start, count: end &- start), flags: flags)
   }
 
+  /// Bytes `start..<end` as an input of their own (positions from 0): a token's payload.
+  @inlinable @inline(__always)
+  package func slice(_ start: Int, _ end: Int) -> _ScanInput {
+    checkRange(start, end)
+    return _ScanInput(base: base + start, count: end &- start)
+  }
+
+  /// All the bytes as a string its producer found well-formed; `keyTableEntry` is its entry
+  /// number in the producer's key table, or -1 (see `JSONString`).
+  @inlinable @inline(__always)
+  package func wellFormedString(keyTableEntry: Int = -1) -> JSONString {
+    JSONString(
+      _wellFormed: UnsafeBufferPointer(start: base, count: count), keyTableEntry: keyTableEntry)
+  }
+
   /// Appends bytes `start..<end` to `bytes`.
   @inlinable
-  func copy(_ start: Int, _ end: Int, to bytes: inout [UInt8]) {
+  package func copy(_ start: Int, _ end: Int, to bytes: inout [UInt8]) {
     checkRange(start, end)
     bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end &- start))
-  }
-}
-
-/// Calls `body` with `bytes`, number text the parser checked, as a ``JSONNumber`` with
-/// `flags`, valid during the call.
-@inlinable
-func _withNumber<R>(
-  _ bytes: [UInt8], flags: UInt8, _ body: (borrowing JSONNumber) throws -> R
-) rethrows -> R {
-  try bytes.withUnsafeBufferPointer { try body(JSONNumber(_utf8: $0, flags: flags)) }
-}
-
-extension JSONParser {
-  /// Feeds the next chunk of input and delivers the events of every token it completes.
-  ///
-  /// - Returns: ``JSONParseStatus/needsMoreInput`` normally; ``JSONParseStatus/stopped`` once
-  ///   the handler's ``JSONEventHandler/isDone`` is set; ``JSONParseStatus/finished`` once the
-  ///   value is complete under ``JSONParseOptions/allowTrailingText``. The parser ignores input
-  ///   fed after it has stopped or finished.
-  /// - Throws: ``JSONParseError`` for bad input, or the handler's error.
-  @inlinable
-  @discardableResult
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    try _feed(_ScanInput(bytes))
-  }
-
-  /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,
-  /// `UnsafeBufferPointer<UInt8>`… (other sequences are copied into an array first).
-  @inlinable
-  @discardableResult
-  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
-  where Bytes.Element == UInt8 {
-    if let status = try bytes.withContiguousStorageIfAvailable({ buffer in
-      try feed(UnsafeRawBufferPointer(buffer))
-    }) {
-      return status
-    }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
   }
 }

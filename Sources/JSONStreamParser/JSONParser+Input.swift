@@ -1,0 +1,42 @@
+// The parser's entry points that take raw bytes: they only wrap them in a `_ScanInput`, the
+// checked view the scanner reads (see ScanInput.swift in JSONStreamCore).
+
+import JSONStreamCore
+
+/// Calls `body` with `bytes`, number text the parser checked, as a ``JSONNumber`` with
+/// `flags`, valid during the call.
+@inlinable
+func _withNumber<R>(
+  _ bytes: [UInt8], flags: UInt8, _ body: (borrowing JSONNumber) throws -> R
+) rethrows -> R {
+  try bytes.withUnsafeBufferPointer { try body(JSONNumber(_utf8: $0, flags: flags)) }
+}
+
+extension JSONParser {
+  /// Feeds the next chunk of input and delivers the events of every token it completes.
+  ///
+  /// - Returns: ``JSONParseStatus/needsMoreInput`` normally; ``JSONParseStatus/stopped`` once
+  ///   the handler's ``JSONEventHandler/isDone`` is set; ``JSONParseStatus/finished`` once the
+  ///   value is complete under ``JSONParseOptions/allowTrailingText``. The parser ignores input
+  ///   fed after it has stopped or finished.
+  /// - Throws: ``JSONParseError`` for bad input, or the handler's error.
+  @inlinable
+  @discardableResult
+  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
+    try _feed(_ScanInput(bytes))
+  }
+
+  /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,
+  /// `UnsafeBufferPointer<UInt8>`… (other sequences are copied into an array first).
+  @inlinable
+  @discardableResult
+  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
+  where Bytes.Element == UInt8 {
+    if let status = try bytes.withContiguousStorageIfAvailable({ buffer in
+      try feed(UnsafeRawBufferPointer(buffer))
+    }) {
+      return status
+    }
+    return try Array(bytes).withUnsafeBytes { try feed($0) }
+  }
+}
