@@ -121,6 +121,14 @@ public struct JSONParser<Handler: JSONEventHandler> {
   /// Column (from 1, in characters) of ``offset``.
   public var column: Int { _consumed - _lineStart - _continuationBytes + 1 }
 
+  /// Feeds a chunk (nil when it is empty), as the public `feed` methods do: for a reader
+  /// that has its input as a view already.
+  @inlinable
+  @discardableResult
+  package mutating func feed(_ chunk: _ScanInput?) throws -> JSONParseStatus {
+    try _feed(chunk)
+  }
+
   /// Feeds a chunk (nil when it is empty): the body of the public `feed` methods, which only
   /// wrap their bytes (see ScanInput.swift).
   @inlinable

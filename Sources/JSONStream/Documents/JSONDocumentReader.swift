@@ -170,12 +170,19 @@ public struct JSONDocumentReader {
       handler: JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys), options: options)
   }
 
-  /// Reads the next bytes; returns the documents (and, when skipping, failures) they complete,
-  /// in order. An error after some of them is thrown by the next call (see above).
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> [Result<Document, Failure>] {
+  /// Reads the next bytes (`[UInt8]`, `Data`, a slice, an `UnsafeRawBufferPointer`…);
+  /// returns the documents (and, when skipping, failures) they complete, in order. An error
+  /// after some of them is thrown by the next call (see above).
+  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> [Result<Document, Failure>]
+  where Bytes.Element == UInt8 {
+    try _ScanInput.with(contentsOf: bytes) { try feed(input: $0) }
+  }
+
+  /// ``feed(_:)`` of a view of the bytes (nil when there are none).
+  private mutating func feed(input: _ScanInput?) throws -> [Result<Document, Failure>] {
     try throwPendingFailure()
     do {
-      try read(bytes)
+      if let input { try read(input) }
     } catch let failure as Failure {
       self.failure = failure
       if framing == .concatenated { collectConcatenated() }
@@ -190,14 +197,14 @@ public struct JSONDocumentReader {
     if let failure { throw failure }
   }
 
-  /// Reads `bytes` into `results`; throws the first failure when not skipping, and always for
+  /// Reads `input` into `results`; throws the first failure when not skipping, and always for
   /// a stream over ``JSONParseLimits/maxInputLength``.
-  private mutating func read(_ bytes: UnsafeRawBufferPointer) throws {
+  private mutating func read(_ input: _ScanInput) throws {
     let limit = options.limits.maxInputLength
-    guard bytes.count > limit - offset else { return try readWithinLimit(bytes) }
+    guard input.count > limit - offset else { return try readWithinLimit(input) }
     // As the parser does: what comes before the limit is read, then the limit is the error,
     // at the position the current document's parser has reached.
-    try readWithinLimit(UnsafeRawBufferPointer(rebasing: bytes[..<(limit - offset)]))
+    try readWithinLimit(input.prefix(limit - offset))
     let error = JSONParseError(
       kind: .limitExceeded(.inputLength), offset: parser.offset, line: parser.line,
       column: parser.column, message: "input is longer than the limit of \(limit) bytes")
@@ -206,40 +213,28 @@ public struct JSONDocumentReader {
       error: error)
   }
 
-  private mutating func readWithinLimit(_ bytes: UnsafeRawBufferPointer) throws {
-    let all = bytes.bindMemory(to: UInt8.self)
+  private mutating func readWithinLimit(_ input: _ScanInput) throws {
     switch framing {
     case .concatenated:
-      try feedDocument(all)
+      try feedDocument(input)
       collectConcatenated()
     case .lines, .textSequence:
       let separator: UInt8 = framing == .lines ? 0x0A : 0x1E
       var start = 0
-      while start < all.count {
-        guard let end = all[start...].firstIndex(of: separator) else {
-          try feedDocument(UnsafeBufferPointer(rebasing: all[start...]))
+      while start < input.count {
+        guard let end = input.firstIndex(of: separator, from: start) else {
+          try feedDocument(input.slice(start, input.count))
           break
         }
-        try feedDocument(UnsafeBufferPointer(rebasing: all[start..<end]))
+        try feedDocument(input.slice(start, end))
         // The separator: a line break ends the document, a record separator starts one.
-        countLines(UnsafeBufferPointer(rebasing: all[end..<end + 1]))
+        countLines(input.slice(end, end + 1))
         offset += 1
         try endDocument()
         beforeFirstRecord = false
         start = end + 1
       }
     }
-  }
-
-  /// Reads the next bytes of any sequence (`[UInt8]`, `Data`, a slice).
-  public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> [Result<Document, Failure>]
-  where Bytes.Element == UInt8 {
-    if let results = try bytes.withContiguousStorageIfAvailable({
-      try feed(UnsafeRawBufferPointer($0))
-    }) {
-      return results
-    }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
   }
 
   /// The end of the stream: the last document, if it was not followed by a separator.
@@ -271,15 +266,18 @@ public struct JSONDocumentReader {
   // MARK: Documents
 
   /// Bytes of the current document (no separator among them).
-  private mutating func feedDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+  private mutating func feedDocument(_ input: _ScanInput) throws {
     defer {
-      countLines(bytes)
-      offset += bytes.count
+      countLines(input)
+      offset += input.count
     }
-    if failed || bytes.isEmpty { return }
+    if failed || input.count == 0 { return }
     if framing == .textSequence && beforeFirstRecord {
       // Only whitespace may come before the first record separator.
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return }
+      let isWhitespace = { (byte: UInt8) in
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+      }
+      if (0..<input.count).allSatisfy({ isWhitespace(input[$0]) }) { return }
       try fail(
         JSONParseError(
           kind: .unexpectedByte, offset: 0, line: 1, column: 1,
@@ -287,7 +285,7 @@ public struct JSONDocumentReader {
       return
     }
     do {
-      try parser.feed(UnsafeRawBufferPointer(bytes))
+      try parser.feed(input)
     } catch {
       try fail(error)
     }
@@ -340,10 +338,11 @@ public struct JSONDocumentReader {
     }
   }
 
-  /// Moves the stream's line and column past `bytes` (columns count characters: UTF-8
+  /// Moves the stream's line and column past `input` (columns count characters: UTF-8
   /// continuation bytes do not start one).
-  private mutating func countLines(_ bytes: UnsafeBufferPointer<UInt8>) {
-    for byte in bytes {
+  private mutating func countLines(_ input: _ScanInput) {
+    for position in 0..<input.count {
+      let byte = input[position]
       if byte == 0x0A {
         line += 1
         column = 1

@@ -38,6 +38,34 @@ package struct _ScanInput {
     }
   }
 
+  /// Calls `body` with the bytes of any sequence as an input valid during the call (nil when
+  /// there are none): contiguous bytes as they are, others copied into an array first.
+  @inlinable
+  package static func with<Bytes: Sequence<UInt8>, R>(
+    contentsOf bytes: Bytes, _ body: (_ScanInput?) throws -> R
+  ) rethrows -> R {
+    if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
+      try body(buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
+    }) {
+      return result
+    }
+    return try Array(bytes).withUnsafeBufferPointer { buffer in
+      try body(buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
+    }
+  }
+
+  /// The position of the first `byte` at or after `start` (in `0...count`), if any.
+  @inlinable
+  package func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+    checkRange(start, count)
+    var position = start
+    while let next = self.byte(at: position) {
+      if next == byte { return position }
+      position &+= 1
+    }
+    return nil
+  }
+
   /// The first `length` bytes (`length` in `0...count`).
   @inlinable
   package func prefix(_ length: Int) -> _ScanInput {
