@@ -45,12 +45,14 @@ package struct _ScanInput {
     contentsOf bytes: Bytes, _ body: (_ScanInput?) throws -> R
   ) rethrows -> R {
     if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
-      try body(buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
+      try body(
+        buffer.isEmpty ? nil : buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
     }) {
       return result
     }
     return try Array(bytes).withUnsafeBufferPointer { buffer in
-      try body(buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
+      try body(
+        buffer.isEmpty ? nil : buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
     }
   }
 

@@ -108,3 +108,25 @@ struct BinaryKernelTests {
     }
   }
 }
+
+/// The string and key tables as the readers fill and read them: entries by number, the empty
+/// entry, the last one, and views that end where the entry does.
+@Suite("Binary tables, read by number")
+struct BinaryTableTests {
+  @Test("appended entries come back by number, as strings of exactly their bytes")
+  func entries() {
+    var table = _BinaryTable()
+    defer { table.deallocate() }
+    let words = ["", "a", "é😀", String(repeating: "k", count: 70)]
+    for word in words {
+      withScanInput(Array(word.utf8) + [0]) { input in
+        table.append(input.slice(0, input.count - 1))
+      }
+    }
+    #expect(table.count == words.count)
+    for (index, word) in words.enumerated() {
+      #expect(table.string(index).string == word)
+      #expect(table.string(index, keyTableEntry: index).string == word)
+    }
+  }
+}

@@ -127,4 +127,50 @@ struct ScanInputTests {
       #expect(parse(bytes, chunkSizes: sizes) == whole, "\(document)")
     }
   }
+
+  @Test("slices, whole-input strings, copies and appends: empty, one byte, to the end")
+  func slicesAndViews() {
+    withScanInput(Array("héllo".utf8)) { input in
+      #expect(input.slice(0, 0).count == 0)
+      #expect(input.slice(input.count, input.count).count == 0)
+      let tail = input.slice(1, input.count)
+      #expect(tail.count == input.count - 1)
+      #expect(tail[0] == input[1])
+      #expect(tail.byte(at: tail.count) == nil)
+      #expect(input.slice(0, input.count).wellFormedString().string == "héllo")
+      #expect(input.slice(1, 3).wellFormedString().string == "é")
+      #expect(input.slice(1, 3).wellFormedString(keyTableEntry: 7).string == "é")
+      var copied: [UInt8] = []
+      input.copy(0, 0, to: &copied)
+      input.copy(input.count - 1, input.count, to: &copied)
+      #expect(copied == Array("o".utf8))
+      var buffer = _Buffer<UInt8>(capacity: 1)
+      defer { buffer.deallocate() }
+      buffer.appendBytes(input.slice(0, 0))
+      buffer.appendBytes(input)
+      #expect(buffer.array() == Array("héllo".utf8))
+    }
+  }
+
+  @Test("any sequence as an input: contiguous, not, and empty")
+  func withContentsOf() {
+    #expect(_ScanInput.with(contentsOf: [UInt8]()) { $0 == nil })
+    #expect(
+      _ScanInput.with(contentsOf: Array("ab".utf8)) { $0.map { [$0[0], $0[1]] } } == [97, 98])
+    // A sequence without contiguous storage is copied first.
+    let lazy = (0..<3).lazy.map { UInt8($0 + 1) }
+    #expect(_ScanInput.with(contentsOf: lazy) { $0.map { ($0.count, $0[2]) } }! == (3, 3))
+    #expect(_ScanInput.with(_: Array("x".utf8)) { $0.count } == 1)
+  }
+
+  @Test("finding a byte: at the start, at the last byte, from the end, and absent")
+  func firstIndex() {
+    withScanInput(Array("a\nb\n".utf8)) { input in
+      #expect(input.firstIndex(of: 0x61, from: 0) == 0)
+      #expect(input.firstIndex(of: 0x0A, from: 0) == 1)
+      #expect(input.firstIndex(of: 0x0A, from: 2) == 3)
+      #expect(input.firstIndex(of: 0x0A, from: 4) == nil)
+      #expect(input.firstIndex(of: 0x7A, from: 0) == nil)
+    }
+  }
 }
