@@ -68,6 +68,10 @@ package struct _ScanInput {
     return nil
   }
 
+  /// The bytes, copied into an array.
+  @inlinable
+  package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
   /// The first `length` bytes (`length` in `0...count`).
   @inlinable
   package func prefix(_ length: Int) -> _ScanInput {

@@ -403,7 +403,7 @@ extension _DocumentDecoder {
     _ type: T.Type, _ line: JSONStreamDecoder._Line, in buffer: UnsafeRawBufferPointer
   ) throws -> T {
     try decode(
-      type, UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+      type, _ScanInput(UnsafeRawBufferPointer(rebasing: buffer[line.range])),
       base: (line.number, line.range.lowerBound))
   }
 }

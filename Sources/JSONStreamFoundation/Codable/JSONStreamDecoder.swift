@@ -105,19 +105,13 @@ public struct JSONStreamDecoder: Sendable {
   where Bytes.Element == UInt8 {
     // Parsed in a function of its own, not generic over the bytes, where the parser is
     // specialized for the tree builder.
-    try bytes.withContiguousStorageIfAvailable {
-      try decodeBuffer(type, UnsafeRawBufferPointer($0))
-    }
-      ?? Array(bytes).withUnsafeBytes { try decodeBuffer(type, $0) }
+    try _ScanInput.with(contentsOf: bytes) { try decodeInput(type, $0) }
   }
 
-  /// Decodes from `bytes`, which start at line `base.line` and byte `base.offset` of the
-  /// input (a line of NDJSON): positions in errors count from there.
-  func decodeBuffer<T: Decodable>(
-    _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int) = (1, 0)
-  ) throws -> T {
+  /// Decodes from `input` (nil when empty).
+  func decodeInput<T: Decodable>(_ type: T.Type, _ input: _ScanInput?) throws -> T {
     var documents = _DocumentDecoder(options: self)
-    return try documents.decode(type, bytes, base: base)
+    return try documents.decode(type, input, base: (1, 0))
   }
 
   /// Decodes a `T` from the binary format (what ``JSONStreamEncoder/encodeBinary(_:)``
@@ -204,10 +198,10 @@ struct _DocumentDecoder {
     return parseOptions
   }
 
-  /// Decodes the document in `bytes`, which start at line `base.line` and byte `base.offset`
-  /// of the input: positions in errors count from there.
+  /// Decodes the document in `input` (nil when empty), which starts at line `base.line` and
+  /// byte `base.offset` of the input: positions in errors count from there.
   mutating func decode<T: Decodable>(
-    _ type: T.Type, _ bytes: UnsafeRawBufferPointer, base: (line: Int, offset: Int)
+    _ type: T.Type, _ input: _ScanInput?, base: (line: Int, offset: Int)
   ) throws -> T {
     if let error = options.parseOptions.oneDocumentError(
       "JSONStreamDecoder", instead: JSONStreamDecoder.oneDocument)
@@ -222,7 +216,7 @@ struct _DocumentDecoder {
         parser = JSONParser(handler: parser.handler, options: Self.parseOptions(options))
       }
       do {
-        try parser.feed(bytes)
+        try parser.feed(input)
         try parser.finish()
       } catch {
         parser.handler = JSONTreeBuilder(duplicateKeyPolicy: .firstWins)
@@ -238,7 +232,8 @@ struct _DocumentDecoder {
     do {
       return try options.decode(type, from: value, types: &types)
     } catch let error as DecodingError {
-      throw options.locating(error, in: bytes, base: base)
+      // The bytes are copied only to find where a failing value is.
+      throw options.locating(error, in: input?.bytes ?? [], base: base)
     }
   }
 }
