@@ -385,9 +385,9 @@ struct _BinaryWriterState: _ManualState {
 
   @inlinable mutating func writeHeader() {
     out.reserve(6)
-    for byte in JSONBinaryFormat.magic { out.appendReserved(byte) }
-    out.appendReserved(JSONBinaryFormat.majorVersion)
-    out.appendReserved(JSONBinaryFormat.minorVersion)
+    for byte in JSONBinaryFormat.magic { out.appendReservedUnchecked(byte) }
+    out.appendReservedUnchecked(JSONBinaryFormat.majorVersion)
+    out.appendReservedUnchecked(JSONBinaryFormat.minorVersion)
     wroteHeader = true
   }
 
@@ -402,7 +402,7 @@ struct _BinaryWriterState: _ManualState {
   /// A token of one byte: a value, or a container's start or end.
   @inlinable @inline(__always) mutating func writeTag(_ tag: UInt8, checked: Bool = true) {
     if checked { out.reserve(1) }
-    out.appendReserved(tag)
+    out.appendReservedUnchecked(tag)
   }
 
   /// The start of an object or an array.
@@ -426,7 +426,7 @@ struct _BinaryWriterState: _ManualState {
   @inlinable @inline(__always)
   mutating func writeTagged(_ tag: UInt8, _ value: UInt64, checked: Bool = true) {
     if checked { out.reserve(11) }
-    out.appendReserved(tag)
+    out.appendReservedUnchecked(tag)
     out.count &+= _storeLEB128(value, at: out.end)
   }
 
@@ -435,7 +435,7 @@ struct _BinaryWriterState: _ManualState {
     _ tag: UInt8, _ bits: UInt64, bytes: Int, checked: Bool = true
   ) {
     if checked { out.reserve(9) }
-    out.appendReserved(tag)
+    out.appendReservedUnchecked(tag)
     UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
     out.count &+= bytes
   }
@@ -464,14 +464,14 @@ struct _BinaryWriterState: _ManualState {
     // Each branch writes its own tag and scale: choosing the tag first and writing them once
     // cost 8% of writing canada.json as binary (48.41M instructions against 44.74M).
     if _usesFixedWidth(zigzag) {
-      out.appendReserved(_BinaryTag.decimal64)
-      out.appendReserved(scale)
+      out.appendReservedUnchecked(_BinaryTag.decimal64)
+      out.appendReservedUnchecked(scale)
       UnsafeMutableRawPointer(out.end).storeBytes(
         of: UInt64(bitPattern: mantissa).littleEndian, as: UInt64.self)
       out.count &+= 8
     } else {
-      out.appendReserved(_BinaryTag.decimal)
-      out.appendReserved(scale)
+      out.appendReservedUnchecked(_BinaryTag.decimal)
+      out.appendReservedUnchecked(scale)
       out.count &+= _storeLEB128(zigzag, at: out.end)
     }
   }
@@ -481,7 +481,7 @@ struct _BinaryWriterState: _ManualState {
     let zigzag = _zigzag(int)
     if _usesInt32(zigzag: zigzag) {
       if checked { out.reserve(5) }
-      out.appendReserved(_BinaryTag.int32)
+      out.appendReservedUnchecked(_BinaryTag.int32)
       UnsafeMutableRawPointer(out.end).storeBytes(
         of: Int32(truncatingIfNeeded: int).littleEndian, as: Int32.self)
       out.count &+= 4

@@ -73,9 +73,12 @@ extension _Buffer where Element == UInt8 {
     if count > capacity &- self.count { grow(toAtLeast: self.count &+ count) }
   }
 
-  /// Appends a byte there is room for (see ``reserve(_:)``).
+  /// Appends a byte there is room for (see ``reserve(_:)``). Unchecked: a caller that has not
+  /// reserved the room writes past the buffer. The binary writer writes its tokens so, after
+  /// one `reserve` for a key and a value (its `checked: false`); everything else appends
+  /// with a check.
   @inlinable @inline(__always)
-  package mutating func appendReserved(_ byte: UInt8) {
+  package mutating func appendReservedUnchecked(_ byte: UInt8) {
     base[count] = byte
     count &+= 1
   }
