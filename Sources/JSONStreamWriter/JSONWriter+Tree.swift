@@ -11,11 +11,10 @@ extension JSONWriter {
   /// refuse is an error that writes nothing, unless output was already handed to the sink.
   @usableFromInline
   mutating func _writeTree(_ root: _Node) throws {
-    let before = _box.current
-    let rollback = before.out.count
-    let flushes = before.flushCount
-    let depthBefore = before.stack.count
-    let topBefore: UInt8 = depthBefore > 0 ? before.stack[depthBefore &- 1] : 0
+    let rollback = _box.current.out.count
+    let flushes = _box.current.flushCount
+    let depthBefore = _box.current.stack.count
+    let topBefore: UInt8 = depthBefore > 0 ? _box.current.stack[depthBefore &- 1] : 0
     do {
       try _writeTreeNodes(root)
     } catch let error as JSONWriterError where error.kind == .nonFiniteNumber {
@@ -49,12 +48,14 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   var writer: JSONWriter<Sink>
   let pretty: Bool
   let allowNonFinite: Bool
+  let chunkSize: Int
   /// The depth of the container the tree is written in.
   let depth: Int
 
   init(writer: consuming JSONWriter<Sink>) {
     pretty = writer.options.indent != nil
     allowNonFinite = writer.options.allowNonFiniteNumbers
+    chunkSize = writer.chunkSize
     depth = writer._box.current.stack.count
     self.writer = writer
   }
@@ -122,6 +123,6 @@ struct _TreeTextVisitor<Sink: JSONOutputSink>: _NodeVisitor {
     }
     if pretty { writer._box.inRun.newline(depth: depth &- 1) }
     writer._box.inRun.out.append(isObject ? ._closeBrace : ._closeBracket)
-    if writer._box.inRun.out.count >= writer.chunkSize { try writer._flush() }
+    if writer._box.inRun.out.count >= chunkSize { try writer._flush() }
   }
 }

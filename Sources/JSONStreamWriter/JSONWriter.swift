@@ -35,9 +35,9 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Where output goes. For ``JSONByteSink``, read ``bytes`` after ``finish()``.
   public var sink: Sink
   /// The formatting options.
-  public let options: JSONWriteOptions
+  public var options: JSONWriteOptions { _box.current.options }
   /// Output is handed to the sink in chunks of at most this many bytes.
-  public let chunkSize: Int
+  public var chunkSize: Int { _box.current.chunkSize }
 
   /// The output buffer, the open containers and the grammar, in plain memory (see
   /// `_StateBox`): a byte written is a store, not an array append with its uniqueness check.
@@ -47,12 +47,10 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// A writer to `sink`.
   public init(sink: Sink, options: JSONWriteOptions = .compact, chunkSize: Int = 64 * 1024) {
     self.sink = sink
-    self.options = options
-    self.chunkSize = max(1, chunkSize)
+    let chunkSize = max(1, chunkSize)
     _box = _CopyOnWriteState(
       _WriterState(
-        options: options, chunkSize: self.chunkSize,
-        outputCapacity: min(self.chunkSize, 64 * 1024) + 256))
+        options: options, chunkSize: chunkSize, outputCapacity: min(chunkSize, 64 * 1024) + 256))
   }
 
   /// Checks that a complete document was written and hands the rest of the output to the sink.
@@ -133,24 +131,19 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if value.isNonFinite && !options.allowNonFiniteNumbers {
       throw _WriterState.nonFinite(value.text)
     }
-    let full = try _box.withUnique { state in
-      try state.beginValue()
-      state.out.append(value)
-      return state.endValue()
-    }
-    if full { try _flush() }
+    try _writeValue { $0.out.append(value) }
   }
 
   /// Writes `true` or `false`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func bool(_ value: Bool) throws {
-    if try _box.withUnique({ try $0.literal(value ? "true" : "false") }) { try _flush() }
+    try _writeValue { $0.out.append(value ? "true" : "false") }
   }
 
   /// Writes `null`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func null() throws {
-    if try _box.withUnique({ try $0.literal("null") }) { try _flush() }
+    try _writeValue { $0.out.append("null") }
   }
 
   // MARK: Conveniences for writing by hand
@@ -200,12 +193,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// An integer's digits, written straight into the output (no string made).
   @inlinable
   mutating func _writeInteger(_ magnitude: UInt64, negative: Bool) throws {
-    let full = try _box.withUnique { state in
-      try state.beginValue()
-      state.out.appendDecimal(magnitude, negative: negative)
-      return state.endValue()
-    }
-    if full { try _flush() }
+    try _writeValue { $0.out.appendDecimal(magnitude, negative: negative) }
   }
 
   /// A double, in the shortest text that reads back as the same double.
@@ -223,6 +211,18 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
   /// Ends the run that ``beginEventRun()`` began.
   @inlinable public mutating func endEventRun() { _box.endEventRun() }
+
+  /// A value whose bytes `write` appends, once the grammar allows one and its separators are
+  /// written; the output goes to the sink when it reaches the chunk size.
+  @inlinable @inline(__always)
+  mutating func _writeValue(_ write: (inout _WriterState) -> Void) throws {
+    let full = try _box.withUnique { state in
+      try state.beginValue()
+      write(&state)
+      return state.endValue()
+    }
+    if full { try _flush() }
+  }
 
   /// Hands the buffered output to the sink, in chunks of at most `chunkSize`.
   @usableFromInline
@@ -252,7 +252,8 @@ struct _WriterState: _ManualState {
   /// Levels of indentation added to every line: a writer whose output goes inside another
   /// writer's, at that depth (see `writeRawValue`).
   @usableFromInline var indentBase = 0
-  /// The writer's options and chunk size, kept here too: an event reads them from its state.
+  /// The writer's options and chunk size: kept here, where the events read them (the writer's
+  /// own properties read them from here).
   @usableFromInline let options: JSONWriteOptions
   @usableFromInline let chunkSize: Int
 
@@ -375,14 +376,6 @@ struct _WriterState: _ManualState {
       if depth > 0 { stack[depth &- 1] = top }
       throw Self.invalidUTF8("string")
     }
-    return endValue()
-  }
-
-  /// `true`, `false` or `null`.
-  @inlinable @inline(__always)
-  mutating func literal(_ text: StaticString) throws -> Bool {
-    try beginValue()
-    out.append(text)
     return endValue()
   }
 
@@ -582,12 +575,7 @@ extension JSONWriter {
   /// A complete value written by another writer with the same options, as the next value.
   @inlinable
   package mutating func writeRawValue(_ bytes: [UInt8]) throws {
-    let full = try _box.withUnique { state in
-      try state.beginValue()
-      state.out.append(contentsOf: bytes)
-      return state.endValue()
-    }
-    if full { try _flush() }
+    try _writeValue { $0.out.append(contentsOf: bytes) }
   }
 
   /// Number text known to be valid, written without checking; with `trimmingPointZero`,
@@ -602,11 +590,6 @@ extension JSONWriter {
     {
       dropLast = 2
     }
-    let full = try _box.withUnique { state in
-      try state.beginValue()
-      state.out.append(utf8Of: &text, dropLast: dropLast)
-      return state.endValue()
-    }
-    if full { try _flush() }
+    try _writeValue { $0.out.append(utf8Of: &text, dropLast: dropLast) }
   }
 }
