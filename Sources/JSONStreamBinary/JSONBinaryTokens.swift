@@ -404,22 +404,23 @@ extension JSONBinaryReader {
   /// Reads the next chunk. After an error, every later call throws the same error.
   @inlinable @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    do {
-      return try _feed(_ScanInput(bytes))
-    } catch {
-      throw _fail(error)
-    }
+    try _feedKeepingFailure(_ScanInput(bytes))
   }
 
   /// Reads the next chunk.
   @inlinable @discardableResult
   public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
   where Bytes.Element == UInt8 {
-    if let status = try bytes.withContiguousStorageIfAvailable({
-      try feed(UnsafeRawBufferPointer($0))
-    }) {
-      return status
+    try _ScanInput.with(contentsOf: bytes) { try _feedKeepingFailure($0) }
+  }
+
+  /// `_feed`, its error kept as the reader's failure, which every later call throws.
+  @inlinable
+  mutating func _feedKeepingFailure(_ input: _ScanInput?) throws -> JSONParseStatus {
+    do {
+      return try _feed(input)
+    } catch {
+      throw _fail(error)
     }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
   }
 }

@@ -110,11 +110,8 @@ public struct JSONFoundationBuilder: JSONEventHandler {
       if count == 0 {
         dictionary = NSMutableDictionary()
       } else {
-        dictionary = NSMutableDictionary(capacity: count)
-        for offset in 0..<count {
-          // In order, so a duplicate key's last value wins.
-          dictionary[objectKeys[frame.keyStart + offset]] = objectStack[frame.valueStart + offset]
-        }
+        dictionary = NSMutableDictionary._of(
+          objectStack, from: frame.valueStart, keys: objectKeys, from: frame.keyStart, count: count)
         objectStack.removeLast(count)
         objectKeys.removeLast(count)
       }
@@ -146,7 +143,7 @@ public struct JSONFoundationBuilder: JSONEventHandler {
       if count == 0 {
         array = NSMutableArray()
       } else {
-        array = NSMutableArray(array: Array(objectStack[frame.valueStart...]))
+        array = NSMutableArray._of(objectStack, from: frame.valueStart)
         objectStack.removeLast(count)
       }
       append(array)

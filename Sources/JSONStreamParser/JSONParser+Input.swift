@@ -32,11 +32,6 @@ extension JSONParser {
   @discardableResult
   public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
   where Bytes.Element == UInt8 {
-    if let status = try bytes.withContiguousStorageIfAvailable({ buffer in
-      try feed(UnsafeRawBufferPointer(buffer))
-    }) {
-      return status
-    }
-    return try Array(bytes).withUnsafeBytes { try feed($0) }
+    try _ScanInput.with(contentsOf: bytes) { try _feed($0) }
   }
 }

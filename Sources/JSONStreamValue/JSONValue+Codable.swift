@@ -1,7 +1,8 @@
 // JSONValue and its parts as Codable, through any Decoder or Encoder: Foundation's JSON and
 // property-list coders, or a coder of your own. These conformances go through the coder's
 // containers, value by value; this package's own coders take a JSONValue member straight
-// from the parsed document and write it back with its number text (see JSONStreamFoundation).
+// from the parsed document and write it back as it is, the number text of what an array or an
+// object holds included (see JSONStreamFoundation).
 
 extension JSONValue: Codable {
   /// Decodes whatever value the decoder holds: an object, an array, a string, a number, a
@@ -11,8 +12,8 @@ extension JSONValue: Codable {
     // `try?`, so that an error inside it is the one thrown.
     if (try? decoder.container(keyedBy: _AnyCodingKey.self)) != nil {
       self = .object(try JSONObject(from: decoder))
-    } else if (try? decoder.unkeyedContainer()) != nil {
-      self = .array(try JSONArray(from: decoder))
+    } else if var elements = try? decoder.unkeyedContainer() {
+      self = .array(try JSONArray(&elements))
     } else {
       self = try JSONValue(decoder.singleValueContainer())
     }
@@ -117,7 +118,7 @@ extension JSONValue.Number: Codable {
   /// Encodes the number as the encoder's `Int64`, `UInt64` or `Double`: an integer that fits
   /// one of the integer types as that type, any other number as a `Double`, the nearest one
   /// when no `Double` holds it exactly (`1e400` is then infinite, which most encoders refuse).
-  /// This package's encoder writes the number's text instead, exactly.
+  /// This package's encoder writes the number's exact value as number text instead.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if let value = int64 {
@@ -130,18 +131,12 @@ extension JSONValue.Number: Codable {
   }
 }
 
-/// The key of any member: an object's keys are not known ahead.
+/// The key of any member, to ask a decoder whether it holds an object (whose keys are not
+/// known ahead).
 struct _AnyCodingKey: CodingKey {
   var stringValue: String
-  var intValue: Int?
+  var intValue: Int? { nil }
 
-  init(stringValue: String) {
-    self.stringValue = stringValue
-    intValue = nil
-  }
-
-  init(intValue: Int) {
-    stringValue = String(intValue)
-    self.intValue = intValue
-  }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }

@@ -151,8 +151,9 @@ package struct JSONNodeCursor {
 /// an `init(from:)` kept can be read after the decode call returned.
 @usableFromInline
 package final class JSONNodeCursorRoot {
-  /// The value, or for a scalar an array holding it (a scalar has no node of its own).
-  let value: JSONValue
+  /// The storage of the value's document (for a scalar, of an array holding it: a scalar has
+  /// no node of its own): it keeps the nodes alive.
+  let storage: _JSONStorage
   /// The root node, then an open container's header (its first and last node, as the two
   /// words of a node).
   let nodes: UnsafeMutablePointer<_Node>
@@ -177,16 +178,16 @@ package final class JSONNodeCursorRoot {
     switch value {
     case .object(let object):
       object._withNode(keep)
-      self.value = value
+      storage = object._children.storage
       cursor = root
     case .array(let array):
       array._withNode(keep)
-      self.value = value
+      storage = array._children.storage
       cursor = root
     default:
       let holder = JSONArray([value])
       holder._withNode(keep)
-      self.value = .array(holder)
+      storage = holder._children.storage
       cursor = root.element(0)
     }
     self.nodes = nodes
@@ -200,13 +201,7 @@ package final class JSONNodeCursorRoot {
   /// as parsed, not a copy.
   @usableFromInline
   package func value(at cursor: JSONNodeCursor) -> JSONValue {
-    let storage: _JSONStorage
-    switch value {
-    case .array(let array): storage = array._children.storage
-    case .object(let object): storage = object._children.storage
-    default: storage = .empty  // not reached: a scalar root is held in an array
-    }
-    return storage.value(of: cursor.node.pointee)
+    storage.value(of: cursor.node.pointee)
   }
 }
 

@@ -44,16 +44,12 @@ package struct _ScanInput {
   package static func with<Bytes: Sequence<UInt8>, R>(
     contentsOf bytes: Bytes, _ body: (_ScanInput?) throws -> R
   ) rethrows -> R {
-    if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
-      try body(
-        buffer.isEmpty ? nil : buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
+    if let result = try bytes.withContiguousStorageIfAvailable({
+      try body(_ScanInput(UnsafeRawBufferPointer($0)))
     }) {
       return result
     }
-    return try Array(bytes).withUnsafeBufferPointer { buffer in
-      try body(
-        buffer.isEmpty ? nil : buffer.baseAddress.map { _ScanInput(base: $0, count: buffer.count) })
-    }
+    return try Array(bytes).withUnsafeBytes { try body(_ScanInput($0)) }
   }
 
   /// The position of the first `byte` at or after `start` (in `0...count`), if any.
@@ -67,10 +63,6 @@ package struct _ScanInput {
     }
     return nil
   }
-
-  /// The bytes, copied into an array.
-  @inlinable
-  package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
   /// The first `length` bytes (`length` in `0...count`).
   @inlinable

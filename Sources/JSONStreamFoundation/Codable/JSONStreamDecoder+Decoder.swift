@@ -138,8 +138,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   }
 
   /// The current value as a `T` that is `JSONValue`, `JSONObject`, `JSONArray` or
-  /// `JSONValue.Number`: taken from the parsed document as it is, number text included, not
-  /// rebuilt member by member.
+  /// `JSONValue.Number`: taken from the parsed document as a view (the number text of what an
+  /// array or an object holds included), not rebuilt member by member.
   func documentValue<T: Decodable>(_ type: T.Type) throws -> T {
     let value = document.value(at: cursor)
     switch value {

@@ -9,13 +9,12 @@ import JSONStream
 extension JSONStreamDecoder {
   /// `error` with " (line L, column C, offset O)" of the value its coding path names (or of
   /// the nearest enclosing value found) added to its debug description.
-  /// Positions count from `base` (the line and offset where `bytes` start in the input);
-  /// `bytes` are indexed from 0.
-  func locating<Bytes: RandomAccessCollection<UInt8>>(
-    _ error: DecodingError, in bytes: Bytes, base: (line: Int, offset: Int)
-  ) -> DecodingError where Bytes.Index == Int {
+  /// Positions count from `base` (the line and offset where `input` starts in the input).
+  func locating(
+    _ error: DecodingError, in input: _ScanInput?, base: (line: Int, offset: Int)
+  ) -> DecodingError {
     error.mapContext { context in
-      guard let position = position(of: context.codingPath, in: bytes) else { return context }
+      guard let position = position(of: context.codingPath, in: input) else { return context }
       return DecodingError.Context(
         codingPath: context.codingPath,
         debugDescription: context.debugDescription
@@ -26,21 +25,21 @@ extension JSONStreamDecoder {
   }
 
   /// The position of the value at `path`, or of its nearest ancestor in the input.
-  func position<Bytes: RandomAccessCollection<UInt8>>(of path: [any CodingKey], in bytes: Bytes)
-    -> (offset: Int, line: Int, column: Int)? where Bytes.Index == Int
+  func position(of path: [any CodingKey], in input: _ScanInput?)
+    -> (offset: Int, line: Int, column: Int)?
   {
+    guard let input else { return nil }
     var target = path
     while true {
-      if let found = position(ofExactly: target, in: bytes) { return found }
+      if let found = position(ofExactly: target, in: input) { return found }
       if target.isEmpty { return nil }
       target.removeLast()
     }
   }
 
-  private func position<Bytes: RandomAccessCollection<UInt8>>(
-    ofExactly path: [any CodingKey], in bytes: Bytes
-  ) -> (offset: Int, line: Int, column: Int)? where Bytes.Index == Int {
-    precondition(bytes.startIndex == 0)
+  private func position(
+    ofExactly path: [any CodingKey], in input: _ScanInput
+  ) -> (offset: Int, line: Int, column: Int)? {
     var options = parseOptions
     options.allowMultipleValues = false
     var parser = JSONParser(
@@ -50,19 +49,19 @@ extension JSONStreamDecoder {
       options: options)
     if !path.isEmpty {
       // A parse error after the value cannot matter: the locator stops the parser before.
-      guard (try? parser.feed(bytes)) == .stopped, parser.handler.found else { return nil }
+      guard (try? parser.feed(input)) == .stopped, parser.handler.found else { return nil }
     }
     // The value starts after the whitespace, `:` or `,` that follows where the parser stopped.
     var offset = parser.offset
     var line = parser.line
     var column = parser.column
-    while offset < bytes.count {
-      switch bytes[offset] {
+    while let byte = input.byte(at: offset) {
+      switch byte {
       case UInt8(ascii: "\n"):
         line += 1
         column = 1
       case UInt8(ascii: "\r"):
-        if offset + 1 >= bytes.count || bytes[offset + 1] != UInt8(ascii: "\n") {
+        if input.byte(at: offset + 1) != UInt8(ascii: "\n") {
           line += 1
           column = 1
         }

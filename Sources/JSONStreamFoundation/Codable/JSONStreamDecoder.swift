@@ -232,8 +232,7 @@ struct _DocumentDecoder {
     do {
       return try options.decode(type, from: value, types: &types)
     } catch let error as DecodingError {
-      // The bytes are copied only to find where a failing value is.
-      throw options.locating(error, in: input?.bytes ?? [], base: base)
+      throw options.locating(error, in: input, base: base)
     }
   }
 }

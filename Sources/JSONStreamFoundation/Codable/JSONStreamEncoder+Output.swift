@@ -56,7 +56,8 @@ struct _EncoderOutput {
     try json.writeTrustedNumberText(&text, trimmingPointZero: true)
   }
 
-  /// A whole value, as it is: number text unchanged, arrays and objects in one pass.
+  /// A whole value, as it is: a parsed array's or object's number text unchanged, arrays and
+  /// objects in one pass.
   mutating func write(_ value: JSONValue) throws {
     if binary != nil { try value.write(to: &binary!) } else { try value.write(to: &json) }
   }

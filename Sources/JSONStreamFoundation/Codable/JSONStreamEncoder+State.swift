@@ -191,7 +191,8 @@ final class _EncodeState {
   }
 
   /// `value`, a `JSONValue`, `JSONObject`, `JSONArray` or `JSONValue.Number`, as a
-  /// `JSONValue`: written as it is, number text included, not member by member.
+  /// `JSONValue`: written as it is (a parsed array's or object's number text included), not
+  /// member by member.
   static func documentValue<T: Encodable>(_ value: T) -> JSONValue {
     if T.self == JSONObject.self { return .object(_same(value, as: JSONObject.self)) }
     if T.self == JSONArray.self { return .array(_same(value, as: JSONArray.self)) }
