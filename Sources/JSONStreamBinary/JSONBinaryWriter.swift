@@ -722,7 +722,7 @@ struct _BinaryTable {
   }
 }
 
-/// A reader's two tables, in plain memory behind a `_StateBox`.
+/// A reader's two tables, in plain memory behind a `_CopyOnWriteState`.
 @usableFromInline
 struct _BinaryTables: _ManualState {
   @usableFromInline var keys = _BinaryTable()

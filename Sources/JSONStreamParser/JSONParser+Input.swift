@@ -3,15 +3,6 @@
 
 import JSONStreamCore
 
-/// Calls `body` with `bytes`, number text the parser checked, as a ``JSONNumber`` with
-/// `flags`, valid during the call.
-@inlinable
-func _withNumber<R>(
-  _ bytes: [UInt8], flags: UInt8, _ body: (borrowing JSONNumber) throws -> R
-) rethrows -> R {
-  try bytes.withUnsafeBufferPointer { try body(JSONNumber(_utf8: $0, flags: flags)) }
-}
-
 extension JSONParser {
   /// Feeds the next chunk of input and delivers the events of every token it completes.
   ///
@@ -23,7 +14,7 @@ extension JSONParser {
   @inlinable
   @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    try _feed(_ScanInput(bytes))
+    try feed(_ScanInput(bytes))
   }
 
   /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,
@@ -32,6 +23,6 @@ extension JSONParser {
   @discardableResult
   public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> JSONParseStatus
   where Bytes.Element == UInt8 {
-    try _ScanInput.with(contentsOf: bytes) { try _feed($0) }
+    try _ScanInput.with(contentsOf: bytes) { try feed($0) }
   }
 }

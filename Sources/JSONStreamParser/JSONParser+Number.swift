@@ -179,7 +179,7 @@ extension JSONParser {
   @inlinable
   mutating func _emitScratchNumber() throws {
     _token = .none
-    try _withNumber(_scratch, flags: _numberState._flags) { number in
+    try JSONNumber.withText(_scratch, flags: _numberState._flags) { number in
       try handler.number(number)
     }
   }
@@ -242,7 +242,7 @@ extension JSONParser {
     case .false: try handler.bool(false)
     case .null: try handler.null()
     case .nan, .infinity, .negativeInfinity:
-      try _withNumber(text, flags: JSONNumber._nonFinite) { number in
+      try JSONNumber.withText(text, flags: JSONNumber._nonFinite) { number in
         try handler.number(number)
       }
     }

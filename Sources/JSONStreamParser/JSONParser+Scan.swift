@@ -8,13 +8,12 @@ extension JSONParser {
   /// The input offset of `position` in the current chunk.
   @inlinable @inline(__always)
   func _offset(_ position: Int) -> Int {
-    _chunkStart &+ position
+    _consumed &+ position
   }
 
   /// Scans one chunk. Leaves `_consumed` at the offset where scanning stopped.
   @inlinable
   mutating func _scan(_ input: _ScanInput) throws -> JSONParseStatus {
-    _chunkStart = _consumed
     var i = 0
     if _token != .none {
       i = try _resumeToken(input, i)

@@ -33,8 +33,6 @@ public struct JSONParser<Handler: JSONEventHandler> {
 
   /// Offset of the current chunk's first byte (during a scan), or of the next unread byte.
   @usableFromInline var _consumed = 0
-  /// Offset of the current chunk's first byte, so that a position's offset is one addition.
-  @usableFromInline var _chunkStart = 0
   /// Where the scan was when the handler was last called (for errors thrown by the handler).
   @usableFromInline var _cursor = 0
   @usableFromInline var _line = 1
@@ -121,18 +119,12 @@ public struct JSONParser<Handler: JSONEventHandler> {
   /// Column (from 1, in characters) of ``offset``.
   public var column: Int { _consumed - _lineStart - _continuationBytes + 1 }
 
-  /// Feeds a chunk (nil when it is empty), as the public `feed` methods do: for a reader
-  /// that has its input as a view already.
+  /// Feeds a chunk (nil when it is empty): the body of the public `feed` methods, which only
+  /// wrap their bytes (see JSONParser+Input.swift), and the way in for a reader that has its
+  /// input as a view already.
   @inlinable
   @discardableResult
   package mutating func feed(_ chunk: _ScanInput?) throws -> JSONParseStatus {
-    try _feed(chunk)
-  }
-
-  /// Feeds a chunk (nil when it is empty): the body of the public `feed` methods, which only
-  /// wrap their bytes (see ScanInput.swift).
-  @inlinable
-  mutating func _feed(_ chunk: _ScanInput?) throws -> JSONParseStatus {
     switch _phase {
     case .running: break
     case .stopped: return .stopped
@@ -150,7 +142,7 @@ public struct JSONParser<Handler: JSONEventHandler> {
     do {
       let status = try _scan(input)
       if overLimit && status == .needsMoreInput {
-        throw _limitError(.inputLength, offset: _offset(input.count))
+        throw _limitError(.inputLength, offset: _consumed)
       }
       return status
     } catch {
@@ -254,7 +246,14 @@ enum _Literal: UInt8 {
   case `true`, `false`, null, nan, infinity, negativeInfinity
 
   /// The literal's bytes, for matching it byte by byte and for a non-finite number's text.
-  @inlinable var utf8: [UInt8] { Array("\(text)".utf8) }
+  @inlinable var utf8: [UInt8] { _Literal._bytes[Int(rawValue)] }
+
+  /// Every literal's bytes, made once: made per call, matching `NaN` or a literal cut by a
+  /// chunk's end allocated an array each time.
+  @usableFromInline static let _bytes: [[UInt8]] = [
+    Array("true".utf8), Array("false".utf8), Array("null".utf8), Array("NaN".utf8),
+    Array("Infinity".utf8), Array("-Infinity".utf8),
+  ]
 
   @inlinable var text: StaticString {
     switch self {

@@ -183,6 +183,15 @@ public struct JSONNumber: ~Copyable {
 // MARK: - Conversions
 
 extension JSONNumber {
+  /// Calls `body` with `bytes`, number text its producer checked, as a view with `flags`,
+  /// valid during the call (as `JSONString.withWellFormed(_:_:)` does for strings).
+  @inlinable
+  package static func withText<R>(
+    _ bytes: [UInt8], flags: UInt8, _ body: (borrowing JSONNumber) throws -> R
+  ) rethrows -> R {
+    try bytes.withUnsafeBufferPointer { try body(JSONNumber(_utf8: $0, flags: flags)) }
+  }
+
   /// The magnitude of an integral value that fits in `UInt64`, or nil.
   @usableFromInline
   package func _integerMagnitude() -> UInt64? {

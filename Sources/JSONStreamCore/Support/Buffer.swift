@@ -95,7 +95,7 @@ extension _Buffer where Element == UInt8 {
   /// Appends all the bytes of `bytes`.
   @inlinable @inline(__always)
   package mutating func appendBytes(_ bytes: _ScanInput) {
-    appendBytes(UnsafeBufferPointer(start: bytes.base, count: bytes.count))
+    appendBytes(bytes._buffer)
   }
 
   /// Writes the bytes of `string` over everything from `start` on (at most `count`): they then

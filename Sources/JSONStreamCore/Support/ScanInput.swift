@@ -1,6 +1,6 @@
-// The readers' one way into their input's memory: the JSON scanner and the binary readers
-// read a chunk by `Int` position through `_ScanInput`, which checks every position against the
-// chunk's count, so their loops are safe Swift. The checks are unsigned compares of the kind
+// The readers' one way into their input's memory: the JSON scanner, the streaming binary
+// reader and the document reader read a chunk by `Int` position through `_ScanInput`, which
+// checks every position against the chunk's count, so their loops are safe Swift. The checks are unsigned compares of the kind
 // the loops make against the end anyway, so the optimizer drops them where a loop has just
 // made one.
 
@@ -62,6 +62,12 @@ package struct _ScanInput {
       position &+= 1
     }
     return nil
+  }
+
+  /// The bytes as a buffer, for the kernels that take one (UTF-8 and number text checks).
+  @inlinable @inline(__always)
+  package var _buffer: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base, count: count)
   }
 
   /// The first `length` bytes (`length` in `0...count`).
@@ -181,7 +187,7 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func wellFormedString(keyTableEntry: Int = -1) -> JSONString {
     JSONString(
-      _wellFormed: UnsafeBufferPointer(start: base, count: count), keyTableEntry: keyTableEntry)
+      _wellFormed: _buffer, keyTableEntry: keyTableEntry)
   }
 
   /// Appends bytes `start..<end` to `bytes`.
