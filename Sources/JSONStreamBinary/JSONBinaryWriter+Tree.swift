@@ -19,10 +19,9 @@ extension JSONValue {
   /// ```
   public func write<Sink>(to writer: inout JSONBinaryWriter<Sink>) throws {
     switch self {
-    case .array(let array):
-      try array._withNode { try writer._writeTree($0) }
-    case .object(let object):
-      try object._withNode { try writer._writeTree($0) }
+    case .array, .object:
+      // Parsed containers in one pass each; containers changed in code as events.
+      try _replay(into: &writer) { node, writer in try writer._writeTree(node) }
     default:
       try replay(into: &writer)
     }

@@ -1,38 +1,67 @@
 import JSONStreamCore
 import JSONStreamParser
 
-/// A JSON array: its elements in order, with constant-time access by position.
+/// A JSON array: its elements in order, with constant-time access by position, changed in
+/// place with the methods of Swift's own arrays.
 ///
 /// ```swift
-/// let tags: JSONArray = ["a", "b"]
+/// var tags: JSONArray = ["a", "b"]
 /// tags[1]                            // "b"
+/// tags.append("c")
+/// tags[0] = 5
+/// tags.remove(at: 1)
 /// for tag in tags { … }
 /// JSONArray(names.map(JSONValue.init))
 /// ```
 ///
 /// A parsed array is a view of its document's memory: reading an element makes its Swift
-/// value then. Like an array slice, a view keeps the whole document's memory alive.
-public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+/// value then. Like an array slice, a view keeps the whole document's memory alive. Its first
+/// change turns this array alone into Swift values (its elements stay views); from then on a
+/// uniquely held array changes in place, as a Swift `Array` does.
+public struct JSONArray: Sendable, Hashable, RandomAccessCollection, MutableCollection,
+  RangeReplaceableCollection
+{
   /// An element: a ``JSONValue``.
   public typealias Element = JSONValue
+  /// Positions are offsets from 0.
+  public typealias Index = Int
+  /// A range of positions.
+  public typealias Indices = Range<Int>
 
-  /// The elements' nodes in their document's memory.
-  @usableFromInline package let _children: _ChildNodes
+  /// Where the elements are: views of a document's nodes, or, once changed, Swift values.
+  @usableFromInline
+  package enum _Storage: Sendable {
+    case view(_ChildNodes)
+    case values([JSONValue])
+  }
+
+  @usableFromInline package var _storage: _Storage
 
   @inlinable
   init(_children: _ChildNodes) {
-    self._children = _children
+    _storage = .view(_children)
+  }
+
+  /// The elements' nodes in their document's memory, while the array is unchanged.
+  @inlinable package var _view: _ChildNodes? {
+    if case .view(let children) = _storage { return children }
+    return nil
   }
 
   /// The number of elements.
-  @inlinable public var count: Int { _children.count }
+  @inlinable public var count: Int {
+    switch _storage {
+    case .view(let children): return children.count
+    case .values(let values): return values.count
+    }
+  }
 
   /// An empty array.
   public init() {
     self.init(_children: .empty)
   }
 
-  /// An array of `elements`, in order.
+  /// An array of `elements`, in order, laid out as a parsed document is.
   public init(_ elements: some Sequence<JSONValue>) {
     self = _JSONStorage.build { builder in
       builder.startArray()
@@ -41,11 +70,11 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     }.arrayValue!
   }
 
-  /// A node that stands for this array (see `_JSONStorage`); `withNode` gets it, and memory
-  /// for an open array's header while it runs.
-  @inlinable
-  package func _withNode<R>(_ body: (_Node) throws -> R) rethrows -> R {
-    try _children.withNode(open: _JSONNode.openArray, closed: _JSONNode.array, body)
+  /// The elements as a view of nodes: this array's own, or, for a changed array, those of a
+  /// copy laid out as a parsed document is.
+  @usableFromInline package var _compactView: _ChildNodes {
+    if let view = _view { return view }
+    return JSONArray(self)._view!
   }
 
   /// The position of the first element: 0.
@@ -55,8 +84,62 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
 
   /// The element at `position`, which must be in `0..<count`.
   public subscript(position: Int) -> JSONValue {
-    precondition(position >= 0 && position < count, "JSONArray index out of range")
-    return _children.value(position, stride: 1)
+    get {
+      switch _storage {
+      case .view(let children):
+        precondition(position >= 0 && position < children.count, "JSONArray index out of range")
+        return children.value(position, stride: 1)
+      case .values(let values):
+        return values[position]
+      }
+    }
+    _modify {
+      var values = _takeValues()
+      defer { _storage = .values(values) }
+      yield &values[position]
+    }
+  }
+
+  /// Replaces the elements in `bounds` with `newElements`.
+  public mutating func replaceSubrange(
+    _ bounds: Range<Int>, with newElements: some Collection<JSONValue>
+  ) {
+    var values = _takeValues()
+    values.replaceSubrange(bounds, with: newElements)
+    _storage = .values(values)
+  }
+
+  /// Makes room for `minimumCapacity` elements.
+  public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    var values = _takeValues()
+    values.reserveCapacity(minimumCapacity)
+    _storage = .values(values)
+  }
+
+  /// Adds `element` at the end: amortised constant time for a uniquely held array.
+  public mutating func append(_ element: JSONValue) {
+    var values = _takeValues()
+    values.append(element)
+    _storage = .values(values)
+  }
+
+  /// The elements as Swift values, leaving this array empty meanwhile, so that the values
+  /// are uniquely held and change in place. A view becomes values here, keeping the text of
+  /// its numbers (see `_JSONStorage.value(of:keepingText:)`).
+  @usableFromInline
+  mutating func _takeValues() -> [JSONValue] {
+    switch _storage {
+    case .values(let values):
+      _storage = .view(.empty)
+      return values
+    case .view(let children):
+      var values: [JSONValue] = []
+      values.reserveCapacity(children.count)
+      for position in 0..<children.count {
+        values.append(children.value(position, stride: 1, keepingText: true))
+      }
+      return values
+    }
   }
 }
 
@@ -81,6 +164,7 @@ extension _JSONStorage {
 extension JSONArray {
   /// The same elements of the same document: equal without looking at them.
   func _isSameView(as other: JSONArray) -> Bool {
-    _children.isSame(as: other._children)
+    guard let view = _view, let otherView = other._view else { return false }
+    return view.isSame(as: otherView)
   }
 }

@@ -56,15 +56,23 @@ package final class _JSONStorage: Sendable {
   @usableFromInline static let empty = _JSONStorage(chunks: [])
 
   /// The Swift value of `node`: strings and numbers are decoded here, containers become
-  /// views of this storage.
+  /// views of this storage. With `keepingText`, a number keeps its text when its value alone
+  /// would write it differently (`-0`, `1E2`, `1.50`), for a container that becomes Swift
+  /// values when it is changed: its other members are then written back as they were.
   @usableFromInline
-  func value(of node: _Node) -> JSONValue {
+  func value(of node: _Node, keepingText: Bool = false) -> JSONValue {
     switch _JSONNode.kind(node.head) {
     case _JSONNode.null: return .null
     case _JSONNode.false: return .bool(false)
     case _JSONNode.true: return .bool(true)
-    case _JSONNode.number, _JSONNode.binaryNumber, _JSONNode.integer:
-      return .number(_JSONNode.withNumber(node) { JSONValue.Number(exactly: $0) })
+    case _JSONNode.integer:
+      // Canonical text: the value writes it as it is.
+      return .number(JSONValue.Number(_JSONNode.integerValue(node.head)))
+    case _JSONNode.number, _JSONNode.binaryNumber:
+      return .number(
+        _JSONNode.withNumber(node) {
+          keepingText ? JSONValue.Number(keepingText: $0) : JSONValue.Number(exactly: $0)
+        })
     case _JSONNode.string: return .string(_JSONNode.string(node))
     default:
       let (block, _, last, isObject) = _JSONNode.children(node)
@@ -153,8 +161,9 @@ package struct _ChildNodes: @unchecked Sendable {
 
   /// The Swift value of node `offset` of the child at `position` (see ``node(_:stride:offset:)``).
   @inlinable
-  func value(_ position: Int, stride: Int, offset: Int = 0) -> JSONValue {
-    storage.value(of: node(position, stride: stride, offset: offset))
+  func value(_ position: Int, stride: Int, offset: Int = 0, keepingText: Bool = false) -> JSONValue
+  {
+    storage.value(of: node(position, stride: stride, offset: offset), keepingText: keepingText)
   }
 
   /// The key of the member at `position` as a `String`.

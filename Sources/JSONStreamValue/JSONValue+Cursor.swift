@@ -176,18 +176,21 @@ package final class JSONNodeCursorRoot {
     }
     let root = JSONNodeCursor(nodes)
     switch value {
+    // A container changed in code is laid out as a parsed document first.
     case .object(let object):
-      object._withNode(keep)
-      storage = object._children.storage
+      let view = object._compactView
+      view.withNode(open: _JSONNode.openObject, closed: _JSONNode.object, keep)
+      storage = view.storage
       cursor = root
     case .array(let array):
-      array._withNode(keep)
-      storage = array._children.storage
+      let view = array._compactView
+      view.withNode(open: _JSONNode.openArray, closed: _JSONNode.array, keep)
+      storage = view.storage
       cursor = root
     default:
-      let holder = JSONArray([value])
-      holder._withNode(keep)
-      storage = holder._children.storage
+      let view = JSONArray([value])._compactView
+      view.withNode(open: _JSONNode.openArray, closed: _JSONNode.array, keep)
+      storage = view.storage
       cursor = root.element(0)
     }
     self.nodes = nodes

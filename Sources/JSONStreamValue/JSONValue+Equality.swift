@@ -6,7 +6,8 @@ import JSONStreamCore
 import JSONStreamParser
 
 extension JSONValue {
-  /// JSON's meaning: objects compare as unordered maps, numbers by value (`1 == 1.0`).
+  /// JSON's meaning: objects compare as unordered maps, numbers by value (`1 == 1.0`),
+  /// strings by their code points (`"é"` precomposed and decomposed differ).
   /// Walks both values with a stack of its own, so any depth compares.
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     // The first pair is held apart, so that comparing scalars allocates nothing: the stack
@@ -23,7 +24,8 @@ extension JSONValue {
       case (.number(let x), .number(let y)):
         guard x == y else { return false }
       case (.string(let x), .string(let y)):
-        guard x == y else { return false }
+        // By code points, as JSON compares strings (RFC 8259 §8.3), and as keys compare.
+        guard _MemberKey(x) == _MemberKey(y) else { return false }
       case (.array(let x), .array(let y)):
         guard x.count == y.count else { return false }
         if x._isSameView(as: y) { continue }

@@ -17,15 +17,100 @@ extension JSONValue {
   public func replay<Handler: JSONEventHandler>(into handler: inout Handler) throws {
     handler.beginEventRun()
     defer { handler.endEventRun() }
+    try _replay(into: &handler) { node, handler in try _JSONStorage.replay(node, into: &handler) }
+  }
+
+  /// Delivers this value's events to `handler`, but hands each array or object that is still
+  /// a view of a parsed document to `writeView` with its node, for a consumer that has a
+  /// faster way to take a whole tree (the writers' one-pass paths). Containers changed in
+  /// code are walked here, with a stack of their own: any depth replays without recursion.
+  @inlinable
+  package func _replay<Handler: JSONEventHandler>(
+    into handler: inout Handler, writeView: (_Node, inout Handler) throws -> Void
+  ) throws {
+    if try _replayLeaf(into: &handler, writeView: writeView) { return }
+    // A changed container: its members, and what they hold, through an explicit stack.
+    var stack: [_ReplayFrame] = []
+    try _ReplayFrame.start(self, on: &stack, into: &handler)
+    while !stack.isEmpty && !handler.isDone {
+      let top = stack.count &- 1
+      switch stack[top] {
+      case .array(let values, let next):
+        guard next < values.count else {
+          stack.removeLast()
+          try handler.endArray()
+          continue
+        }
+        stack[top] = .array(values, next: next &+ 1)
+        let value = values[next]
+        if try !value._replayLeaf(into: &handler, writeView: writeView) {
+          try _ReplayFrame.start(value, on: &stack, into: &handler)
+        }
+      case .object(let members, let next):
+        guard next < members.values.count else {
+          stack.removeLast()
+          try handler.endObject()
+          continue
+        }
+        stack[top] = .object(members, next: next &+ 1)
+        var key = members.keys[next].string
+        try key.withJSONString { try handler.key($0) }
+        let value = members.values[next]
+        if try !value._replayLeaf(into: &handler, writeView: writeView) {
+          try _ReplayFrame.start(value, on: &stack, into: &handler)
+        }
+      }
+    }
+  }
+
+  /// Delivers this value's events when it is a scalar or a view of a parsed document, and
+  /// returns true; returns false for a changed container, which `_replay` walks.
+  @inlinable
+  func _replayLeaf<Handler: JSONEventHandler>(
+    into handler: inout Handler, writeView: (_Node, inout Handler) throws -> Void
+  ) throws -> Bool {
     switch self {
     case .null: try handler.null()
     case .bool(let flag): try handler.bool(flag)
     case .number(let number): try number.withJSONNumber { try handler.number($0) }
     case .string(var text): try text.withJSONString { try handler.string($0) }
     case .array(let array):
-      try array._withNode { try _JSONStorage.replay($0, into: &handler) }
+      guard let view = array._view else { return false }
+      try view.withNode(open: _JSONNode.openArray, closed: _JSONNode.array) {
+        try writeView($0, &handler)
+      }
     case .object(let object):
-      try object._withNode { try _JSONStorage.replay($0, into: &handler) }
+      guard let view = object._view else { return false }
+      try view.withNode(open: _JSONNode.openObject, closed: _JSONNode.object) {
+        try writeView($0, &handler)
+      }
+    }
+    return true
+  }
+}
+
+/// A changed container being replayed: its members, and the position of the next one.
+@usableFromInline
+enum _ReplayFrame {
+  case array([JSONValue], next: Int)
+  case object(JSONObject._Members, next: Int)
+
+  /// Starts replaying the changed container `value`.
+  @inlinable
+  static func start<Handler: JSONEventHandler>(
+    _ value: JSONValue, on stack: inout [_ReplayFrame], into handler: inout Handler
+  ) throws {
+    switch value {
+    case .array(let array):
+      guard case .values(let values) = array._storage else { return }
+      try handler.startArray()
+      stack.append(.array(values, next: 0))
+    case .object(let object):
+      guard case .members(let members) = object._storage else { return }
+      try handler.startObject()
+      stack.append(.object(members, next: 0))
+    default:
+      return
     }
   }
 }

@@ -1,13 +1,17 @@
 import JSONStreamCore
 import JSONStreamParser
 
-/// An immutable JSON value: what the tree builder makes of a document, and what you build in
-/// code with literals.
+/// A JSON value: what the tree builder makes of a document, and what you build in code with
+/// literals or change in place.
 ///
 /// ```swift
 /// let order = try JSONValue(parsing: #"{"id": 7, "items": [{"sku": "A1", "qty": 2}]}"#)
 /// order["items"]?[0]?["sku"]?.stringValue   // "A1"
 /// order["id"]?.int64Value                   // 7
+///
+/// var copy = order                          // a value: changing it leaves `order` as it is
+/// copy["items"]?[0]?["qty"] = 3
+/// copy["note"] = "gift"
 ///
 /// let reply: JSONValue = ["ok": true, "ids": [1, 2, 3], "note": nil]
 /// print(reply)                              // {"ok":true,"ids":[1,2,3],"note":null}
@@ -37,17 +41,70 @@ public enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
   /// The member named `key`, when this is an object that has it.
+  ///
+  /// Setting changes the value in place, through any depth of optional chaining
+  /// (`value["a"]?["b"]?[0] = 3`): setting a member adds or replaces it, setting nil removes
+  /// it (see ``JSONObject``). Setting a member of `null` makes it an
+  /// object first. Setting a member of an array, a string, a number or a Boolean is a
+  /// programming error, like an array index out of range, and stops the program; chaining
+  /// through a missing member or a value of another type (`value["a"]?["b"] = 1`) changes
+  /// nothing. For data whose shape you do not know, ``set(_:at:)`` reports a mismatch as an
+  /// error instead.
   @inlinable
   public subscript(key: String) -> JSONValue? {
-    if case .object(let object) = self { return object[key] }
-    return nil
+    get {
+      if case .object(let object) = self { return object[key] }
+      return nil
+    }
+    _modify {
+      switch self {
+      case .object(var object):
+        // Moved out while it changes, so that it is uniquely held and changes in place.
+        self = .null
+        defer { self = .object(object) }
+        yield &object[key]
+      case .null:
+        var object = JSONObject()
+        defer { if !object.isEmpty { self = .object(object) } }
+        yield &object[key]
+      default:
+        var member: JSONValue? = nil
+        yield &member
+        precondition(member == nil, "JSONValue: setting a member of a value that is no object")
+      }
+    }
   }
 
   /// The element at `index`, when this is an array that long.
+  ///
+  /// Setting replaces the element in place, through any depth of optional chaining
+  /// (`value["list"]?[0] = 3`). Setting an element out of range, setting nil, or setting an
+  /// element of a value that is no array is a programming error and stops the program, as
+  /// Swift's arrays do; use ``JSONArray``'s `append`, `insert` and `remove(at:)` to change the
+  /// length. Chaining through a missing element (`value[9]?["a"] = 1`) changes nothing.
   @inlinable
   public subscript(index: Int) -> JSONValue? {
-    if case .array(let array) = self, array.indices.contains(index) { return array[index] }
-    return nil
+    get {
+      if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+      return nil
+    }
+    _modify {
+      if case .array(var array) = self, array.indices.contains(index) {
+        self = .null
+        defer { self = .array(array) }
+        var element: JSONValue? = array[index]
+        array[index] = .null
+        defer {
+          precondition(element != nil, "JSONValue: setting an array element to nil")
+          array[index] = element ?? .null
+        }
+        yield &element
+      } else {
+        var element: JSONValue? = nil
+        yield &element
+        precondition(element == nil, "JSONValue: setting an element out of range or of no array")
+      }
+    }
   }
 
   /// `true` for `null`.

@@ -15,10 +15,10 @@ extension JSONValue {
   /// ```
   public func write<Sink>(to writer: inout JSONWriter<Sink>) throws {
     switch self {
-    case .array(let array) where !writer.options.sortKeys:
-      try array._withNode { try writer._writeTree($0) }
-    case .object(let object) where !writer.options.sortKeys:
-      try object._withNode { try writer._writeTree($0) }
+    case .array, .object:
+      guard !writer.options.sortKeys else { return try replay(into: &writer) }
+      // Parsed containers in one pass each; containers changed in code as events.
+      try _replay(into: &writer) { node, writer in try writer._writeTree(node) }
     default:
       try replay(into: &writer)
     }
