@@ -10,6 +10,8 @@ import NumberBench
 //   jsonstream-bench [--runs N] [--corpus DIR] [--large-mb N] [--large PATH]
 //   jsonstream-bench --smoke          every benchmark once on a small input (CI)
 //   jsonstream-bench --only TEXT      only the operations whose name contains TEXT
+//   jsonstream-bench --only mutation --write-readme
+//                                     the mutation figures, written into Benchmarks/README.md
 
 struct Ignore: JSONEventHandler {}
 
@@ -565,6 +567,16 @@ if let twitter = modelInputs.first(where: { $0.name.hasPrefix("twitter") }) {
       let foundation = JSONDecoder()
       blackHole(try lineData.map { try foundation.decode(Twitter.Status.self, from: $0) })
     })
+}
+
+// Changing a tree in place, next to Swift's collections; `--write-readme` puts the table in
+// Benchmarks/README.md.
+if only == nil || "mutation".contains(only!) {
+  let mutationRows = try MutationBenchmarks.run(harness: harness, smoke: smoke)
+  if arguments.contains("--write-readme") {
+    try MutationBenchmarks.write(
+      mutationRows, toReadme: packageRoot.appendingPathComponent("Benchmarks/README.md").path)
+  }
 }
 
 // A subset of operations was asked for: the rest (scale, double check) is skipped.
