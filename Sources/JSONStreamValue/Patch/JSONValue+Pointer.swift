@@ -165,15 +165,24 @@ extension JSONValue {
     var trail: [(container: JSONValue, position: Int)] = []
     var current = self
     self = .null
+    var succeeded = false
     defer {
-      // Back up, level by level; also after an error, when nothing below has changed.
+      // Back up, level by level: the edited value, or after a failure the one taken.
       while let (container, position) = trail.popLast() {
         switch container {
         case .object(var object):
-          object._put(current, at: position)
+          if succeeded {
+            object._put(current, at: position)
+          } else {
+            object._restore(current, at: position)
+          }
           current = .object(object)
         case .array(var array):
-          array._put(current, at: position)
+          if succeeded {
+            array._put(current, at: position)
+          } else {
+            array._restore(current, at: position)
+          }
           current = .array(array)
         default:
           preconditionFailure("a trail level that is not a container")
@@ -198,6 +207,8 @@ extension JSONValue {
         preconditionFailure("a position in a value that is not a container")
       }
     }
-    return try body(&current, tokens[tokens.count - 1], tokens.count - 1)
+    let result = try body(&current, tokens[tokens.count - 1], tokens.count - 1)
+    succeeded = true
+    return result
   }
 }
