@@ -173,6 +173,23 @@ enum Matrix {
         return ConformanceOutcome(units: [], error: ErrorPlace(error))
       }
     },
+    // A patch document is read as one value: the text's errors are JSONValue(parsing:)'s,
+    // and text that is JSON but not a patch (most cases) says so with a JSONPatchError; the
+    // values are then those the tree reads.
+    EntryPoint(
+      name: "JSONPatch(parsing:)", units: .topLevelValues,
+      reference: { $0.rejectsDuplicateKeys ? nil : oneDocumentReference($0) }, wholeOnly: true,
+      allOrNothing: true
+    ) { test, _ in
+      do {
+        _ = try JSONPatch(parsing: test.bytes, options: test.options)
+      } catch let error as JSONParseError {
+        return ConformanceOutcome(units: [], error: ErrorPlace(error))
+      } catch is JSONPatchError {
+      }
+      let value = try JSONValue(parsing: test.bytes, options: test.options)
+      return ConformanceOutcome(units: [try events(value)], error: nil)
+    },
     EntryPoint("JSONPathTracker", .events) { test, chunks in
       var parser = JSONParser(
         handler: JSONPathTracker(downstream: EventRecorder()), options: test.options)
@@ -474,6 +491,7 @@ struct EntryPointInventoryTests {
     "JSONParser.feed": ["JSONParser.feed"],
     "JSONParser.parse": ["JSONParser.parse"],
     "JSONValue.init": ["JSONValue(parsing:)"],
+    "JSONPatch.init": ["JSONPatch(parsing:)"],
     "JSONDocumentReader.feed": [
       "JSONDocumentReader, concatenated", "JSONDocumentReader, lines",
       "JSONDocumentReader, text sequence",
