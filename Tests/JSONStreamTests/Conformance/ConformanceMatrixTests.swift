@@ -72,6 +72,12 @@ let cannotHonour = ErrorPlace(kind: .invalidOption, offset: 0, line: 1, column: 
   return outcome
 }
 
+/// The reference of `JSONPatch(parsing:)`: one document, not the duplicate-key cases (a
+/// patch is read with the last value of a repeated key winning).
+@Sendable func patchDocumentReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  test.rejectsDuplicateKeys ? nil : oneDocumentReference(test)
+}
+
 /// Takes every case, duplicate-key ones too (for consumers with a duplicate-key policy).
 @Sendable func everyCase(_ test: ConformanceCase) -> Bool { true }
 
@@ -177,9 +183,8 @@ enum Matrix {
     // and text that is JSON but not a patch (most cases) says so with a JSONPatchError; the
     // values are then those the tree reads.
     EntryPoint(
-      name: "JSONPatch(parsing:)", units: .topLevelValues,
-      reference: { $0.rejectsDuplicateKeys ? nil : oneDocumentReference($0) }, wholeOnly: true,
-      allOrNothing: true
+      name: "JSONPatch(parsing:)", units: .topLevelValues, reference: patchDocumentReference,
+      wholeOnly: true, allOrNothing: true
     ) { test, _ in
       do {
         _ = try JSONPatch(parsing: test.bytes, options: test.options)
