@@ -18,6 +18,11 @@ struct Arguments {
   var top = 10
   /// `convert --to binary|json`.
   var convertTo: String?
+  /// `patch PATCH`: the patch file, `--merge` for a merge patch, and the patch once read
+  /// (before the output is created).
+  var patchPath: String?
+  var merge = false
+  var patch: LoadedPatch?
   var chunkSize = 64 * 1024
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
@@ -33,6 +38,7 @@ enum Command: String, CaseIterable {
   case ndjson
   case stats
   case convert
+  case patch
 
   var summary: String {
     switch self {
@@ -44,12 +50,14 @@ enum Command: String, CaseIterable {
     case .ndjson: return "a top-level array to one value per line, or back (--to-array)"
     case .stats: return "count values by type, depth, sizes and the most frequent keys"
     case .convert: return "JSON to the binary format (--to binary) or back (--to json)"
+    case .patch: return "apply a JSON Patch (RFC 6902) or, with --merge, a merge patch (RFC 7396)"
     }
   }
 
   /// Whether the command writes JSON (and so takes the writer's flags).
   var writesJSON: Bool {
     self == .fmt || self == .minify || self == .select || self == .ndjson || self == .convert
+      || self == .patch
   }
 }
 
@@ -73,7 +81,8 @@ struct NumberFlag: Sendable {
   /// `--indent` is fmt's, `--top` stats'; the others are every command's.
   func appliesTo(_ command: Command) -> Bool {
     switch name {
-    case "--indent": return command == .fmt || command == .ndjson || command == .convert
+    case "--indent":
+      return command == .fmt || command == .ndjson || command == .convert || command == .patch
     case "--top": return command == .stats
     default: return true
     }
@@ -193,6 +202,8 @@ extension Arguments {
         result.quiet = true
       } else if argument == "--to-array" && command == .ndjson {
         result.toArray = true
+      } else if argument == "--merge" && command == .patch {
+        result.merge = true
       } else if argument == "--json" && command == .stats {
         result.json = true
       } else if argument == "--to" && command == .convert {
@@ -232,6 +243,9 @@ extension Arguments {
       } else if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
         // A JSONPath starts with `$`; the first argument is always one.
         pathTexts.append(argument)
+      } else if command == .patch && result.patchPath == nil {
+        // The first file is the patch.
+        result.patchPath = argument
       } else if result.inputPath == nil {
         result.inputPath = argument
       } else {
@@ -241,6 +255,14 @@ extension Arguments {
     }
     if command == .convert && result.convertTo == nil && !result.wantsHelp {
       throw ToolError.usage("'convert' needs --to binary or --to json")
+    }
+    if command == .patch && !result.wantsHelp {
+      guard let patchPath = result.patchPath else {
+        throw ToolError.usage("'patch' needs a patch file, e.g. jsonstream patch fix.json FILE")
+      }
+      if patchPath == "-" && (result.inputPath ?? "-") == "-" {
+        throw ToolError.usage("the patch and the input cannot both be standard input")
+      }
     }
     if command == .select && pathTexts.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
@@ -268,6 +290,7 @@ func generalHelp() -> String {
 
     Usage: jsonstream COMMAND [OPTIONS] [FILE]
            jsonstream select PATH [PATH...] [OPTIONS] [FILE]
+           jsonstream patch [--merge] PATCH [OPTIONS] [FILE]
 
     Reads FILE, or standard input when FILE is '-' or absent; writes standard
     output, or FILE with -o FILE, which is replaced only when the command
@@ -283,7 +306,8 @@ func generalHelp() -> String {
 
     Run 'jsonstream COMMAND --help' for a command's options; 'jsonstream --version'
     for the version.
-    Exit status: 0 success, 1 invalid JSON, 2 usage error, 3 I/O error.
+    Exit status: 0 success, 1 invalid JSON (or an invalid or failing patch),
+    2 usage error, 3 I/O error.
 
     """
   return text
@@ -291,7 +315,9 @@ func generalHelp() -> String {
 
 /// `jsonstream COMMAND --help`.
 func commandHelp(_ command: Command) -> String {
-  let usage = command == .select ? "select PATH [PATH...]" : command.rawValue
+  let usage =
+    command == .select
+    ? "select PATH [PATH...]" : command == .patch ? "patch [--merge] PATCH" : command.rawValue
   var text = "Usage: jsonstream \(usage) [OPTIONS] [FILE]\n\n\(command.summary).\n"
   switch command {
   case .validate:
@@ -388,6 +414,28 @@ func commandHelp(_ command: Command) -> String {
         jsonstream convert --to json data.jsb | jsonstream fmt
 
       """
+  case .patch:
+    text += """
+
+      Applies the JSON Patch in the file PATCH (an array of add, remove, replace,
+      move, copy and test operations) to FILE, all or nothing; with --merge, PATCH
+      is a JSON Merge Patch (an object of members to set, null to remove). The
+      patch is read and checked before any output is made. A failing operation is
+      reported with its index, op and pointer (for test, the value found) and the
+      exit status is 1; -o FILE is then left as it was.
+      A merge patch streams: files of any size in constant memory. A JSON Patch
+      streams too, with -o FILE, when its operations are independent (add, remove,
+      replace and test only, none at the root, no path inside another's, an
+      index alone under its array); otherwise the document is read into memory.
+      Streamed, an object that repeats a key has every occurrence patched.
+      Output is compact, or indented with --indent N; each top-level value is
+      patched with --multiple-values.
+
+      Examples:
+        jsonstream patch fix.json data.json -o data.json
+        jsonstream patch --merge settings-override.json settings.json
+
+      """
   case .events:
     text += """
 
@@ -415,6 +463,9 @@ func commandHelp(_ command: Command) -> String {
   }
   if command == .convert {
     text += "  " + "--to binary|json".padding(32) + "the format to write\n"
+  }
+  if command == .patch {
+    text += "  " + "--merge".padding(32) + "PATCH is a JSON Merge Patch (RFC 7396)\n"
   }
   for flag in numberFlags where flag.appliesTo(command) {
     text += "  " + (flag.name + " N").padding(32) + flag.help + "\n"

@@ -24,7 +24,7 @@ func runTool(_ arguments: [String]) -> Int32 {
     return arguments.isEmpty ? 2 : 0
   }
   do {
-    let parsed = try Arguments.parse(arguments)
+    var parsed = try Arguments.parse(arguments)
     if parsed.wantsHelp {
       let output = ByteOutput(fd: 1)
       output.write(commandHelp(parsed.command))
@@ -37,6 +37,13 @@ func runTool(_ arguments: [String]) -> Int32 {
       path: parsed.inputPath, chunkSize: parsed.chunkSize, showsProgress: !parsed.quiet)
     // validate writes nothing, so it creates no output.
     if parsed.command == .validate { return try runValidate(parsed, input: input) }
+    // So is the patch read, and checked: a bad one costs the output nothing either.
+    if parsed.command == .patch {
+      switch try loadPatch(parsed) {
+      case .success(let patch): parsed.patch = patch
+      case .failure(let failure): return failure.status
+      }
+    }
     let output = try ByteOutput(path: parsed.outputPath)
     do {
       let status = try runWriting(parsed, input: input, output: output)
@@ -66,6 +73,7 @@ func runWriting(_ parsed: Arguments, input: ByteInput, output: ByteOutput) throw
   case .ndjson: return try runNDJSON(parsed, input: input, output: output)
   case .stats: return try runStats(parsed, input: input, output: output)
   case .convert: return try runConvert(parsed, input: input, output: output)
+  case .patch: return try runPatch(parsed, input: input, output: output)
   }
 }
 

@@ -20,6 +20,14 @@ public enum SharedData {
   }
   public static var corpus: URL { root.appendingPathComponent("corpus") }
 
+  /// The JSON Patch test suite: `tests.json` and `spec_tests.json`.
+  public static var jsonPatchTests: URL {
+    root.appendingPathComponent("testdata/json-patch-tests")
+  }
+  public static var hasJSONPatchTests: Bool {
+    FileManager.default.fileExists(atPath: jsonPatchTests.appendingPathComponent("tests.json").path)
+  }
+
   public static var hasJSONTestSuite: Bool {
     FileManager.default.fileExists(atPath: jsonTestSuite.path)
   }

@@ -72,6 +72,12 @@ let cannotHonour = ErrorPlace(kind: .invalidOption, offset: 0, line: 1, column: 
   return outcome
 }
 
+/// The reference of `JSONPatch(parsing:)`: one document, not the duplicate-key cases (a
+/// patch is read with the last value of a repeated key winning).
+@Sendable func patchDocumentReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  test.rejectsDuplicateKeys ? nil : oneDocumentReference(test)
+}
+
 /// Takes every case, duplicate-key ones too (for consumers with a duplicate-key policy).
 @Sendable func everyCase(_ test: ConformanceCase) -> Bool { true }
 
@@ -172,6 +178,22 @@ enum Matrix {
       } catch let error as JSONParseError {
         return ConformanceOutcome(units: [], error: ErrorPlace(error))
       }
+    },
+    // A patch document is read as one value: the text's errors are JSONValue(parsing:)'s,
+    // and text that is JSON but not a patch (most cases) says so with a JSONPatchError; the
+    // values are then those the tree reads.
+    EntryPoint(
+      name: "JSONPatch(parsing:)", units: .topLevelValues, reference: patchDocumentReference,
+      wholeOnly: true, allOrNothing: true
+    ) { test, _ in
+      do {
+        _ = try JSONPatch(parsing: test.bytes, options: test.options)
+      } catch let error as JSONParseError {
+        return ConformanceOutcome(units: [], error: ErrorPlace(error))
+      } catch is JSONPatchError {
+      }
+      let value = try JSONValue(parsing: test.bytes, options: test.options)
+      return ConformanceOutcome(units: [try events(value)], error: nil)
     },
     EntryPoint("JSONPathTracker", .events) { test, chunks in
       var parser = JSONParser(
@@ -474,6 +496,7 @@ struct EntryPointInventoryTests {
     "JSONParser.feed": ["JSONParser.feed"],
     "JSONParser.parse": ["JSONParser.parse"],
     "JSONValue.init": ["JSONValue(parsing:)"],
+    "JSONPatch.init": ["JSONPatch(parsing:)"],
     "JSONDocumentReader.feed": [
       "JSONDocumentReader, concatenated", "JSONDocumentReader, lines",
       "JSONDocumentReader, text sequence",

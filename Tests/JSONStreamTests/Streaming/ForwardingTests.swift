@@ -91,6 +91,19 @@ struct ForwardingTests {
         (try produce(JSONTransform(rules: [], downstream: HookRecorder()))
           as! JSONTransform<HookRecorder>).downstream
       ),
+      (
+        "JSONPatchFilter",
+        (try produce(
+          JSONPatchFilter(
+            patch: [.test(path: "/user/id", value: 13), .test(path: "/n", value: [7, 8])],
+            downstream: HookRecorder())!)
+          as! JSONPatchFilter<HookRecorder>).downstream
+      ),
+      (
+        "JSONMergePatchFilter",
+        (try produce(JSONMergePatchFilter(patch: ["user": [:]], downstream: HookRecorder()))
+          as! JSONMergePatchFilter<HookRecorder>).downstream
+      ),
     ]
   }
 
@@ -156,6 +169,29 @@ struct ForwardingTests {
       try transform.feed(SkipTests.text.utf8)
       try transform.finish()
       #expect(transform.handler.downstream.recorder.events == withoutContents(all, at: depth))
+
+      var merge = JSONParser(
+        handler: JSONMergePatchFilter(patch: [:], downstream: SkippingRecorder(skipDepth: depth)))
+      try merge.feed(SkipTests.text.utf8)
+      try merge.finish()
+      #expect(merge.handler.downstream.recorder.events == withoutContents(all, at: depth))
+
+      // Operations inside what downstream skips still have their outcome; nothing they add
+      // reaches it.
+      let operations: JSONPatch = [
+        .test(path: "/skip/s", value: "no"), .add(path: "/skip/new", value: 1),
+        .replace(path: "/keep", value: 2),
+      ]
+      var patch = JSONParser(
+        handler: JSONPatchFilter(patch: operations, downstream: SkippingRecorder(skipDepth: depth))!
+      )
+      try patch.feed(SkipTests.text.utf8)
+      try patch.finish()
+      #expect(patch.handler.error?.operationIndex == 0)
+      let passing = JSONPatch(Array(operations.operations.dropFirst()))
+      let patched = try JSONValue(parsing: SkipTests.text).applying(passing).jsonString()
+      let expected = withoutContents(try parsedEvents(patched), at: depth)
+      #expect(patch.handler.downstream.recorder.events == expected)
     }
     // What is dropped is skipped, still checked: a bad byte in it is the same error.
     let bad = #"{"skip":{"a":[1,2,tru]},"keep":1}"#

@@ -71,7 +71,23 @@ enum ToolMatrix {
       return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[")
         && !test.options.allowMultipleValues
     },
+    // A patch that changes nothing: an empty JSON Patch streams (it cannot fail), and so does
+    // a merge patch, which changes values that are not objects into objects: it takes objects.
+    ToolCommand(arguments: ["patch", patchFile("[]")], units: .topLevelValues),
+    ToolCommand(arguments: ["patch", "--merge", patchFile("{}")], units: .topLevelValues) { test in
+      let text = String(decoding: test.bytes, as: UTF8.self)
+      return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+        && !test.options.allowMultipleValues
+    },
   ]
+
+  /// A patch file holding `text`, for the whole test run.
+  static func patchFile(_ text: String) -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tool-matrix-patch-\(UUID().uuidString).json").path
+    try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
 
   /// The tool's commands, as its help lists them.
   static var helpCommands: [String] {

@@ -1,0 +1,108 @@
+// Applying a JSON Patch to a tree: each operation through the pointer walk, all of them on a
+// copy that replaces the value only when every one succeeded.
+
+extension JSONValue {
+  /// Applies `patch`'s operations in order. Atomic: when one fails, the value is as it was.
+  ///
+  /// ```swift
+  /// var document: JSONValue = ["tags": ["a"]]
+  /// try document.apply([.add(path: "/tags/-", value: "b"), .remove(path: "/tags/0")])
+  /// // ["tags": ["b"]]
+  /// ```
+  ///
+  /// - Throws: ``JSONPatchError`` with the failing operation's index, `op` and pointer.
+  public mutating func apply(_ patch: JSONPatch) throws(JSONPatchError) {
+    var patched = self
+    for (index, operation) in patch.operations.enumerated() {
+      do {
+        try patched._apply(operation)
+      } catch {
+        throw error.inOperation(index, operation.name)
+      }
+    }
+    self = patched
+  }
+
+  /// This value with `patch` applied (see ``apply(_:)``).
+  public func applying(_ patch: JSONPatch) throws(JSONPatchError) -> JSONValue {
+    var patched = self
+    try patched.apply(patch)
+    return patched
+  }
+
+  /// Applies one operation; when it throws, the value is unchanged.
+  mutating func _apply(_ operation: JSONPatch.Operation) throws(JSONPatchError) {
+    switch operation {
+    case .add(let path, let value):
+      try _add(value, at: path)
+    case .remove(let path):
+      try removeValue(at: path)
+    case .replace(let path, let value):
+      guard !path.isRoot else {
+        self = value
+        return
+      }
+      try _edit(path) { (parent, token, depth) throws(JSONPatchError) in
+        let position = try JSONValue._position(of: token, in: parent, path, depth)
+        switch parent {
+        case .object(var object):
+          parent = .null
+          object._put(value, at: position)
+          parent = .object(object)
+        case .array(var array):
+          parent = .null
+          array._put(value, at: position)
+          parent = .array(array)
+        default:
+          preconditionFailure("a position in a value that is not a container")
+        }
+      }
+    case .move(let from, let path):
+      let value: JSONValue
+      do { value = try _resolve(from) } catch { throw error.aboutFrom() }
+      if from == path { return }
+      guard !path.hasPrefix(from) else {
+        throw JSONPatchError.moveIntoDescendant(from: from, path: path)
+      }
+      // Checked on a copy: when the add fails, the removal must not stay.
+      var moved = self
+      try moved.removeValue(at: from)
+      try moved._add(value, at: path)
+      self = moved
+    case .copy(let from, let path):
+      let value: JSONValue
+      do { value = try _resolve(from) } catch { throw error.aboutFrom() }
+      try _add(value, at: path)
+    case .test(let path, let expected):
+      let found = try _resolve(path)
+      guard found == expected else {
+        throw JSONPatchError.testFailed(path, found: found, expected: expected)
+      }
+    }
+  }
+
+  /// `add`: sets an object's member, inserts into an array (at an index up to its count, or
+  /// `-` for its end), or replaces the whole value.
+  mutating func _add(_ value: JSONValue, at path: JSONPointer) throws(JSONPatchError) {
+    guard !path.isRoot else {
+      self = value
+      return
+    }
+    try _edit(path) { (parent, token, depth) throws(JSONPatchError) in
+      switch parent {
+      case .object(var object):
+        parent = .null
+        object._set(value, forKey: token)
+        parent = .object(object)
+      case .array(var array):
+        let position = try JSONValue._insertionPoint(token, in: array, path, depth)
+        parent = .null
+        array._insert(value, at: position)
+        parent = .array(array)
+      default:
+        throw JSONPatchError.notAContainer(
+          path, at: JSONPointer(tokens: path.tokens[..<depth]), holding: parent)
+      }
+    }
+  }
+}
