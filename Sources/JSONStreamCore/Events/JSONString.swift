@@ -15,6 +15,20 @@
 ///   if key == "id" { wantNextValue = true }  // compares bytes; no String is made
 /// }
 /// ```
+///
+/// A `switch` on the view itself does not compile: literal patterns match through `~=`,
+/// which a noncopyable value cannot be passed to. Switch on ``string`` instead (a copy of the
+/// bytes, made once for the whole `switch`):
+///
+/// ```swift
+/// mutating func key(_ key: borrowing JSONString) {
+///   switch key.string {
+///   case "id": field = .id
+///   case "name", "title": field = .name
+///   default: field = nil
+///   }
+/// }
+/// ```
 @frozen
 public struct JSONString: ~Copyable {
   /// The decoded UTF-8 bytes. Valid only during the handler call: a pointer kept from here
