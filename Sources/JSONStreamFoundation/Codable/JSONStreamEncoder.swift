@@ -145,7 +145,7 @@ public struct JSONStreamEncoder: Sendable {
 
   /// `value` in the binary format, as bytes.
   public func encodeBinaryToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try _EncodeState(options: self, writeOptions: writeOptions, binary: true)
+    try _EncodeState(options: self, writeOptions: writeOptions, format: .binary)
       .encodeTopLevel(value)
   }
 
