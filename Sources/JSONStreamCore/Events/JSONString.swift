@@ -200,6 +200,27 @@ extension String {
       try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? flagsIfNotNumber))
     }
   }
+
+  /// Calls `body` with the `description` of a finite `Double` or `Float` as a ``JSONNumber``,
+  /// valid during the call, without its final `.0` (`60`, not `60.0`, as `JSONEncoder` writes
+  /// a whole number): the number a parser of the encoder's text would see. Such a description
+  /// is JSON number text, and it has a fraction or an exponent unless it ended in `.0`; so
+  /// neither is checked.
+  @inlinable
+  package mutating func withTrimmedFloatingPointText<R>(
+    _ body: (borrowing JSONNumber) throws -> R
+  ) rethrows -> R {
+    try withUTF8 { bytes in
+      let count = bytes.count
+      if count > 2 && bytes[count &- 1] == UInt8(ascii: "0")
+        && bytes[count &- 2] == UInt8(ascii: ".")
+      {
+        return try body(
+          JSONNumber(_utf8: UnsafeBufferPointer(rebasing: bytes[..<(count &- 2)]), flags: 0))
+      }
+      return try body(JSONNumber(_utf8: bytes, flags: JSONNumber._hasFractionOrExponent))
+    }
+  }
 }
 
 /// Whether two byte strings are equal, by words: eight bytes at a time, the last eight

@@ -132,17 +132,11 @@ struct _TreeOutput: JSONEventHandler {
     builder.binaryNumber(value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value))
   }
 
-  /// A finite double's text, trimmed of `.0` as the JSON output trims it: the number node
-  /// parsing that text makes.
-  mutating func double(_ text: String) {
-    var text = text
-    let utf8 = text.utf8
-    if utf8.count > 2 && utf8.last == UInt8(ascii: "0")
-      && utf8.dropLast().last == UInt8(ascii: ".")
-    {
-      text.removeLast(2)
-    }
-    text.withNumberText(flagsIfNotNumber: 0) { builder.number($0) }
+  /// A finite double's or float's `description`, trimmed of `.0` as the JSON output trims it:
+  /// the number node parsing that text makes.
+  mutating func double(_ description: String) {
+    var text = description
+    text.withTrimmedFloatingPointText { builder.number($0) }
   }
 
   /// A whole value, replayed through this handler.
