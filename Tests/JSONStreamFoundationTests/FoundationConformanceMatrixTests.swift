@@ -237,6 +237,21 @@ enum FoundationMatrix {
       }
     },
     FoundationEntryPoint(
+      name: "JSONValue.decode",
+      reference: decodeReference, wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      do {
+        // The tree the decoder makes of the bytes (a repeated key keeps its first value), then
+        // decoded from the value.
+        let value = try JSONValue(
+          parsing: test.bytes, options: test.options, duplicateKeys: .firstWins)
+        let decoded = try value.decode(AnyJSON.self, decoder: decoder(test))
+        return ConformanceOutcome(units: [decoded.events], error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
       name: "JSONStreamDecoder.ItemDecoder", reference: foundationReference(.rootElements),
       firstKeyWins: true
     ) { test, chunks in
@@ -348,6 +363,7 @@ struct FoundationEntryPointInventoryTests {
     "JSONFoundation.objects": ["JSONFoundation.objects"],
     "JSONFileReader.parse": ["JSONFileReader.parse"],
     "JSONStreamDecoder.decode": ["JSONStreamDecoder.decode"],
+    "JSONValue.decode": ["JSONValue.decode"],
     "JSONStreamDecoder.decodeItems": ["JSONStreamDecoder.decodeItems"],
     "JSONStreamDecoder.decodeLines": ["JSONStreamDecoder.decodeLines"],
     "JSONStreamDecoder.decodeLinesInParallel": ["JSONStreamDecoder.decodeLinesInParallel"],

@@ -49,23 +49,23 @@ if let operation = option("--profile") {
   // text through a select filter, or not, into JSONWriter), chaintree (binarytree through a
   // path tracker), chainbinarywrite (binarywrite through a transform),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
-  // (JSONStreamEncoder), encodebinary (its binary format) or jsonencoder (Foundation's) of
-  // that model, decoded once beforehand;
+  // (JSONStreamEncoder), encodebinary (its binary format), encodevalue (a JSONValue, no text),
+  // encodeparse (its text, parsed into a JSONValue) or jsonencoder (Foundation's) of that
+  // model, decoded once beforehand;
   // the models are of twitter.json, citm_catalog.json and canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
   let model = corpusModel(forFile: arguments[0])
-  let usesModel = ["decode", "jsondecoder", "encode", "encodebinary", "jsonencoder"].contains(
-    operation)
+  let encodes = ["encode", "encodebinary", "encodevalue", "encodeparse", "jsonencoder"]
+  let usesModel = (["decode", "jsondecoder"] + encodes).contains(operation)
   if usesModel, model == nil {
     FileHandle.standardError.write(
       Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
     exit(2)
   }
   let modelValue: (any CorpusDocument)? =
-    ["encode", "encodebinary", "jsonencoder"].contains(operation)
-    ? try JSONDecoder().decode(model!, from: data) : nil
+    encodes.contains(operation) ? try JSONDecoder().decode(model!, from: data) : nil
   // For ndjson: twitter.json's statuses, one per line.
   var lines: [UInt8] = []
   if operation == "ndjson" {
@@ -132,6 +132,9 @@ if let operation = option("--profile") {
     case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
     case "encode": blackHole(try JSONStreamEncoder().encode(modelValue!))
     case "encodebinary": blackHole(try JSONStreamEncoder().encodeBinary(modelValue!))
+    case "encodevalue": blackHole(try JSONStreamEncoder().encodeToValue(modelValue!))
+    case "encodeparse":
+      blackHole(try JSONValue(parsing: JSONStreamEncoder().encodeToBytes(modelValue!)))
     case "jsonencoder": blackHole(try JSONEncoder().encode(modelValue!))
     default: blackHole(try value.jsonBytes())
     }
@@ -337,6 +340,32 @@ func encodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
     peer: "JSONEncoder", measuring: { blackHole(try JSONEncoder().encode(value)) })
 }
 
+/// Encodes the model of `bytes` into a `JSONValue` directly (the encoder's tree output), against
+/// encoding its text and parsing that: checks that both give the same value, written as the same
+/// bytes, and that it decodes back to the model, then times both.
+@MainActor
+func encodeValueRow<Model: CorpusDocument>(
+  _ model: Model.Type, _ input: String, _ bytes: [UInt8]
+) throws {
+  let operation = "encode models → JSONValue"
+  if let only, !operation.contains(only) { return }
+  let value = try JSONDecoder().decode(model, from: Data(bytes))
+  let direct = try JSONStreamEncoder().encodeToValue(value)
+  let parsed = try JSONValue(parsing: JSONStreamEncoder().encodeToBytes(value))
+  try require(
+    direct == parsed && (try direct.jsonBytes()) == (try parsed.jsonBytes()),
+    "the JSONValue encoded from \(input)'s model differs from its text's")
+  try require(
+    try direct.decode(model) == value, "the JSONValue of \(input)'s model decodes to another value")
+  try row(
+    operation, input, bytes.count,
+    ours: { blackHole(try JSONStreamEncoder().encodeToValue(value)) },
+    peer: "encode, then JSONValue(parsing:)",
+    measuring: {
+      blackHole(try JSONValue(parsing: JSONStreamEncoder().encodeToBytes(value)))
+    })
+}
+
 for (name, bytes) in inputs {
   let data = Data(bytes)
   let peers = PeerInput(bytes)
@@ -534,6 +563,9 @@ for (name, bytes, model) in modelInputs {
 }
 for (name, bytes, model) in modelInputs {
   try encodeRow(model, name, bytes)
+}
+for (name, bytes, model) in modelInputs {
+  try encodeValueRow(model, name, bytes)
 }
 for (name, bytes, model) in modelInputs {
   try binaryCodableRows(model, name, bytes)

@@ -15,6 +15,20 @@
 ///   if key == "id" { wantNextValue = true }  // compares bytes; no String is made
 /// }
 /// ```
+///
+/// A `switch` on the view itself does not compile: literal patterns match through `~=`,
+/// which a noncopyable value cannot be passed to. Switch on ``string`` instead (a copy of the
+/// bytes, made once for the whole `switch`):
+///
+/// ```swift
+/// mutating func key(_ key: borrowing JSONString) {
+///   switch key.string {
+///   case "id": field = .id
+///   case "name", "title": field = .name
+///   default: field = nil
+///   }
+/// }
+/// ```
 @frozen
 public struct JSONString: ~Copyable {
   /// The decoded UTF-8 bytes. Valid only during the handler call: a pointer kept from here
@@ -184,6 +198,27 @@ extension String {
   ) rethrows -> R {
     try withUTF8 { bytes in
       try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? flagsIfNotNumber))
+    }
+  }
+
+  /// Calls `body` with the `description` of a finite `Double` or `Float` as a ``JSONNumber``,
+  /// valid during the call, without its final `.0` (`60`, not `60.0`, as `JSONEncoder` writes
+  /// a whole number): the number a parser of the encoder's text would see. Such a description
+  /// is JSON number text, and it has a fraction or an exponent unless it ended in `.0`; so
+  /// neither is checked.
+  @inlinable
+  package mutating func withTrimmedFloatingPointText<R>(
+    _ body: (borrowing JSONNumber) throws -> R
+  ) rethrows -> R {
+    try withUTF8 { bytes in
+      let count = bytes.count
+      if count > 2 && bytes[count &- 1] == UInt8(ascii: "0")
+        && bytes[count &- 2] == UInt8(ascii: ".")
+      {
+        return try body(
+          JSONNumber(_utf8: UnsafeBufferPointer(rebasing: bytes[..<(count &- 2)]), flags: 0))
+      }
+      return try body(JSONNumber(_utf8: bytes, flags: JSONNumber._hasFractionOrExponent))
     }
   }
 }

@@ -158,7 +158,10 @@ public struct JSONStreamDecoder: Sendable {
   /// What to do instead of `allowMultipleValues` where one document is read.
   static let oneDocument = "each line of decodeLines is one, and decodeItems reads several"
 
-  /// Decodes a `T` from a parsed value.
+  /// Decodes a `T` from a value: parsed, built, or encoded (``JSONValue/init(encoding:encoder:)``).
+  /// Its nodes are read in place, with no JSON text in between; a `DecodingError` names the
+  /// coding path, with no position (there is no input). ``JSONValue/decode(_:decoder:)`` is the
+  /// same call, made on the value.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     var types = _TypeInfos()
     return try decode(type, from: value, types: &types)

@@ -59,7 +59,7 @@ final class _EncodeState {
 
   init(
     options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0,
-    binary: Bool = false
+    format: _EncoderOutput.Format = .json
   ) {
     self.options = options
     var writer = JSONWriter(options: writeOptions)
@@ -67,7 +67,9 @@ final class _EncodeState {
     storage = .allocate(capacity: 1)
     storage.initialize(
       to: _EncoderFields(
-        writer: _EncoderOutput(json: writer, binary: binary ? JSONBinaryWriter() : nil)))
+        writer: _EncoderOutput(
+          json: writer, binary: format == .binary ? JSONBinaryWriter() : nil,
+          tree: format == .value ? _TreeOutput(options: writeOptions) : nil)))
   }
 
   deinit {
@@ -88,11 +90,21 @@ final class _EncodeState {
 
   /// Encodes `value` as the whole output; returns its text.
   func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
+    try encodeRoot(value)
+    try storage.pointee.writer.finish()
+    return storage.pointee.writer.bytes
+  }
+
+  /// Encodes `value` as the whole output, a tree; returns it.
+  func encodeTopLevelToValue<T: Encodable>(_ value: T) throws -> JSONValue {
+    try encodeRoot(value)
+    return storage.pointee.writer.finishValue()
+  }
+
+  func encodeRoot<T: Encodable>(_ value: T) throws {
     storage.pointee.awaiting = true
     try encodeValue(value, depth: 0, pathLength: 0)
     if let deferredError = storage.pointee.deferredError { throw deferredError }
-    try storage.pointee.writer.finish()
-    return storage.pointee.writer.bytes
   }
 
   /// Encodes `value` into the slot at `depth` (where `open.count == depth`, a value due).

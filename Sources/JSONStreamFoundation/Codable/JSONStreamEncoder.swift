@@ -14,7 +14,8 @@ import JSONStream
 ///
 /// Values are written straight to a ``JSONWriter`` as they are encoded, with no tree in
 /// between; ``encode(_:to:)`` writes into a writer of yours, so a sequence of values can go
-/// to a file or socket one at a time.
+/// to a file or socket one at a time. ``encodeToValue(_:)`` (or `JSONValue(encoding:)`)
+/// builds a ``JSONValue`` the same way, with no text in between.
 ///
 /// Output is what `JSONEncoder` gives for the same value and options, up to whitespace in
 /// pretty output and the text of numbers (the shortest that reads back the same). Two
@@ -145,7 +146,7 @@ public struct JSONStreamEncoder: Sendable {
 
   /// `value` in the binary format, as bytes.
   public func encodeBinaryToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try _EncodeState(options: self, writeOptions: writeOptions, binary: true)
+    try _EncodeState(options: self, writeOptions: writeOptions, format: .binary)
       .encodeTopLevel(value)
   }
 

@@ -22,6 +22,28 @@ struct JSONStringTests {
     #expect(keys.matches == [true, true, false, false, false])
   }
 
+  /// The documented way to `switch` on a key: on its `string` (a literal pattern cannot match
+  /// the noncopyable view itself).
+  struct Fields: JSONEventHandler {
+    enum Field: Equatable { case id, name, other }
+    var fields: [Field] = []
+    mutating func key(_ key: borrowing JSONString) {
+      switch key.string {
+      case "id": fields.append(.id)
+      case "name", "title": fields.append(.name)
+      default: fields.append(.other)
+      }
+    }
+  }
+
+  @Test("switch on key.string inside a handler")
+  func switchOnString() throws {
+    let handler = try JSONParser.parse(
+      Array(#"{"id": 1, "title": "a", "n\u0061me": "b", "idx": [{"id": 2}], "é": 3}"#.utf8),
+      handler: Fields())
+    #expect(handler.fields == [.id, .name, .name, .other, .id, .other])
+  }
+
   @Test("appendQuoted writes a JSON string literal")
   func quoting() throws {
     let keys = try JSONParser.parse(
