@@ -344,6 +344,32 @@ struct ValueCodingTests {
     #expect(try JSONValue.null.decode(Int?.self) == nil)
   }
 
+  @Test("a value changed in place decodes, and so do its parsed and changed parts")
+  func decodeChanged() throws {
+    struct Item: Codable, Equatable {
+      var sku: String
+      var qty: Int
+    }
+    struct Cart: Codable, Equatable {
+      var items: [Item]
+      var note: String?
+      var meta: JSONValue
+    }
+    var value = try JSONValue(
+      parsing: #"{"items": [{"sku": "A1", "qty": 2}], "meta": {"n": 1.50}, "x": true}"#)
+    value["items"]?[0]?["qty"] = 5
+    if case .array(var items) = value["items"] {
+      items.append(["sku": "B2", "qty": 1])
+      value["items"] = .array(items)
+    }
+    value["note"] = "gift"
+    let cart = try value.decode(Cart.self)
+    #expect(cart.items == [Item(sku: "A1", qty: 5), Item(sku: "B2", qty: 1)])
+    #expect(cart.note == "gift")
+    #expect(try cart.meta.jsonString() == #"{"n":1.50}"#)
+    #expect(try JSONValue(encoding: cart) == value.merging(patch: ["x": nil]))
+  }
+
   @Test("decoding errors name the coding path")
   func decodingErrors() throws {
     struct Item: Decodable {
