@@ -83,6 +83,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection, MutableColl
   @inlinable public var endIndex: Int { count }
 
   /// The element at `position`, which must be in `0..<count`.
+  @inlinable
   public subscript(position: Int) -> JSONValue {
     get {
       switch _storage {
@@ -117,6 +118,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection, MutableColl
   }
 
   /// Adds `element` at the end: amortised constant time for a uniquely held array.
+  @inlinable
   public mutating func append(_ element: JSONValue) {
     var values = _takeValues()
     values.append(element)
@@ -124,22 +126,30 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection, MutableColl
   }
 
   /// The elements as Swift values, leaving this array empty meanwhile, so that the values
-  /// are uniquely held and change in place. A view becomes values here, keeping the text of
-  /// its numbers (see `_JSONStorage.value(of:keepingText:)`).
-  @usableFromInline
+  /// are uniquely held and change in place (inlined: a change's accessor then needs no
+  /// frame of its own on the heap). A view becomes values here.
+  @inlinable
   mutating func _takeValues() -> [JSONValue] {
-    switch _storage {
-    case .values(let values):
-      _storage = .view(.empty)
-      return values
-    case .view(let children):
-      var values: [JSONValue] = []
-      values.reserveCapacity(children.count)
-      for position in 0..<children.count {
-        values.append(children.value(position, stride: 1, keepingText: true))
-      }
+    if case .values(let values) = _storage {
+      // An empty array stands in: it is the standard library's shared empty storage, which
+      // costs no allocation and no reference count.
+      _storage = .values([])
       return values
     }
+    return _viewValues()
+  }
+
+  /// The elements of a view as Swift values, keeping the text of its numbers (see
+  /// `_JSONStorage.value(of:keepingText:)`).
+  @usableFromInline
+  func _viewValues() -> [JSONValue] {
+    guard let children = _view else { return [] }
+    var values: [JSONValue] = []
+    values.reserveCapacity(children.count)
+    for position in 0..<children.count {
+      values.append(children.value(position, stride: 1, keepingText: true))
+    }
+    return values
   }
 }
 

@@ -131,6 +131,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   /// The value of `key`. Setting a new key adds it at the end; setting an existing key
   /// replaces its value in its position; setting nil removes the member. Changes through
   /// the subscript (`object["a"]?["b"] = 1`) are made in place.
+  @inlinable
   public subscript(key: String) -> JSONValue? {
     get {
       guard let position = index(forKey: key) else { return nil }
@@ -166,6 +167,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   /// Sets the value of `key`, adding the member at the end when it is new; returns the value
   /// it replaced, if any.
   @discardableResult
+  @inlinable
   public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
     var members = _takeMembers()
     defer { _storage = .members(members) }
@@ -231,25 +233,33 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   }
 
   /// The members as Swift values, leaving this object empty meanwhile, so that they are
-  /// uniquely held and change in place. A view becomes members here, keeping the text of its
-  /// numbers (see `_JSONStorage.value(of:keepingText:)`).
-  @usableFromInline
+  /// uniquely held and change in place (inlined: a change's accessor then needs no frame of
+  /// its own on the heap). A view becomes members here.
+  @inlinable
   mutating func _takeMembers() -> _Members {
-    switch _storage {
-    case .members(let members):
-      _storage = .view(.empty)
-      return members
-    case .view(let children):
-      var members = _Members()
-      members.reserveCapacity(children.count)
-      for position in 0..<children.count {
-        // A view's keys are unique: no lookup needed.
-        members.append(
-          _MemberKey(children.key(position)),
-          children.value(position, stride: 2, offset: 1, keepingText: true))
-      }
+    if case .members(let members) = _storage {
+      // Empty members stand in: empty collections share the standard library's storage,
+      // which costs no allocation and no reference count.
+      _storage = .members(_Members())
       return members
     }
+    return _viewMembers()
+  }
+
+  /// The members of a view as Swift values, keeping the text of its numbers (see
+  /// `_JSONStorage.value(of:keepingText:)`).
+  @usableFromInline
+  func _viewMembers() -> _Members {
+    var members = _Members()
+    guard let children = _view else { return members }
+    members.reserveCapacity(children.count)
+    for position in 0..<children.count {
+      // A view's keys are unique: no lookup needed.
+      members.append(
+        _MemberKey(children.key(position)),
+        children.value(position, stride: 2, offset: 1, keepingText: true))
+    }
+    return members
   }
 }
 

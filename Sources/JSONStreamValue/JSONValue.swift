@@ -57,17 +57,18 @@ extension JSONValue {
       return nil
     }
     _modify {
-      switch self {
-      case .object(var object):
+      // `if case`, not `switch`: a switch holds a copy of its subject while it runs, and the
+      // object would then be copied on every change.
+      if case .object(var object) = self {
         // Moved out while it changes, so that it is uniquely held and changes in place.
         self = .null
         defer { self = .object(object) }
         yield &object[key]
-      case .null:
+      } else if case .null = self {
         var object = JSONObject()
         defer { if !object.isEmpty { self = .object(object) } }
         yield &object[key]
-      default:
+      } else {
         var member: JSONValue? = nil
         yield &member
         precondition(member == nil, "JSONValue: setting a member of a value that is no object")
