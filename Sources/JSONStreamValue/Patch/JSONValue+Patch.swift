@@ -44,18 +44,10 @@ extension JSONValue {
       }
       try _edit(path) { (parent, token, depth) throws(JSONPatchError) in
         let position = try JSONValue._position(of: token, in: parent, path, depth)
-        switch parent {
-        case .object(var object):
-          parent = .null
-          object._put(value, at: position)
-          parent = .object(object)
-        case .array(var array):
-          parent = .null
-          array._put(value, at: position)
-          parent = .array(array)
-        default:
-          preconditionFailure("a position in a value that is not a container")
-        }
+        parent._changeContainer(
+          object: { $0._put(value, at: position) },
+          array: { $0._put(value, at: position) },
+          other: { _ in preconditionFailure("a position in a value that is not a container") })
       }
     case .move(let from, let path):
       let value: JSONValue
@@ -84,25 +76,7 @@ extension JSONValue {
   /// `add`: sets an object's member, inserts into an array (at an index up to its count, or
   /// `-` for its end), or replaces the whole value.
   mutating func _add(_ value: JSONValue, at path: JSONPointer) throws(JSONPatchError) {
-    guard !path.isRoot else {
-      self = value
-      return
-    }
-    try _edit(path) { (parent, token, depth) throws(JSONPatchError) in
-      switch parent {
-      case .object(var object):
-        parent = .null
-        object._set(value, forKey: token)
-        parent = .object(object)
-      case .array(var array):
-        let position = try JSONValue._insertionPoint(token, in: array, path, depth)
-        parent = .null
-        array._insert(value, at: position)
-        parent = .array(array)
-      default:
-        throw JSONPatchError.notAContainer(
-          path, at: JSONPointer(tokens: path.tokens[..<depth]), holding: parent)
-      }
-    }
+    try _place(value, at: path, replacingElements: false)
   }
+
 }

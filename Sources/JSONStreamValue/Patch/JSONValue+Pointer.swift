@@ -33,29 +33,34 @@ extension JSONValue {
   /// - Throws: ``JSONPatchError`` when the container does not exist, is not a container, or
   ///   the index is not one or is past the end; the value is then unchanged.
   public mutating func set(_ value: JSONValue, at pointer: JSONPointer) throws(JSONPatchError) {
+    try _place(value, at: pointer, replacingElements: true)
+  }
+
+  /// Sets an object's member, or puts `value` in an array at an index up to its count (or
+  /// `-` for its end): replacing the element there with `replacingElements` (``set(_:at:)``),
+  /// inserting before it otherwise (JSON Patch's `add`); the root is replaced.
+  mutating func _place(_ value: JSONValue, at pointer: JSONPointer, replacingElements: Bool)
+    throws(JSONPatchError)
+  {
     guard !pointer.isRoot else {
       self = value
       return
     }
     try _edit(pointer) { (parent, token, depth) throws(JSONPatchError) in
-      switch parent {
-      case .object(var object):
-        parent = .null
-        object._set(value, forKey: token)
-        parent = .object(object)
-      case .array(var array):
-        let position = try JSONValue._insertionPoint(token, in: array, pointer, depth)
-        parent = .null
-        if position < array.count {
-          array._put(value, at: position)
-        } else {
-          array._insert(value, at: position)
-        }
-        parent = .array(array)
-      default:
-        throw JSONPatchError.notAContainer(
-          pointer, at: JSONPointer(tokens: pointer.tokens[..<depth]), holding: parent)
-      }
+      try parent._changeContainer(
+        object: { (object) throws(JSONPatchError) in object._set(value, forKey: token) },
+        array: { (array) throws(JSONPatchError) in
+          let position = try JSONValue._insertionPoint(token, in: array, pointer, depth)
+          if replacingElements && position < array.count {
+            array._put(value, at: position)
+          } else {
+            array._insert(value, at: position)
+          }
+        },
+        other: { (parent) throws(JSONPatchError) in
+          throw JSONPatchError.notAContainer(
+            pointer, at: JSONPointer(tokens: pointer.tokens[..<depth]), holding: parent)
+        })
     }
   }
 
@@ -69,20 +74,10 @@ extension JSONValue {
     guard !pointer.isRoot else { throw JSONPatchError.cannotRemoveRoot() }
     return try _edit(pointer) { (parent, token, depth) throws(JSONPatchError) in
       let position = try JSONValue._position(of: token, in: parent, pointer, depth)
-      switch parent {
-      case .object(var object):
-        parent = .null
-        let removed = object._remove(at: position)
-        parent = .object(object)
-        return removed
-      case .array(var array):
-        parent = .null
-        let removed = array._remove(at: position)
-        parent = .array(array)
-        return removed
-      default:
-        preconditionFailure("a position in a value that is not a container")
-      }
+      return parent._changeContainer(
+        object: { $0._remove(at: position) },
+        array: { $0._remove(at: position) },
+        other: { _ in preconditionFailure("a position in a value that is not a container") })
     }
   }
 }
@@ -168,44 +163,36 @@ extension JSONValue {
     var succeeded = false
     defer {
       // Back up, level by level: the edited value, or after a failure the one taken.
-      while let (container, position) = trail.popLast() {
-        switch container {
-        case .object(var object):
-          if succeeded {
-            object._put(current, at: position)
-          } else {
-            object._restore(current, at: position)
-          }
-          current = .object(object)
-        case .array(var array):
-          if succeeded {
-            array._put(current, at: position)
-          } else {
-            array._restore(current, at: position)
-          }
-          current = .array(array)
-        default:
-          preconditionFailure("a trail level that is not a container")
-        }
+      while !trail.isEmpty {
+        var (parent, position) = trail.removeLast()
+        parent._changeContainer(
+          object: {
+            if succeeded {
+              $0._put(current, at: position)
+            } else {
+              $0._restore(current, at: position)
+            }
+          },
+          array: {
+            if succeeded {
+              $0._put(current, at: position)
+            } else {
+              $0._restore(current, at: position)
+            }
+          },
+          other: { _ in preconditionFailure("a trail level that is not a container") })
+        current = parent
       }
       self = current
     }
     for depth in 0..<(tokens.count - 1) {
       let position = try JSONValue._position(of: tokens[depth], in: current, pointer, depth)
-      switch current {
-      case .object(var object):
-        current = .null
-        let child = object._take(at: position)
-        trail.append((.object(object), position))
-        current = child
-      case .array(var array):
-        current = .null
-        let child = array._take(at: position)
-        trail.append((.array(array), position))
-        current = child
-      default:
-        preconditionFailure("a position in a value that is not a container")
-      }
+      let child = current._changeContainer(
+        object: { $0._take(at: position) },
+        array: { $0._take(at: position) },
+        other: { _ in preconditionFailure("a position in a value that is not a container") })
+      trail.append((current, position))
+      current = child
     }
     let result = try body(&current, tokens[tokens.count - 1], tokens.count - 1)
     succeeded = true
