@@ -185,10 +185,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
   /// after it keep their order.
   @discardableResult
   public mutating func removeValue(forKey key: String) -> JSONValue? {
-    guard index(forKey: key) != nil else { return nil }
+    // Turning a view into members keeps its order: the position stays valid.
+    guard let position = index(forKey: key) else { return nil }
     var members = _takeMembers()
     defer { _storage = .members(members) }
-    guard let position = members.position(of: _MemberKey(key)) else { return nil }
     return members.remove(at: position)
   }
 
@@ -290,7 +290,11 @@ extension JSONObject {
     mutating func remove(at position: Int) -> JSONValue {
       positions[keys[position]] = nil
       keys.remove(at: position)
-      for later in position..<keys.count { positions[keys[later]] = later }
+      // The positions after it move up one: changed in place, without hashing their keys
+      // again (which made removing many members of a large object take minutes).
+      for index in positions.values.indices where positions.values[index] > position {
+        positions.values[index] &-= 1
+      }
       return values.remove(at: position)
     }
 

@@ -66,6 +66,7 @@ extension JSONValue {
     /// `init(exactly:)`, but keeping the text as written when the number's own form would
     /// write it differently (`-0`, `1E2`, `1.50`): for a parsed top-level number, which is
     /// then written back as it was, like numbers inside parsed arrays and objects.
+    @usableFromInline
     package init(keepingText number: borrowing JSONNumber) {
       let value = Number(exactly: number)
       let text = number.text

@@ -178,3 +178,26 @@ struct _ReplayVisitor<Handler: JSONEventHandler>: _NodeVisitor {
     if isObject { try handler.endObject() } else { try handler.endArray() }
   }
 }
+
+extension JSONValue {
+  /// Frees `values`, and the containers changed in code within them, level by level with a
+  /// stack of its own. Swift frees nested values recursively, a few stack frames per level:
+  /// a chain of changed containers as deep as a raised depth limit allows (an edit at the
+  /// bottom of a million-level document) would overflow the stack. Parsed containers are
+  /// flat in memory and free at once.
+  package static func _releaseIteratively(_ values: inout [JSONValue]) {
+    var pending: [JSONValue] = []
+    swap(&pending, &values)
+    while var value = pending.popLast() {
+      // Each changed container's children move onto the stack before it is freed, so that
+      // freeing it frees no level below.
+      if case .array(var array) = value {
+        value = .null
+        if array._view == nil { pending.append(contentsOf: array._takeValues()) }
+      } else if case .object(var object) = value {
+        value = .null
+        if object._view == nil { pending.append(contentsOf: object._takeMembers().values) }
+      }
+    }
+  }
+}

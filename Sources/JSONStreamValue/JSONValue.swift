@@ -47,9 +47,8 @@ extension JSONValue {
   /// it (see ``JSONObject``). Setting a member of `null` makes it an
   /// object first. Setting a member of an array, a string, a number or a Boolean is a
   /// programming error, like an array index out of range, and stops the program; chaining
-  /// through a missing member or a value of another type (`value["a"]?["b"] = 1`) changes
-  /// nothing. For data whose shape you do not know, ``set(_:at:)`` reports a mismatch as an
-  /// error instead.
+  /// through a missing member (`value["missing"]?["b"] = 1`) changes nothing. For data whose
+  /// shape you do not know, ``set(_:at:)`` reports a mismatch as an error instead.
   @inlinable
   public subscript(key: String) -> JSONValue? {
     get {

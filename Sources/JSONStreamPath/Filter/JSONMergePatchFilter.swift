@@ -247,7 +247,7 @@ extension JSONMergePatchFilter {
       return true
     }
     _frames[top].seen[member] = true
-    if case .null = _objects[object].patch[member].value {
+    if case .null = _objects[object].patch._member(at: member, keepingText: true).value {
       _next = .drop
       return false
     }
@@ -262,7 +262,10 @@ extension JSONMergePatchFilter {
   mutating func _writeReplacement(object: Int, member: Int) throws {
     let replacement =
       object < 0
-      ? patch : member < 0 ? .object(_objects[object].patch) : _objects[object].patch[member].value
+      ? patch
+      : member < 0
+        ? .object(_objects[object].patch)
+        : _objects[object].patch._member(at: member, keepingText: true).value
     try JSONValue.null.merging(patch: replacement).replay(into: &downstream)
   }
 
@@ -272,7 +275,7 @@ extension JSONMergePatchFilter {
     guard !frame.skipped else { return }
     let patch = _objects[frame.object].patch
     for member in frame.seen.indices where !frame.seen[member] {
-      let (key, value) = patch[member]
+      let (key, value) = patch._member(at: member, keepingText: true)
       if case .null = value { continue }
       var name = key
       try name.withJSONString { try downstream.key($0) }

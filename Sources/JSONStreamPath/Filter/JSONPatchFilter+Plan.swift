@@ -10,8 +10,10 @@ struct _PatchPlan: Sendable {
   /// A token of some operation's path, and what lies below it.
   @usableFromInline
   struct Node: Sendable {
-    /// Where the node is.
-    @usableFromInline var pointer: JSONPointer
+    /// How many tokens lead to the node: its pointer is that prefix of the path of any
+    /// operation below it (see `pointer(of:)`). Kept as a count, not a pointer, so that a
+    /// long path costs memory in proportion to its length, not to its length squared.
+    @usableFromInline var depth: Int
     /// The next tokens of the paths through here, and their nodes.
     @usableFromInline var tokens: [String] = []
     @usableFromInline var children: [Int] = []
@@ -24,7 +26,7 @@ struct _PatchPlan: Sendable {
     @usableFromInline var firstOperation = Int.max
     @usableFromInline var operationCount = 0
 
-    init(pointer: JSONPointer) { self.pointer = pointer }
+    init(depth: Int) { self.depth = depth }
   }
 
   @usableFromInline let operations: [JSONPatch.Operation]
@@ -34,7 +36,7 @@ struct _PatchPlan: Sendable {
   /// The plan of `patch`; nil when its operations are not independent.
   init?(_ patch: JSONPatch) {
     operations = patch.operations
-    nodes = [Node(pointer: .root)]
+    nodes = [Node(depth: 0)]
     var childByBytes: [[[UInt8]: Int]] = [[:]]
     for (index, operation) in operations.enumerated() {
       switch operation {
@@ -53,7 +55,7 @@ struct _PatchPlan: Sendable {
           node = child
         } else {
           let child = nodes.count
-          nodes.append(Node(pointer: nodes[node].pointer.appending(token)))
+          nodes.append(Node(depth: nodes[node].depth + 1))
           childByBytes.append([:])
           childByBytes[node][Array(token.utf8)] = child
           nodes[node].tokens.append(token)
@@ -84,5 +86,12 @@ struct _PatchPlan: Sendable {
         }
       }
     }
+  }
+
+  /// Where `node` is: the first tokens of the path of an operation below it.
+  @usableFromInline
+  func pointer(of node: Node) -> JSONPointer {
+    guard node.depth > 0 else { return .root }
+    return JSONPointer(tokens: Array(operations[node.firstOperation].path.tokens[..<node.depth]))
   }
 }

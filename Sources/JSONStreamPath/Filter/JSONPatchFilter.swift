@@ -193,13 +193,13 @@ public struct JSONPatchFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     case .test:
       try downstream.number(value)
       if _test?.depth == 0 {
-        try _testEnds(scalar: .number(JSONValue.Number(exactly: value)))
+        try _testEnds(scalar: .number(JSONValue.Number(keepingText: value)))
       } else {
         _builder.number(value)
       }
     case .testOnly:
       if _test?.depth == 0 {
-        try _testEnds(scalar: .number(JSONValue.Number(exactly: value)))
+        try _testEnds(scalar: .number(JSONValue.Number(keepingText: value)))
       } else {
         _builder.number(value)
       }
@@ -214,13 +214,13 @@ public struct JSONPatchFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     case .test:
       try downstream.binaryNumber(value)
       if _test?.depth == 0 {
-        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(exactly: $0) }))
+        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(keepingText: $0) }))
       } else {
         _builder.binaryNumber(value)
       }
     case .testOnly:
       if _test?.depth == 0 {
-        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(exactly: $0) }))
+        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(keepingText: $0) }))
       } else {
         _builder.binaryNumber(value)
       }
@@ -419,7 +419,8 @@ extension JSONPatchFilter {
         _fail(
           first,
           .notAContainer(
-            _plan.operations[first].path, at: _plan.nodes[node].pointer, holding: kind.sample))
+            _plan.operations[first].path, at: _plan.pointer(of: _plan.nodes[node]),
+            holding: kind.sample))
       }
       return .forward
     }
@@ -534,7 +535,7 @@ extension JSONPatchFilter {
       let token = node.tokens[position]
       let first = _plan.nodes[child].firstOperation
       let path = _plan.operations[first].path
-      let location = _plan.nodes[child].pointer
+      let location = _plan.pointer(of: _plan.nodes[child])
       let operation = _plan.nodes[child].operation.map { _plan.operations[$0] }
       if frame.isObject {
         if case .add(_, let value) = operation {
@@ -550,7 +551,7 @@ extension JSONPatchFilter {
       let count = frame.count
       switch (_ArrayToken(token), operation) {
       case (.invalid, _):
-        _fail(first, .invalidIndex(path, at: node.pointer, token: token))
+        _fail(first, .invalidIndex(path, at: _plan.pointer(of: node), token: token))
       case (.end, .add(_, let value)):
         if !quiet { try value.replay(into: &downstream) }
       case (.index(let index), .add(_, let value)):

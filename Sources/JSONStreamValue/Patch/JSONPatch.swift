@@ -168,7 +168,7 @@ extension JSONPatch.Operation {
     }
     let path = try JSONPatch.Operation.pointer(object, "path")
     func value() throws(JSONPatchError) -> JSONValue {
-      guard let value = object["value"] else {
+      guard let value = object._value(forKey: "value", keepingText: true) else {
         throw JSONPatchError.invalidPatch("missing \"value\" (\(name) sets or compares one)")
       }
       return value

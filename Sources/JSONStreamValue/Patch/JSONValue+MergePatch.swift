@@ -38,7 +38,7 @@ extension JSONValue {
         levels[parent].target._set(.object(done.target), forKey: done.key)
         continue
       }
-      let (key, value) = levels[top].patch[levels[top].next]
+      let (key, value) = levels[top].patch._member(at: levels[top].next, keepingText: true)
       levels[top].next += 1
       switch value {
       case .null:

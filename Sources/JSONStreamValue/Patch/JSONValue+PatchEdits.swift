@@ -1,8 +1,8 @@
 // Every change the pointer and patch code makes to a container goes through these functions,
 // on the containers' in-place (copy-on-write) mutation. `_take` is where a value leaves its
 // container for an edit below it: it swaps `null` in, so that the value taken is the only
-// reference to its storage and the edit below does not copy it; `_put` writes the edited
-// value back, and `_restore` the unedited one after a failure.
+// reference to its storage and the edit below does not copy it; `_put` writes it back,
+// edited, or as it was after a failure.
 
 extension JSONObject {
   /// The value at member `position`, taken out for an edit below it (`null` stands in).
@@ -21,10 +21,6 @@ extension JSONObject {
     _storage = .members(members)
   }
 
-  /// Writes the value taken at `position` back after a failed edit, as it was.
-  mutating func _restore(_ value: JSONValue, at position: Int) {
-    _put(value, at: position)
-  }
 
   /// Sets the member `key`: replaces its value where it is, or adds it at the end.
   mutating func _set(_ value: JSONValue, forKey key: String) {
@@ -54,10 +50,6 @@ extension JSONArray {
     self[position] = value
   }
 
-  /// Writes the element taken at `position` back after a failed edit, as it was.
-  mutating func _restore(_ value: JSONValue, at position: Int) {
-    self[position] = value
-  }
 
   /// Inserts `value` before the element at `position` (at the end when it is `count`).
   mutating func _insert(_ value: JSONValue, at position: Int) {
@@ -91,5 +83,35 @@ extension JSONValue {
       return try array(&container)
     }
     return try other(self)
+  }
+}
+
+// Reading with number text kept: a patch's values, and the values a patch reads out of a
+// document (`copy`, a failed `test`), are written or shown as they were written, `-0` and
+// `1E2` included, on the tree route as on the streaming one.
+
+extension JSONObject {
+  /// The member at `position`, a number keeping its text (see `_JSONStorage.value(of:)`).
+  @usableFromInline
+  package func _member(at position: Int, keepingText: Bool) -> Element {
+    guard keepingText, let view = _view else { return self[position] }
+    precondition(position >= 0 && position < view.count, "JSONObject index out of range")
+    return (view.key(position), view.value(position, stride: 2, offset: 1, keepingText: true))
+  }
+
+  /// The value of `key`, a number keeping its text.
+  @usableFromInline
+  package func _value(forKey key: String, keepingText: Bool) -> JSONValue? {
+    index(forKey: key).map { _member(at: $0, keepingText: keepingText).value }
+  }
+}
+
+extension JSONArray {
+  /// The element at `position`, a number keeping its text.
+  @usableFromInline
+  package func _element(at position: Int, keepingText: Bool) -> JSONValue {
+    guard keepingText, let view = _view else { return self[position] }
+    precondition(position >= 0 && position < view.count, "JSONArray index out of range")
+    return view.value(position, stride: 1, keepingText: true)
   }
 }

@@ -92,8 +92,8 @@ extension JSONValue {
       let position = try JSONValue._position(
         of: pointer.tokens[depth], in: current, pointer, depth)
       switch current {
-      case .object(let object): current = object[position].value
-      case .array(let array): current = array[position]
+      case .object(let object): current = object._member(at: position, keepingText: true).value
+      case .array(let array): current = array._element(at: position, keepingText: true)
       default: preconditionFailure("a position in a value that is not a container")
       }
     }
@@ -160,26 +160,14 @@ extension JSONValue {
     var trail: [(container: JSONValue, position: Int)] = []
     var current = self
     self = .null
-    var succeeded = false
     defer {
-      // Back up, level by level: the edited value, or after a failure the one taken.
       while !trail.isEmpty {
         var (parent, position) = trail.removeLast()
+        // The edited value after success, the one taken after a failure: either way, the
+        // value `current` holds goes back where it was taken.
         parent._changeContainer(
-          object: {
-            if succeeded {
-              $0._put(current, at: position)
-            } else {
-              $0._restore(current, at: position)
-            }
-          },
-          array: {
-            if succeeded {
-              $0._put(current, at: position)
-            } else {
-              $0._restore(current, at: position)
-            }
-          },
+          object: { $0._put(current, at: position) },
+          array: { $0._put(current, at: position) },
           other: { _ in preconditionFailure("a trail level that is not a container") })
         current = parent
       }
@@ -195,7 +183,6 @@ extension JSONValue {
       current = child
     }
     let result = try body(&current, tokens[tokens.count - 1], tokens.count - 1)
-    succeeded = true
     return result
   }
 }

@@ -92,6 +92,9 @@ func patchTree(
     return endInvalid(error, in: input, arguments, output: output) {}
   }
   var documents = parser.handler.takeValues()
+  // A deep edit leaves a deep chain of changed containers, which Swift would free
+  // recursively.
+  defer { JSONValue._releaseIteratively(&documents) }
   for index in documents.indices {
     do {
       try documents[index].apply(patch)

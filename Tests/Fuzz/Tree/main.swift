@@ -22,7 +22,10 @@
 // - with duplicate keys refused, the values written one per line are the bytes the input
 //   streamed straight through a writer gives;
 // - every member of every object is found by its key (at its own position when keys are
-//   unique), every element by its index.
+//   unique), every element by its index;
+// - a value with containers changed in place (a child set to itself through a JSON Pointer,
+//   which turns every container on the way into Swift values) writes the same bytes, as JSON
+//   and as binary, and replays the same events.
 //
 // Snapshots of incomplete documents have a target of their own (Tests/Fuzz/Snapshot).
 
@@ -81,6 +84,7 @@ public func fuzzTreeTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     fuzzCheck(back == value || options.allowNonFiniteNumbers, "written text reads back different")
     // Every policy leaves each key once in an object.
     treeCheckAccess(value, uniqueKeys: true)
+    treeCheckEdits(value, writeOptions, json: direct)
   }
   if policy == .error {
     var streamingOptions = writeOptions
@@ -131,5 +135,37 @@ private func treeCheckAccess(_ root: JSONValue, uniqueKeys: Bool) {
       }
     default: break
     }
+  }
+}
+
+/// Sets up to 16 children to themselves, each through a JSON Pointer on a fresh copy, and
+/// checks that the changed value writes the bytes the parsed one does: untouched members,
+/// number text included, are written back as they were.
+private func treeCheckEdits(_ root: JSONValue, _ options: JSONWriteOptions, json: [UInt8]) {
+  let binary = try? root.binaryBytes()
+  var pending: [(JSONValue, JSONPointer)] = [(root, JSONPointer(tokens: []))]
+  var edits = 0
+  while let (value, pointer) = pending.popLast(), edits < 16 {
+    var children: [(JSONValue, JSONPointer)] = []
+    switch value {
+    case .array(let array):
+      for (index, element) in array.enumerated() {
+        children.append((element, pointer.appending(String(index))))
+      }
+    case .object(let object):
+      for (key, member) in object { children.append((member, pointer.appending(key))) }
+    default: continue
+    }
+    guard let (child, childPointer) = children.last else { continue }
+    var edited = root
+    do {
+      try edited.set(child, at: childPointer)
+    } catch {
+      fatalError("setting \(childPointer) to itself failed: \(error)")
+    }
+    edits += 1
+    fuzzCheck((try? edited.jsonBytes(options: options)) == json, "an edit changed other bytes")
+    fuzzCheck((try? edited.binaryBytes()) == binary, "an edit changed other binary bytes")
+    pending.append(contentsOf: children)
   }
 }

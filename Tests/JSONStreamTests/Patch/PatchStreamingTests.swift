@@ -209,3 +209,52 @@ struct PatchStreamingTests {
     }
   }
 }
+
+/// What a review found: number text lost on the way through a patch, and a plan whose memory
+/// grew with the square of a path's length.
+@Suite("JSON Patch: number text and long paths, on both routes")
+struct PatchTextAndLengthTests {
+  @Test("a patch's numbers, and the value a failed test found, as they were written")
+  func numberText() throws {
+    let document = Array(#"{"a":{"x":1E2,"z":-0}}"#.utf8)
+    let adds = try JSONPatch(
+      parsing: #"[{"op":"add","path":"/b","value":-0},{"op":"add","path":"/c","value":1E2},"#
+        + #"{"op":"add","path":"/d","value":[-0,1.50]},{"op":"test","path":"/a/x","value":100}]"#)
+    let expected = Array(#"{"a":{"x":1E2,"z":-0},"b":-0,"c":1E2,"d":[-0,1.50]}"#.utf8)
+    #expect(try PatchStreamingTests.tree(document, adds) == .output(expected))
+    #expect(try PatchStreamingTests.streamed(document, adds) == .output(expected))
+    // The value found, as written: the same on both routes, whether or not an earlier
+    // operation changed its container.
+    for text in [
+      #"[{"op":"test","path":"/a/z","value":5}]"#,
+      #"[{"op":"add","path":"/a/y","value":1},{"op":"test","path":"/a/z","value":5}]"#,
+    ] {
+      let patch = try JSONPatch(parsing: text)
+      let tree = try PatchStreamingTests.tree(document, patch)
+      #expect(try PatchStreamingTests.streamed(document, patch) == tree)
+      #expect(tree.description.contains("found -0"), "\(tree)")
+    }
+    let merge: JSONValue = try JSONValue(parsing: #"{"b":-0,"c":1E2,"a":{"n":2.50}}"#)
+    let merged = try JSONValue(parsing: document).merging(patch: merge)
+    #expect(try merged.jsonString() == #"{"a":{"x":1E2,"z":-0,"n":2.50},"b":-0,"c":1E2}"#)
+    var parser = JSONParser(handler: JSONMergePatchFilter(patch: merge, downstream: JSONWriter()))
+    try parser.feed(document)
+    try parser.finish()
+    try parser.handler.downstream.finish()
+    #expect(parser.handler.downstream.bytes == (try merged.jsonBytes()))
+  }
+
+  @Test("a path of 20,000 tokens is planned and reported without quadratic memory")
+  func longPath() throws {
+    let pointer = JSONPointer(tokens: Array(repeating: "a", count: 20_000))
+    let patch = JSONPatch([.remove(path: pointer)])
+    let document = Array(#"{"a":{"b":1}}"#.utf8)
+    let tree = try PatchStreamingTests.tree(document, patch)
+    guard case .failure(let error) = tree else {
+      Issue.record("removing a missing member succeeded")
+      return
+    }
+    #expect(error.description.contains("/a/a"))
+    #expect(try PatchStreamingTests.streamed(document, patch) == tree)
+  }
+}

@@ -133,6 +133,27 @@ struct PatchCommandTests {
       lines.stdout == "{\"b\":{\"n\":[1]},\"z\":true}\n{\"e\":2,\"b\":{\"n\":[1]},\"z\":true}\n")
   }
 
+  @Test("an edit at the bottom of a 100,000-level document, on a 1 MB stack")
+  func deepEdit() throws {
+    // The edit turns every level on its path into Swift values, which Swift would free
+    // recursively, a few stack frames per level.
+    let scratch = try Scratch()
+    let depth = 100_000
+    let input = try scratch.write(
+      "deep.json", String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
+    let patch = try scratch.write(
+      "patch.json",
+      #"[{"op":"replace","path":""# + String(repeating: "/0", count: depth - 1)
+        + #"","value":[1E2]}]"#)
+    let out = scratch.path + "/out.json"
+    let result = try Tool.run(
+      ["patch", patch, input, "--max-depth", "200000", "-o", out], setup: "ulimit -s 1024")
+    #expect(result.status == 0, "\(result.stderr)")
+    let written = try scratch.read("out.json")
+    #expect(written.utf8.count == 2 * depth + 4)
+    #expect(written.contains("[1E2]"))
+  }
+
   @Test("streamed, a 20 MB document fits in a data limit that the tree does not")
   func memory() throws {
     let scratch = try Scratch()

@@ -82,6 +82,22 @@ struct MutationTests {
     #expect(object.isEmpty)
   }
 
+  @Test("removing members keeps every other member's position")
+  func removals() throws {
+    var object = JSONObject()
+    for index in 0..<2_000 { object["k\(index)"] = JSONValue(index) }
+    for index in stride(from: 0, to: 2_000, by: 3) { object["k\(index)"] = nil }
+    var expected = 0
+    for index in 0..<2_000 where index % 3 != 0 {
+      #expect(object.index(forKey: "k\(index)") == expected)
+      #expect(object[expected].key == "k\(index)")
+      expected += 1
+    }
+    #expect(object.count == expected)
+    #expect(object.removeValue(forKey: "k1") == 1)
+    #expect(object.index(forKey: "k2") == 0)
+  }
+
   @Test("keys compare by their bytes: two spellings of é are two keys")
   func keysByBytes() throws {
     let composed = "\u{E9}"
