@@ -1,0 +1,86 @@
+import Foundation
+import JSONStream
+import JSONStreamTestSupport
+import Testing
+
+/// One case of the JSONPath Compliance Test Suite.
+struct ComplianceCase: Sendable {
+  var name: String
+  var selector: String
+  var document: JSONValue?
+  var isInvalid: Bool
+  /// The results allowed (one, or several when the order of object members is free), each
+  /// with its normalized paths when the suite gives them.
+  var results: [[JSONValue]]
+  var paths: [[String]]
+
+  static let all: [ComplianceCase] = {
+    guard SharedData.hasJSONPathComplianceSuite,
+      let data = try? Data(contentsOf: SharedData.jsonPathComplianceSuite),
+      let suite = try? JSONValue(parsing: [UInt8](data)),
+      let tests = suite["tests"]?.arrayValue
+    else { return [] }
+    return tests.map { test in
+      let results =
+        test["result"].map { [$0.arrayValue.map(Array.init) ?? []] }
+        ?? test["results"]?.arrayValue?.map { $0.arrayValue.map(Array.init) ?? [] } ?? []
+      let pathLists =
+        test["result_paths"].map { [$0] } ?? test["results_paths"]?.arrayValue.map(Array.init)
+        ?? []
+      return ComplianceCase(
+        name: test["name"]?.stringValue ?? "?", selector: test["selector"]?.stringValue ?? "",
+        document: test["document"], isInvalid: test["invalid_selector"]?.boolValue ?? false,
+        results: results,
+        paths: pathLists.map { list in list.arrayValue?.compactMap(\.stringValue) ?? [] })
+    }
+  }()
+
+  /// Whether `values` (and `found`, the paths, when the suite has them) is one of the results
+  /// allowed.
+  func accepts(_ values: [JSONValue], paths found: [String]?) -> Bool {
+    results.indices.contains { index in
+      results[index] == values
+        && (found == nil || paths.isEmpty || paths[index] == found!)
+    }
+  }
+}
+
+@Suite(
+  "JSONPath compliance (RFC 9535)",
+  .enabled(
+    if: SharedData.hasJSONPathComplianceSuite,
+    "jsonpath-compliance-test-suite not found at ../shared/testdata; skipped"))
+struct JSONPathComplianceTests {
+  @Test("every case of the suite: valid selectors give an allowed result, invalid ones fail")
+  func suite() throws {
+    let cases = ComplianceCase.all
+    #expect(cases.count > 600)
+    var passedValid = 0
+    var passedInvalid = 0
+    for test in cases {
+      if test.isInvalid {
+        #expect(throws: JSONPathError.self, "\(test.name): \(test.selector)") {
+          _ = try JSONPath(test.selector)
+        }
+        if (try? JSONPath(test.selector)) == nil { passedInvalid += 1 }
+        continue
+      }
+      let path: JSONPath
+      do {
+        path = try JSONPath(test.selector)
+      } catch {
+        Issue.record("\(test.name): \(test.selector): \(error)")
+        continue
+      }
+      let document = test.document ?? .null
+      let values = path.select(in: document)
+      let withPaths = path.selectWithPaths(in: document)
+      let ok =
+        test.accepts(values, paths: nil)
+        && test.accepts(withPaths.map(\.value), paths: withPaths.map(\.path))
+      #expect(ok, "\(test.name): \(test.selector) gave \(withPaths)")
+      if ok { passedValid += 1 }
+    }
+    print("JSONPath compliance, library: \(passedValid) valid and \(passedInvalid) invalid passed")
+  }
+}
