@@ -84,3 +84,50 @@ struct JSONPathComplianceTests {
     print("JSONPath compliance, library: \(passedValid) valid and \(passedInvalid) invalid passed")
   }
 }
+
+@Suite(
+  "JSONPath compliance (RFC 9535) through jsonstream select",
+  .enabled(
+    if: SharedData.hasJSONPathComplianceSuite,
+    "jsonpath-compliance-test-suite not found at ../shared/testdata; skipped"),
+  .enabled(if: Tool.isBuilt, "the jsonstream binary is not next to the test bundle; skipped"))
+struct JSONPathComplianceToolTests {
+  /// The cases in four interleaved shares, run side by side.
+  static let shares = 4
+
+  @Test(
+    "select --with-paths gives an allowed result; an invalid selector is a usage error",
+    arguments: 0..<shares)
+  func suite(share: Int) throws {
+    let cases = ComplianceCase.all
+    var passed = (valid: 0, invalid: 0)
+    for test in cases.indices.filter({ $0 % Self.shares == share }).map({ cases[$0] }) {
+      let document = try test.document?.jsonString()
+      let result = try Tool.run(
+        ["select", "--with-paths", test.selector], input: document ?? "null")
+      if test.isInvalid {
+        let ok = result.status == 2 && result.stderr.contains("invalid path")
+        #expect(ok, "\(test.name): \(test.selector): \(result.status) \(result.stderr)")
+        if ok { passed.invalid += 1 }
+        continue
+      }
+      guard result.status == 0 else {
+        Issue.record("\(test.name): \(test.selector): \(result.status) \(result.stderr)")
+        continue
+      }
+      var values: [JSONValue] = []
+      var paths: [String] = []
+      for line in result.stdout.split(separator: "\n") {
+        let pair = try JSONValue(parsing: Array(line.utf8))
+        paths.append(pair[0]?.stringValue ?? "?")
+        values.append(pair[1] ?? .null)
+      }
+      let ok = test.accepts(values, paths: paths)
+      #expect(ok, "\(test.name): \(test.selector) printed \(result.stdout)")
+      if ok { passed.valid += 1 }
+    }
+    print(
+      "JSONPath compliance, tool, share \(share): \(passed.valid) valid and \(passed.invalid) "
+        + "invalid passed")
+  }
+}
