@@ -72,6 +72,10 @@ struct JSONPathComplianceTests {
         Issue.record("\(test.name): \(test.selector): \(error)")
         continue
       }
+      // The normalized description reads back as the same query.
+      #expect(
+        (try? JSONPathQuery(path.query.description)) == path.query,
+        "\(test.selector) → \(path.query)")
       let document = test.document ?? .null
       let values = path.select(in: document)
       let withPaths = path.selectWithPaths(in: document)
