@@ -94,6 +94,15 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     streamingRefusal = refusal
   }
 
+  /// Compiles `text` for the streaming consumers: as ``init(_:)``, and throws
+  /// ``streamingRefusal`` when the query cannot stream. (A static method, so that
+  /// `JSONPath.init` stays unambiguous.)
+  public static func streamable(_ text: String) throws -> JSONPath {
+    let path = try JSONPath(text)
+    if let refusal = path.streamingRefusal { throw refusal }
+    return path
+  }
+
   /// A path of `steps`.
   public init(steps: [Step]) {
     self.steps = steps

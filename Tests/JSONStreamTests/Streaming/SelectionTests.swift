@@ -120,6 +120,9 @@ struct SelectionTests {
       try JSONParser.parse(Array("[1]".utf8), handler: JSONItemStreamer(paths: [path]))
     }
     #expect(path.select(in: ["a": [1, 2, 3]]) == [2, 3])
+    // Refused up front, for APIs that take a path's text.
+    #expect(throws: refusal) { try JSONPath.streamable("$.a[?@ > 1]") }
+    #expect(try JSONPath.streamable("$..a[0]").isStreamable)
   }
 
   static let corpusPaths: [(String, [String])] = [
