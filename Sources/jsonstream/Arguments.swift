@@ -9,6 +9,8 @@ struct Arguments {
   /// `select`'s JSONPaths, compiled while parsing so that a bad one is a usage error before
   /// any file is opened.
   var paths: [JSONPath] = []
+  /// `select --paths`, `--with-paths`: what is printed for each match.
+  var selectOutput = SelectOutput.values
   /// `--quiet`: no message about the input on standard error (exit status only).
   var quiet = false
   /// `ndjson --to-array`: lines to one array.
@@ -206,6 +208,10 @@ extension Arguments {
         result.merge = true
       } else if argument == "--json" && command == .stats {
         result.json = true
+      } else if argument == "--paths" && command == .select {
+        result.selectOutput = .paths
+      } else if argument == "--with-paths" && command == .select {
+        result.selectOutput = .pathsAndValues
       } else if argument == "--to" && command == .convert {
         guard index < arguments.count, ["binary", "json"].contains(arguments[index]) else {
           throw ToolError.usage("--to needs 'binary' or 'json'")
@@ -355,22 +361,30 @@ func commandHelp(_ command: Command) -> String {
   case .select:
     text += """
 
-      Streams the input and prints each value PATH selects as compact JSON on a
-      line of its own, in document order, as soon as it has been read; memory
-      does not grow with the input. A value inside a selected value is part of
-      it, not printed again. Several paths select in one pass (a value selected
-      by two is printed once). With --multiple-values, the paths apply to each
-      top-level value (NDJSON). Arguments after the first that start with $ are
-      paths; the other one is FILE.
+      Prints each value PATH selects as compact JSON on a line of its own.
+      PATH is any JSONPath (RFC 9535): $ (the root), .name or ['name'] (a
+      member), [3] or [-1] (an element), [1:5:2] (a slice), [*] or .* (every
+      element or member), ['a','b'] (a union), [?@.price < 10] (a filter, with
+      ==, !=, <, <=, >, >=, &&, ||, !, and length, count, match, search,
+      value), and ..name, ..*, ..[…] (the same at any depth).
 
-      PATH is a JSONPath: $ (the root), .name or ['name'] (a member), [3] (an
-      element), [*] or .* (every element or member), and ..name, ..*, ..[3]
-      (the same at any depth).
+      Paths made only of names, indexes from 0 and wildcards (.a, [3], [*],
+      ..name) stream: each value is printed as soon as it has been read, in
+      document order, memory does not grow with the input, and a value inside
+      a selected value is part of it, not printed again. Several such paths
+      select in one pass (a value selected by two is printed once). Any other
+      path, or --paths or --with-paths, evaluates the paths on each top-level
+      value read into memory, one after another, and prints each path's
+      results as RFC 9535 gives them (nested matches too). With
+      --multiple-values, the paths apply to each top-level value (NDJSON).
+      Arguments after the first that start with $ are paths; the other one is
+      FILE.
 
       Examples:
         jsonstream select '$.statuses[*].user.screen_name' twitter.json
         jsonstream select '$..id' '$..name' -o ids.ndjson data.json
         jsonstream select --multiple-values '$.id' events.ndjson
+        jsonstream select --with-paths '$.items[?@.price < 10].name' shop.json
 
       """
   case .ndjson:
@@ -460,6 +474,10 @@ func commandHelp(_ command: Command) -> String {
   }
   if command == .stats {
     text += "  " + "--json".padding(32) + "print the report as JSON\n"
+  }
+  if command == .select {
+    text += "  " + "--paths".padding(32) + "print the normalized path of each match\n"
+    text += "  " + "--with-paths".padding(32) + "print [path, value] for each match\n"
   }
   if command == .convert {
     text += "  " + "--to binary|json".padding(32) + "the format to write\n"

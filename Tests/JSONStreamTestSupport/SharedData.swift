@@ -28,6 +28,14 @@ public enum SharedData {
     FileManager.default.fileExists(atPath: jsonPatchTests.appendingPathComponent("tests.json").path)
   }
 
+  /// The JSONPath Compliance Test Suite's `cts.json` (RFC 9535).
+  public static var jsonPathComplianceSuite: URL {
+    root.appendingPathComponent("testdata/jsonpath-compliance-test-suite/cts.json")
+  }
+  public static var hasJSONPathComplianceSuite: Bool {
+    FileManager.default.fileExists(atPath: jsonPathComplianceSuite.path)
+  }
+
   public static var hasJSONTestSuite: Bool {
     FileManager.default.fileExists(atPath: jsonTestSuite.path)
   }

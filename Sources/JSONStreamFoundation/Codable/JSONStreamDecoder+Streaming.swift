@@ -37,14 +37,16 @@ extension JSONStreamDecoder {
     /// - Parameters:
     ///   - path: a JSONPath (see ``JSONPath``); `$[*]` streams the elements of a top-level
     ///     array, `$.results[*]` those of a nested one, `$.rates.*` an object's members.
-    /// - Throws: ``JSONPathError`` for a path outside the supported subset.
+    /// - Throws: ``JSONPathError`` for a malformed path or one that cannot stream
+    ///   (``JSONPath/isStreamable``).
     public init(
       _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
     ) throws {
       self.decoder = decoder
       // A repeated key keeps its first value, as Foundation's decoder reads it.
       parser = JSONParser(
-        handler: JSONItemStreamer(paths: [try JSONPath(path)], duplicateKeys: .firstWins),
+        handler: JSONItemStreamer(
+          paths: [try JSONPath.streamable(path)], duplicateKeys: .firstWins),
         options: decoder.parseOptions)
     }
 
@@ -343,7 +345,8 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
     jsonItems(
-      paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
+      paths: [try JSONPath.streamable(path)], options: decoder.parseOptions,
+      duplicateKeys: .firstWins
     ).map { item in
       try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
     }
@@ -366,7 +369,8 @@ extension AsyncSequence where Element == UInt8 {
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
     jsonItems(
-      paths: [try JSONPath(path)], options: decoder.parseOptions, duplicateKeys: .firstWins
+      paths: [try JSONPath.streamable(path)], options: decoder.parseOptions,
+      duplicateKeys: .firstWins
     ).map { item in
       try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
     }

@@ -70,13 +70,13 @@ public struct JSONItemStreamer: JSONEventHandler {
   /// Starts building the object when it is selected or inside a selected value; ignores it
   /// elsewhere.
   public mutating func startObject() throws {
-    if tracker.valueStart(container: true, isObject: true) != .outside { builder.startObject() }
+    if try tracker.valueStart(container: true, isObject: true) != .outside { builder.startObject() }
   }
 
   /// Starts building the array when it is selected or inside a selected value; ignores it
   /// elsewhere.
   public mutating func startArray() throws {
-    if tracker.valueStart(container: true) != .outside { builder.startArray() }
+    if try tracker.valueStart(container: true) != .outside { builder.startArray() }
   }
 
   /// Ends the object being built; a selected object is then delivered as an item.
@@ -113,7 +113,7 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   /// A scalar: part of an item, or an item of its own.
   private mutating func scalar(_ add: (inout JSONTreeBuilder) throws -> Void) throws {
-    switch tracker.valueStart(container: false) {
+    switch try tracker.valueStart(container: false) {
     case .inside: try add(&builder)
     case .matchStart:
       try add(&builder)

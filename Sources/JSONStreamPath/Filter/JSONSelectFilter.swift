@@ -213,7 +213,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   /// dropped value.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    if _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
+    if try _containerStarts(_tracker.valueStart(container: true, isObject: true)) {
       try downstream.startObject()
     }
   }
@@ -222,7 +222,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   /// value.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    if _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
+    if try _containerStarts(_tracker.valueStart(container: true)) { try downstream.startArray() }
   }
 
   /// Forwards the object's end to ``downstream`` when its start was forwarded.
@@ -248,30 +248,30 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
   /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
+    if try _keeps(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
   }
 
   /// Forwards the string to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
+    if try _keeps(_tracker.valueStart(container: false)) { try downstream.string(value) }
   }
 
   /// Forwards the number to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
+    if try _keeps(_tracker.valueStart(container: false)) { try downstream.number(value) }
   }
 
   /// Forwards the Boolean to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream.bool(value) }
+    if try _keeps(_tracker.valueStart(container: false)) { try downstream.bool(value) }
   }
 
   /// Forwards `null` to ``downstream``, unless it is selected or inside a dropped value.
   @inlinable @inline(__always)
   public mutating func null() throws {
-    if _keeps(_tracker.valueStart(container: false)) { try downstream.null() }
+    if try _keeps(_tracker.valueStart(container: false)) { try downstream.null() }
   }
 }

@@ -104,7 +104,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// replaced object's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    switch _valueStartAction(container: true, isObject: true) {
+    switch try _valueStartAction(container: true, isObject: true) {
     case .forward: try downstream.startObject()
     case .build: builder.startObject()
     case .discard: break
@@ -117,7 +117,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// replaced array's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    switch _valueStartAction(container: true, isObject: false) {
+    switch try _valueStartAction(container: true, isObject: false) {
     case .forward: try downstream.startArray()
     case .build: builder.startArray()
     case .discard: break
@@ -157,7 +157,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the string to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
-    let action = _valueStartAction(container: false, isObject: false)
+    let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.string(value) }
     try _scalar(action, build: { $0.string(value) })
   }
@@ -165,7 +165,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
-    let action = _valueStartAction(container: false, isObject: false)
+    let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.number(value) }
     try _scalar(action, build: { $0.number(value) })
   }
@@ -173,7 +173,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
-    let action = _valueStartAction(container: false, isObject: false)
+    let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.binaryNumber(value) }
     try _scalar(action, build: { $0.binaryNumber(value) })
   }
@@ -181,7 +181,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the Boolean to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
-    let action = _valueStartAction(container: false, isObject: false)
+    let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.bool(value) }
     try _scalar(action, build: { $0.bool(value) })
   }
@@ -189,7 +189,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards `null` to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func null() throws {
-    let action = _valueStartAction(container: false, isObject: false)
+    let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.null() }
     try _scalar(action, build: { $0.null() })
   }
@@ -253,9 +253,9 @@ extension JSONTransform {
   /// For a value's first event (a container's start, or a whole scalar); sets the fate of a
   /// container.
   @inlinable @inline(__always)
-  mutating func _valueStartAction(container: Bool, isObject: Bool) -> _ValueAction {
+  mutating func _valueStartAction(container: Bool, isObject: Bool) throws -> _ValueAction {
     var action = _ValueAction.forward
-    switch tracker.valueStart(container: container, isObject: isObject) {
+    switch try tracker.valueStart(container: container, isObject: isObject) {
     case .outside: break
     case .inside:
       switch rules[rule] {

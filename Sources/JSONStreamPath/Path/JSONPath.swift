@@ -1,9 +1,17 @@
 import JSONStreamCore
 import JSONStreamValue
 
-/// A compiled JSONPath selection: which values of a document to pick, decided while it streams.
+/// A compiled JSONPath query (RFC 9535): evaluated on a tree, or streamed when it can be
+/// decided without looking ahead.
 ///
-/// The subset (RFC 9535 syntax), every part of which can be decided without looking ahead:
+/// Every query of RFC 9535 compiles: names, wildcards, indexes (negative too), slices,
+/// filters with comparisons, `&&`, `||`, `!` and the functions `length`, `count`, `match`,
+/// `search` and `value`, unions and descendant segments. ``select(in:)`` evaluates one on a
+/// ``JSONValue`` with the RFC's results.
+///
+/// The streaming consumers (``JSONSelectFilter``, ``JSONExcludeFilter``, ``JSONItemStreamer``,
+/// ``JSONTransform``) take the queries that can be decided while a document streams, those
+/// for which ``isStreamable`` is `true`:
 ///
 /// | syntax | selects |
 /// | --- | --- |
@@ -16,10 +24,12 @@ import JSONStreamValue
 /// ```swift
 /// let users = try JSONPath("$.statuses[*].user")
 /// let names = try JSONPath("$..screen_name")
+/// let cheap = try JSONPath("$.items[?@.price < 10]")  // not streamable: select(in:)
 /// ```
 ///
-/// A value inside a value already selected is part of that value, not a separate match (for
-/// `$..a` on `{"a":{"a":1}}`, one match: the outer `a`).
+/// Streamed, a value inside a value already selected is part of that value, not a separate
+/// match (for `$..a` on `{"a":{"a":1}}`, one match: the outer `a`), and matches come in
+/// document order; ``select(in:)`` reports both, in the RFC's order.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// One step: what it selects among the children of the current values, and whether it looks
   /// at every depth below them (`..`).
@@ -47,25 +57,97 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The steps after `$`, in order.
+  /// The steps after `$`, in order, when the query ``isStreamable``; empty otherwise (see
+  /// ``query``).
   public let steps: [Step]
+
+  /// The whole query, as a tree.
+  public let query: JSONPathQuery
+
+  /// Why the query cannot be streamed, with the offset of its first part that cannot; nil
+  /// when it can.
+  public let streamingRefusal: JSONPathError?
 
   /// The text the path was compiled from.
   public let description: String
 
-  /// Compiles `text`.
+  /// Compiles `text`: any RFC 9535 query.
   ///
   /// - Throws: ``JSONPathError`` naming the offending character and its offset.
   public init(_ text: String) throws {
-    var parser = _JSONPathParser(Array(text.utf8))
-    steps = try parser.parse()
+    var parser = _QueryParser(Array(text.utf8))
+    query = try parser.parseQuery()
     description = text
+    var steps: [Step] = []
+    var refusal: JSONPathError?
+    for (segment, offset) in zip(query.segments, parser.segmentStarts) {
+      guard let step = Step(streaming: segment) else {
+        refusal = JSONPathError(
+          offset: offset,
+          message: "this part cannot be streamed (only names, indexes from 0 and wildcards, "
+            + "one per segment, can); evaluate the query on a tree instead")
+        break
+      }
+      steps.append(step)
+    }
+    self.steps = refusal == nil ? steps : []
+    streamingRefusal = refusal
+  }
+
+  /// Compiles `text` for the streaming consumers: as ``init(_:)``, and throws
+  /// ``streamingRefusal`` when the query cannot stream. (A static method, so that
+  /// `JSONPath.init` stays unambiguous.)
+  public static func streamable(_ text: String) throws -> JSONPath {
+    let path = try JSONPath(text)
+    if let refusal = path.streamingRefusal { throw refusal }
+    return path
   }
 
   /// A path of `steps`.
   public init(steps: [Step]) {
     self.steps = steps
+    query = JSONPathQuery(segments: steps.map(\.segment))
+    streamingRefusal = nil
     description = "$" + steps.map(\.description).joined()
+  }
+
+  /// `true` when the streaming consumers take the query: each segment one name, one index
+  /// from 0 or a wildcard, as a child or a descendant segment.
+  public var isStreamable: Bool { streamingRefusal == nil }
+
+  /// The values the query selects in `root`, in RFC 9535's order (see
+  /// ``JSONPathQuery/select(in:)``).
+  public func select(in root: JSONValue) -> [JSONValue] { query.select(in: root) }
+
+  /// The values the query selects in `root`, each with its normalized path such as
+  /// `$['items'][0]` (see ``JSONPathQuery/selectWithPaths(in:)``).
+  public func selectWithPaths(in root: JSONValue) -> [(path: String, value: JSONValue)] {
+    query.selectWithPaths(in: root)
+  }
+}
+
+extension JSONPath.Step {
+  /// The step a segment streams as, if it does.
+  init?(streaming segment: JSONPathQuery.Segment) {
+    guard segment.selectors.count == 1 else { return nil }
+    switch segment.selectors[0] {
+    case .name(let name): selector = .name(Array(name.utf8))
+    case .wildcard: selector = .wildcard
+    case .index(let index) where index >= 0: selector = .index(index)
+    default: return nil
+    }
+    isDescendant = segment.isDescendant
+  }
+
+  /// The segment of the query tree that selects the same.
+  var segment: JSONPathQuery.Segment {
+    let selector: JSONPathQuery.Selector
+    switch self.selector {
+    case .name(let bytes): selector = .name(String(decoding: bytes, as: UTF8.self))
+    case .index(let index): selector = .index(index)
+    case .wildcard: selector = .wildcard
+    }
+    return JSONPathQuery.Segment([selector], isDescendant: isDescendant)
   }
 }
 
@@ -83,8 +165,8 @@ extension JSONPath.Step: CustomStringConvertible {
   }
 }
 
-/// A JSONPath expression outside the supported subset, or malformed.
-public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A JSONPath query that is malformed (or, for the streaming consumers, not streamable).
+public struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Byte offset in the expression.
   public let offset: Int
   /// What is wrong, e.g. naming the unexpected character.
@@ -92,184 +174,4 @@ public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible
 
   /// `JSONPath, offset N: message`.
   public var description: String { "JSONPath, offset \(offset): \(message)" }
-}
-
-/// Recursive descent over the expression's bytes.
-struct _JSONPathParser {
-  let bytes: [UInt8]
-  var position = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var current: UInt8? { position < bytes.count ? bytes[position] : nil }
-
-  func error(_ message: String) -> JSONPathError {
-    JSONPathError(offset: position, message: message)
-  }
-
-  func found() -> String {
-    guard let byte = current else { return "the end" }
-    return byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
-  }
-
-  mutating func parse() throws -> [JSONPath.Step] {
-    guard current == UInt8(ascii: "$") else {
-      throw error("a path starts with '$', found \(found())")
-    }
-    position += 1
-    var steps: [JSONPath.Step] = []
-    while let byte = current {
-      if byte == UInt8(ascii: ".") {
-        position += 1
-        if current == UInt8(ascii: ".") {
-          position += 1
-          if current == UInt8(ascii: "[") {
-            steps.append(JSONPath.Step(try bracket(), isDescendant: true))
-          } else {
-            steps.append(JSONPath.Step(try shorthand(), isDescendant: true))
-          }
-        } else {
-          steps.append(JSONPath.Step(try shorthand()))
-        }
-      } else if byte == UInt8(ascii: "[") {
-        steps.append(JSONPath.Step(try bracket()))
-      } else {
-        throw error("expected '.', '..' or '[', found \(found())")
-      }
-    }
-    return steps
-  }
-
-  /// After `.` or `..`: `*` or a member name (letters, digits, `_`, non-ASCII; not starting
-  /// with a digit).
-  mutating func shorthand() throws -> JSONPath.Step.Selector {
-    if current == UInt8(ascii: "*") {
-      position += 1
-      return .wildcard
-    }
-    let start = position
-    while let byte = current, isNameByte(byte, first: position == start) { position += 1 }
-    guard position > start else {
-      throw error("expected a member name or '*', found \(found())")
-    }
-    return .name(Array(bytes[start..<position]))
-  }
-
-  func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "_"), 0x80...0xFF:
-      return true
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return !first
-    default: return false
-    }
-  }
-
-  /// `[…]`: a quoted name, a non-negative index, or `*`.
-  mutating func bracket() throws -> JSONPath.Step.Selector {
-    position += 1  // [
-    let selector: JSONPath.Step.Selector
-    switch current ?? 0 {
-    case UInt8(ascii: "*"):
-      position += 1
-      selector = .wildcard
-    case UInt8(ascii: "'"), UInt8(ascii: "\""):
-      selector = .name(try quoted())
-    case UInt8(ascii: "0")...UInt8(ascii: "9"):
-      selector = .index(try index())
-    case UInt8(ascii: "-"):
-      throw error("negative indexes are not supported: they need the array's end")
-    default:
-      throw error("expected a quoted name, an index or '*' after '[', found \(found())")
-    }
-    guard current == UInt8(ascii: "]") else {
-      throw error(
-        "expected ']', found \(found()) (unions, slices and filters are not supported)")
-    }
-    position += 1
-    return selector
-  }
-
-  mutating func index() throws -> Int {
-    let start = position
-    var value = 0
-    while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-      let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = product.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-      if overflow1 || overflow2 { throw error("index too large") }
-      value = sum
-      position += 1
-    }
-    if position - start > 1 && bytes[start] == UInt8(ascii: "0") {
-      position = start
-      throw error("an index has no leading zeros")
-    }
-    return value
-  }
-
-  /// A quoted name with JSON-style escapes (and `\'` in single quotes).
-  mutating func quoted() throws -> [UInt8] {
-    let quote = bytes[position]
-    position += 1
-    var name: [UInt8] = []
-    while true {
-      guard let byte = current else { throw error("unterminated quoted name") }
-      position += 1
-      if byte == quote { return name }
-      if byte != UInt8(ascii: "\\") {
-        if byte < 0x20 { throw error("a control character in a quoted name must be escaped") }
-        name.append(byte)
-        continue
-      }
-      guard let escaped = current else { throw error("unterminated escape") }
-      position += 1
-      switch escaped {
-      case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-        name.append(escaped)
-      case UInt8(ascii: "b"): name.append(0x08)
-      case UInt8(ascii: "f"): name.append(0x0C)
-      case UInt8(ascii: "n"): name.append(0x0A)
-      case UInt8(ascii: "r"): name.append(0x0D)
-      case UInt8(ascii: "t"): name.append(0x09)
-      case UInt8(ascii: "u"):
-        var scalar = try hex4()
-        if scalar >= 0xD800 && scalar < 0xDC00 {
-          guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
-            bytes[position + 1] == UInt8(ascii: "u")
-          else { throw error("a high surrogate escape without its low half") }
-          position += 2
-          let low = try hex4()
-          guard low >= 0xDC00 && low < 0xE000 else { throw error("an unpaired surrogate escape") }
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if scalar >= 0xDC00 && scalar < 0xE000 {
-          throw error("an unpaired surrogate escape")
-        }
-        name.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-      default:
-        position -= 1
-        throw error("invalid escape \(found())")
-      }
-    }
-  }
-
-  mutating func hex4() throws -> UInt32 {
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      guard let byte = current, let digit = hexValue(byte) else {
-        throw error("expected four hex digits after \\u, found \(found())")
-      }
-      value = value << 4 | digit
-      position += 1
-    }
-    return value
-  }
-
-  func hexValue(_ byte: UInt8) -> UInt32? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-    default: return nil
-    }
-  }
 }

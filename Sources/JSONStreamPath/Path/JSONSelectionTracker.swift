@@ -58,6 +58,8 @@ struct _SelectionTracker {
   @usableFromInline var match = JSONPathMatch(paths: [])
   /// The key of the member whose value is next, when that value matches.
   @usableFromInline var matchedKey: String?
+  /// Why one of the paths cannot be streamed: thrown at the first value.
+  @usableFromInline let refusal: JSONPathError?
   /// Where the value beginning now is: an object member (key in `matchedKey`), an array
   /// element (`childIndex`), or the root (both nil / -1). Made into `match` only on a match.
   @usableFromInline var childIsMember = false
@@ -81,6 +83,7 @@ struct _SelectionTracker {
     var steps: [_CompiledStep] = []
     var pathEnds: [Int] = []
     var names: [UInt8] = []
+    refusal = paths.lazy.compactMap(\.streamingRefusal).first
     for path in paths {
       for step in path.steps {
         var compiled = _CompiledStep(isDescendant: step.isDescendant)
@@ -112,7 +115,7 @@ struct _SelectionTracker {
 
   /// A value begins: a scalar (`container` false) or `{` / `[`.
   @inlinable
-  mutating func valueStart(container: Bool, isObject: Bool = false) -> _SelectionAction {
+  mutating func valueStart(container: Bool, isObject: Bool = false) throws -> _SelectionAction {
     if matchDepth > 0 {
       if container { matchDepth &+= 1 }
       return .inside
@@ -121,12 +124,13 @@ struct _SelectionTracker {
       if container { deadDepth &+= 1 }
       return .outside
     }
-    return newValue(container: container, isObject: isObject)
+    return try newValue(container: container, isObject: isObject)
   }
 
   /// A value outside matches and dead subtrees begins: decide what it is.
   @usableFromInline
-  mutating func newValue(container: Bool, isObject: Bool) -> _SelectionAction {
+  mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
+    if let refusal { throw refusal }
     let setStart = childSet()
     if setContainsMatch(from: setStart) {
       match.key = childIsMember ? matchedKey : nil

@@ -90,12 +90,39 @@ struct SelectionTests {
     #expect(try JSONPath("$").steps.isEmpty)
     #expect(try JSONPath(#"$['\u00e9\ud83d\ude00']"#).steps == [.init(.name(Array("é😀".utf8)))])
     for (bad, offset) in [
-      ("a", 0), ("$.", 2), ("$[-1]", 2), ("$[1:2]", 3), ("$[?(@.a)]", 2), ("$['a'", 5),
-      ("$[01]", 2), ("$.1a", 2), ("$['a','b']", 5), ("$..", 3),
+      ("a", 0), ("$.", 2), ("$['a'", 5), ("$[01]", 2), ("$.1a", 2), ("$..", 3), ("$[-0]", 2),
+      ("$[?@.a==01]", 8), ("$ ", 1),
     ] {
       let error = try #require(throws: JSONPathError.self, "\(bad)") { try JSONPath(bad) }
       #expect(error.offset == offset, "\(bad): \(error)")
     }
+    // The rest of RFC 9535 compiles, but does not stream: the refusal names the first segment
+    // that cannot.
+    for (text, offset) in [
+      ("$[-1]", 1), ("$[1:2]", 1), ("$[?(@.a)]", 1), ("$['a','b']", 1), ("$.a..[?@.b]", 3),
+    ] {
+      let path = try JSONPath(text)
+      #expect(!path.isStreamable && path.steps.isEmpty, "\(text)")
+      #expect(path.streamingRefusal?.offset == offset, "\(text)")
+    }
+  }
+
+  @Test("a path that cannot stream is refused by the streaming consumers at the first value")
+  func refusal() throws {
+    let path = try JSONPath("$.a[?@ > 1]")
+    let filter = JSONSelectFilter(paths: [path], downstream: JSONWriter())
+    let error = try #require(throws: (any Error).self) {
+      try JSONParser.parse(Array(#"{"a":[1,2,3]}"#.utf8), handler: filter)
+    }
+    let refusal = try #require(path.streamingRefusal)
+    #expect("\(error)".contains(refusal.message))
+    #expect(throws: (any Error).self) {
+      try JSONParser.parse(Array("[1]".utf8), handler: JSONItemStreamer(paths: [path]))
+    }
+    #expect(path.select(in: ["a": [1, 2, 3]]) == [2, 3])
+    // Refused up front, for APIs that take a path's text.
+    #expect(throws: refusal) { try JSONPath.streamable("$.a[?@ > 1]") }
+    #expect(try JSONPath.streamable("$..a[0]").isStreamable)
   }
 
   static let corpusPaths: [(String, [String])] = [

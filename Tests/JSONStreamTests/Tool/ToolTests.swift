@@ -307,9 +307,21 @@ struct TranscodeToolTests {
       try Tool.run(["select", "--multiple-values", "$.id"], input: "{\"id\":1}\n{\"id\":2}\n")
         .stdout == "1\n2\n")
     // Bad paths are usage errors; bad input keeps what was printed and reports where.
-    let badPath = try Tool.run(["select", "$[-1]"], input: "[]")
+    let badPath = try Tool.run(["select", "$[01]"], input: "[]")
     #expect(badPath.status == 2)
-    #expect(badPath.stderr.contains("negative indexes"))
+    #expect(badPath.stderr.contains("leading zeros"))
+    // Paths that do not stream are evaluated on each top-level value, with RFC 9535's
+    // results: nested matches too, each path's in its order.
+    #expect(try Tool.run(["select", "$[-1]"], input: "[1,2]").stdout == "2\n")
+    #expect(
+      try Tool.run(["select", "$..b", "$.a[?@.b > 0]"], input: document).stdout
+        == "1\n[2,3]\n\"x\"\nnull\n{\"b\":1}\n")
+    #expect(
+      try Tool.run(["select", "--paths", "$..b"], input: #"{"b":{"b":1}}"#).stdout
+        == "$['b']\n$['b']['b']\n")
+    #expect(
+      try Tool.run(["select", "--with-paths", "--multiple-values", "$[0]"], input: "[1]\n[2]")
+        .stdout == "[\"$[0]\",1]\n[\"$[0]\",2]\n")
     #expect(try Tool.run(["select"], input: "[]").status == 2)
     let broken = try Tool.run(["select", "$[*]"], input: "[1,2,\n x]")
     #expect(broken.status == 1)
