@@ -21,7 +21,6 @@ extension JSONObject {
     _storage = .members(members)
   }
 
-
   /// Sets the member `key`: replaces its value where it is, or adds it at the end.
   mutating func _set(_ value: JSONValue, forKey key: String) {
     updateValue(value, forKey: key)
@@ -49,7 +48,6 @@ extension JSONArray {
   mutating func _put(_ value: JSONValue, at position: Int) {
     self[position] = value
   }
-
 
   /// Inserts `value` before the element at `position` (at the end when it is `count`).
   mutating func _insert(_ value: JSONValue, at position: Int) {
