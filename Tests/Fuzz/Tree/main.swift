@@ -156,7 +156,11 @@ private func treeCheckEdits(_ root: JSONValue, _ options: JSONWriteOptions, json
       for (key, member) in object { children.append((member, pointer.appending(key))) }
     default: continue
     }
-    guard let (child, childPointer) = children.last else { continue }
+    // The child read through the pointer, which keeps a number's text (`-0`); the
+    // subscripts give its value alone.
+    guard let childPointer = children.last?.1, let child = root.value(at: childPointer) else {
+      continue
+    }
     var edited = root
     do {
       try edited.set(child, at: childPointer)
