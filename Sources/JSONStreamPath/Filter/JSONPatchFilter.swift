@@ -95,178 +95,107 @@ public struct JSONPatchFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// Passes the object's start on, or writes what replaces it.
   @inlinable public mutating func startObject() throws {
-    switch try _begin(.object) {
-    case .forward:
-      try downstream.startObject()
-      if Downstream.canSkipContainers { _muteIfSkipped() }
-    case .test:
-      try downstream.startObject()
-      _builder.startObject()
-    case .testOnly: _builder.startObject()
-    case .drop: break
-    }
+    let route = try _begin(.object)
+    if route.passesOn { try downstream.startObject() }
+    if route == .forward && Downstream.canSkipContainers { _muteIfSkipped() }
+    if route.builds { _builder.startObject() }
   }
 
   /// Passes the array's start on, or writes what replaces it.
   @inlinable public mutating func startArray() throws {
-    switch try _begin(.array) {
-    case .forward:
-      try downstream.startArray()
-      if Downstream.canSkipContainers { _muteIfSkipped() }
-    case .test:
-      try downstream.startArray()
-      _builder.startArray()
-    case .testOnly: _builder.startArray()
-    case .drop: break
-    }
+    let route = try _begin(.array)
+    if route.passesOn { try downstream.startArray() }
+    if route == .forward && Downstream.canSkipContainers { _muteIfSkipped() }
+    if route.builds { _builder.startArray() }
   }
 
   /// Passes the object's end on (after the members the patch adds to it), unless it is
   /// dropped.
   @inlinable public mutating func endObject() throws {
-    switch try _end() {
-    case .forward: try downstream.endObject()
-    case .test:
-      try downstream.endObject()
-      _builder.endObject()
-      try _testEnds()
-    case .testOnly:
-      _builder.endObject()
-      try _testEnds()
-    case .drop: break
-    }
+    let route = try _end()
+    if route.passesOn { try downstream.endObject() }
+    guard route.builds else { return }
+    _builder.endObject()
+    try _testEnds()
   }
 
   /// Passes the array's end on (after the elements the patch adds at its end), unless it is
   /// dropped.
   @inlinable public mutating func endArray() throws {
-    switch try _end() {
-    case .forward: try downstream.endArray()
-    case .test:
-      try downstream.endArray()
-      _builder.endArray()
-      try _testEnds()
-    case .testOnly:
-      _builder.endArray()
-      try _testEnds()
-    case .drop: break
-    }
+    let route = try _end()
+    if route.passesOn { try downstream.endArray() }
+    guard route.builds else { return }
+    _builder.endArray()
+    try _testEnds()
   }
 
   /// Passes the key on, unless its member is removed.
   @inlinable public mutating func key(_ key: borrowing JSONString) throws {
-    switch _key(key) {
-    case .forward: try downstream.key(key)
-    case .test:
-      try downstream.key(key)
-      try _builder.key(key)
-    case .testOnly: try _builder.key(key)
-    case .drop: break
-    }
+    let route = _key(key)
+    if route.passesOn { try downstream.key(key) }
+    if route.builds { try _builder.key(key) }
   }
+
+  // A scalar: on downstream, and into the value a `test` builds; a whole value tested ends
+  // the test there.
 
   /// Passes the string on, unless the patch replaces or removes it.
   @inlinable public mutating func string(_ value: borrowing JSONString) throws {
-    switch try _begin(.string) {
-    case .forward: try downstream.string(value)
-    case .test:
-      try downstream.string(value)
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .string(value.string))
-      } else {
-        _builder.string(value)
-      }
-    case .testOnly:
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .string(value.string))
-      } else {
-        _builder.string(value)
-      }
-    case .drop: break
+    let route = try _begin(.string)
+    if route.passesOn { try downstream.string(value) }
+    guard route.builds else { return }
+    if _test?.depth == 0 {
+      try _testEnds(scalar: .string(value.string))
+    } else {
+      _builder.string(value)
     }
   }
 
   /// Passes the number on, unless the patch replaces or removes it.
   @inlinable public mutating func number(_ value: borrowing JSONNumber) throws {
-    switch try _begin(.number) {
-    case .forward: try downstream.number(value)
-    case .test:
-      try downstream.number(value)
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .number(JSONValue.Number(keepingText: value)))
-      } else {
-        _builder.number(value)
-      }
-    case .testOnly:
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .number(JSONValue.Number(keepingText: value)))
-      } else {
-        _builder.number(value)
-      }
-    case .drop: break
+    let route = try _begin(.number)
+    if route.passesOn { try downstream.number(value) }
+    guard route.builds else { return }
+    if _test?.depth == 0 {
+      try _testEnds(scalar: .number(JSONValue.Number(keepingText: value)))
+    } else {
+      _builder.number(value)
     }
   }
 
   /// Passes the number on, unless the patch replaces or removes it.
   @inlinable public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
-    switch try _begin(.number) {
-    case .forward: try downstream.binaryNumber(value)
-    case .test:
-      try downstream.binaryNumber(value)
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(keepingText: $0) }))
-      } else {
-        _builder.binaryNumber(value)
-      }
-    case .testOnly:
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(keepingText: $0) }))
-      } else {
-        _builder.binaryNumber(value)
-      }
-    case .drop: break
+    let route = try _begin(.number)
+    if route.passesOn { try downstream.binaryNumber(value) }
+    guard route.builds else { return }
+    if _test?.depth == 0 {
+      try _testEnds(scalar: .number(value.withJSONNumber { JSONValue.Number(keepingText: $0) }))
+    } else {
+      _builder.binaryNumber(value)
     }
   }
 
   /// Passes the Boolean on, unless the patch replaces or removes it.
   @inlinable public mutating func bool(_ value: Bool) throws {
-    switch try _begin(value ? .true : .false) {
-    case .forward: try downstream.bool(value)
-    case .test:
-      try downstream.bool(value)
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .bool(value))
-      } else {
-        _builder.bool(value)
-      }
-    case .testOnly:
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .bool(value))
-      } else {
-        _builder.bool(value)
-      }
-    case .drop: break
+    let route = try _begin(value ? .true : .false)
+    if route.passesOn { try downstream.bool(value) }
+    guard route.builds else { return }
+    if _test?.depth == 0 {
+      try _testEnds(scalar: .bool(value))
+    } else {
+      _builder.bool(value)
     }
   }
 
   /// Passes `null` on, unless the patch replaces or removes it.
   @inlinable public mutating func null() throws {
-    switch try _begin(.null) {
-    case .forward: try downstream.null()
-    case .test:
-      try downstream.null()
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .null)
-      } else {
-        _builder.null()
-      }
-    case .testOnly:
-      if _test?.depth == 0 {
-        try _testEnds(scalar: .null)
-      } else {
-        _builder.null()
-      }
-    case .drop: break
+    let route = try _begin(.null)
+    if route.passesOn { try downstream.null() }
+    guard route.builds else { return }
+    if _test?.depth == 0 {
+      try _testEnds(scalar: .null)
+    } else {
+      _builder.null()
     }
   }
 }
@@ -341,6 +270,11 @@ enum _PatchRoute: Sendable {
   case testOnly
   /// Nowhere.
   case drop
+
+  /// Whether the event goes on downstream.
+  @usableFromInline var passesOn: Bool { self == .forward || self == .test }
+  /// Whether the event goes into the value a `test` builds.
+  @usableFromInline var builds: Bool { self == .test || self == .testOnly }
 
   /// The route inside a container whose contents downstream skips.
   @usableFromInline var muted: _PatchRoute {
