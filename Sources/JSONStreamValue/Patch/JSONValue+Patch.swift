@@ -30,7 +30,8 @@ extension JSONValue {
     return patched
   }
 
-  /// Applies one operation; when it throws, the value is unchanged.
+  /// Applies one operation. When it throws, the value may be partly changed (a `move`'s
+  /// removal): ``apply(_:)`` works on a copy, which it drops.
   mutating func _apply(_ operation: JSONPatch.Operation) throws(JSONPatchError) {
     switch operation {
     case .add(let path, let value):
@@ -56,11 +57,9 @@ extension JSONValue {
       guard !path.hasPrefix(from) else {
         throw JSONPatchError.moveIntoDescendant(from: from, path: path)
       }
-      // Checked on a copy: when the add fails, the removal must not stay.
-      var moved = self
-      try moved.removeValue(at: from)
-      try moved._add(value, at: path)
-      self = moved
+      // When the add fails, the removal stays here; `apply` then drops its working copy.
+      try removeValue(at: from)
+      try _add(value, at: path)
     case .copy(let from, let path):
       let value: JSONValue
       do { value = try _resolve(from) } catch { throw error.aboutFrom() }
