@@ -7,17 +7,18 @@ import JSONStreamValue
 @usableFromInline
 struct _PatchTokenTable: Sendable {
   @usableFromInline let tokens: [String]
-  /// For more than `linearLimit` tokens: each token's position by its bytes.
-  @usableFromInline let positions: [[UInt8]: Int]?
+  /// For more than `linearLimit` tokens: each token's position, by its bytes (the key type
+  /// a changed object's index uses).
+  @usableFromInline let positions: [_MemberKey: Int]?
 
   static var linearLimit: Int { 12 }
 
   init(_ tokens: [String]) {
     self.tokens = tokens
     if tokens.count > _PatchTokenTable.linearLimit {
-      var positions: [[UInt8]: Int] = [:]
-      for (position, token) in tokens.enumerated() where positions[Array(token.utf8)] == nil {
-        positions[Array(token.utf8)] = position
+      var positions: [_MemberKey: Int] = [:]
+      for (position, token) in tokens.enumerated() where positions[_MemberKey(token)] == nil {
+        positions[_MemberKey(token)] = position
       }
       self.positions = positions
     } else {
@@ -28,7 +29,9 @@ struct _PatchTokenTable: Sendable {
   /// The position of the token whose bytes are `key`'s.
   @inlinable
   func position(of key: borrowing JSONString) -> Int? {
-    if let positions { return positions[key.bytes] }
+    // A well-formed key's `String` has its bytes, and up to 15 of them make no allocation
+    // (`bytes` always allocated); any other key is compared byte by byte below.
+    if let positions, key._isWellFormed { return positions[_MemberKey(key.string)] }
     for position in tokens.indices where key == tokens[position] { return position }
     return nil
   }
