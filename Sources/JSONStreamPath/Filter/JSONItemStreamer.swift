@@ -36,13 +36,17 @@ public struct JSONItemStreamer: JSONEventHandler {
 
   /// - Parameters:
   ///   - paths: the selections; an item matched by several is delivered once, naming all.
+  ///     Every query ``JSONPath/isStreamable`` takes is streamed, holding what
+  ///     ``JSONSelectFilter`` holds.
   ///   - duplicateKeys: what a repeated key inside an item does.
+  ///   - reportsPaths: whether each item's match has its ``JSONPathMatch/normalizedPath``.
   ///   - onItem: called with each item as it completes; without it, items collect in `items`.
   public init(
     paths: [JSONPath], duplicateKeys: JSONDuplicateKeyPolicy = .lastWins,
-    onItem: ((Item) throws -> Void)? = nil
+    reportsPaths: Bool = false, onItem: ((Item) throws -> Void)? = nil
   ) {
-    tracker = _SelectionTracker(paths)
+    tracker = _SelectionTracker(
+      paths, holdsValues: true, reportsPaths: reportsPaths, duplicateKeys: duplicateKeys)
     builder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
     self.onItem = onItem
   }
@@ -52,8 +56,9 @@ public struct JSONItemStreamer: JSONEventHandler {
   /// `true`: the streamer has the parser skip the containers no path can reach.
   public static var canSkipContainers: Bool { true }
 
-  /// Bytes of tree memory held now (the item in progress): what streaming keeps bounded.
-  package var heldBytes: Int { builder.allocatedBytes }
+  /// Bytes of tree memory held now (the item in progress, or a value held to decide):
+  /// what streaming keeps bounded.
+  package var heldBytes: Int { builder.allocatedBytes + tracker.heldBuilder.allocatedBytes }
 
   /// Returns the items collected so far and forgets them.
   public mutating func takeItems() -> [Item] {
@@ -62,21 +67,39 @@ public struct JSONItemStreamer: JSONEventHandler {
   }
 
   private mutating func deliver() throws {
-    let item = Item(match: tracker.match, value: builder.takeValues()[0])
+    try deliver(Item(match: tracker.match, value: builder.takeValues()[0]))
+  }
+
+  private mutating func deliver(_ item: Item) throws {
     itemCount += 1
     if let onItem { try onItem(item) } else { items.append(item) }
+  }
+
+  /// Delivers the values the tracker has decided.
+  private mutating func deliverResults() throws {
+    let results = tracker.results
+    tracker.results.removeAll(keepingCapacity: true)
+    for result in results { try deliver(Item(match: result.match, value: result.value)) }
   }
 
   /// Starts building the object when it is selected or inside a selected value; ignores it
   /// elsewhere.
   public mutating func startObject() throws {
-    if try tracker.valueStart(container: true, isObject: true) != .outside { builder.startObject() }
+    switch try tracker.valueStart(container: true, isObject: true) {
+    case .matchStart, .inside: builder.startObject()
+    case .held: tracker.heldBuilder.startObject()
+    case .outside, .matchEnd: break
+    }
   }
 
   /// Starts building the array when it is selected or inside a selected value; ignores it
   /// elsewhere.
   public mutating func startArray() throws {
-    if try tracker.valueStart(container: true) != .outside { builder.startArray() }
+    switch try tracker.valueStart(container: true) {
+    case .matchStart, .inside: builder.startArray()
+    case .held: tracker.heldBuilder.startArray()
+    case .outside, .matchEnd: break
+    }
   }
 
   /// Ends the object being built; a selected object is then delivered as an item.
@@ -86,7 +109,10 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endObject()
       try deliver()
-    case .outside, .matchStart: break
+    case .held:
+      tracker.heldBuilder.endObject()
+      if tracker.heldDepth == 0 { try heldValueEnded() }
+    case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
     }
   }
 
@@ -97,19 +123,37 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endArray()
       try deliver()
-    case .outside, .matchStart: break
+    case .held:
+      tracker.heldBuilder.endArray()
+      if tracker.heldDepth == 0 { try heldValueEnded() }
+    case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
     }
+  }
+
+  private mutating func heldValueEnded() throws {
+    tracker.heldValueEnded()
+    try deliverResults()
   }
 
   /// Adds the key to the value being built when it is inside a selected value.
   public mutating func key(_ key: borrowing JSONString) throws {
-    if tracker.key(key) == .inside { try builder.key(key) }
+    switch tracker.key(key) {
+    case .inside: try builder.key(key)
+    case .held: try tracker.heldBuilder.key(key)
+    case .outside, .matchStart, .matchEnd: break
+    }
   }
 
-  /// Passes the run on to the tree builder that makes the items.
-  public mutating func beginEventRun() { builder.beginEventRun() }
-  /// Passes the end of the run on to the tree builder that makes the items.
-  public mutating func endEventRun() { builder.endEventRun() }
+  /// Passes the run on to the tree builders that make the items.
+  public mutating func beginEventRun() {
+    builder.beginEventRun()
+    tracker.heldBuilder.beginEventRun()
+  }
+  /// Passes the end of the run on to the tree builders that make the items.
+  public mutating func endEventRun() {
+    builder.endEventRun()
+    tracker.heldBuilder.endEventRun()
+  }
 
   /// A scalar: part of an item, or an item of its own.
   private mutating func scalar(_ add: (inout JSONTreeBuilder) throws -> Void) throws {
@@ -118,6 +162,9 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchStart:
       try add(&builder)
       try deliver()
+    case .held:
+      try add(&tracker.heldBuilder)
+      if tracker.heldDepth == 0 { try heldValueEnded() }
     case .outside, .matchEnd: break
     }
   }

@@ -6,14 +6,24 @@ import JSONStreamValue
 ///
 /// ```swift
 /// var filter = JSONSelectFilter(
-///   paths: [try JSONPath("$.statuses[*].user.screen_name")],
+///   paths: [try JSONPath("$.orders[?@.total > 100].id")],
 ///   downstream: JSONWriter(options: .init(allowMultipleValues: true)))
 /// try JSONParser.parse(bytes, handler: &filter)
 /// ```
 ///
-/// Several paths are matched in one pass; ``onMatch`` says which ones selected each value (and
-/// its key or index) before its events are forwarded. Outside the matches nothing is forwarded
-/// and nothing is kept: a subtree that no path can reach is only counted through.
+/// Several paths are matched in one pass; ``onMatch`` says which ones selected each value (its
+/// key or index, and its normalized path when asked for) before its events are forwarded.
+/// Outside the matches nothing is forwarded and nothing is kept: a subtree that no path can
+/// reach is only counted through.
+///
+/// Every query ``JSONPath/isStreamable`` takes is streamed, with bounded memory: a value that
+/// a name, an index from 0 or a wildcard selects is forwarded as it is parsed; a filter's
+/// candidate (an element of the array it applies to) is held only until it is tested; `[-n]`
+/// holds the last n elements, a slice with a negative bound the last elements it may take, a
+/// negative step the elements it selects (given in reverse), a union the results that wait
+/// for the selectors before it. Results come in RFC 9535's order for each path, except with a
+/// descendant segment: there a value comes before the values inside it that match too (held
+/// until it ends, so that they can follow it), in document order.
 public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// The consumer of the selected values.
   public var downstream: Downstream
@@ -26,13 +36,14 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @usableFromInline var _tracker: _SelectionTracker
 
   /// A filter that forwards the values any of `paths` selects to `downstream`, calling `onMatch` as
-  /// each one starts.
+  /// each one starts; with `reportsPaths`, each match has its ``JSONPathMatch/normalizedPath``.
   public init(
-    paths: [JSONPath], downstream: Downstream, onMatch: ((JSONPathMatch) throws -> Void)? = nil
+    paths: [JSONPath], downstream: Downstream, reportsPaths: Bool = false,
+    onMatch: ((JSONPathMatch) throws -> Void)? = nil
   ) {
     self.downstream = downstream
     self.onMatch = onMatch
-    _tracker = _SelectionTracker(paths)
+    _tracker = _SelectionTracker(paths, holdsValues: true, reportsPaths: reportsPaths)
   }
 
   /// The match being forwarded now, or the last one.
@@ -55,10 +66,16 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable
   public static var canSkipContainers: Bool { true }
 
-  /// Passes the run on to ``downstream``.
-  @inlinable public mutating func beginEventRun() { downstream.beginEventRun() }
+  /// Passes the run on to ``downstream`` (and to the tree of a value held to decide).
+  @inlinable public mutating func beginEventRun() {
+    downstream.beginEventRun()
+    _tracker.heldBuilder.beginEventRun()
+  }
   /// Passes the end of the run on to ``downstream``.
-  @inlinable public mutating func endEventRun() { downstream.endEventRun() }
+  @inlinable public mutating func endEventRun() {
+    downstream.endEventRun()
+    _tracker.heldBuilder.endEventRun()
+  }
 
   @inlinable @inline(__always)
   mutating func _start(_ action: _SelectionAction) throws -> Bool {
@@ -68,15 +85,49 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
       try onMatch?(_tracker.match)
       return true
     case .inside: return true
-    case .outside, .matchEnd: return false
+    case .outside, .matchEnd, .held: return false
     }
+  }
+
+  /// Sends the values the tracker has decided to ``downstream``.
+  @usableFromInline
+  mutating func _forwardResults() throws {
+    var index = 0
+    while index < _tracker.results.count {
+      let result = _tracker.results[index]
+      index += 1
+      _tracker.match = result.match
+      _matchCount += 1
+      try onMatch?(result.match)
+      if downstream.isDone { break }
+      try result.value.replay(into: &downstream)
+    }
+    _tracker.results.removeAll(keepingCapacity: true)
+  }
+
+  /// A held value is complete: forwards what it gave.
+  @usableFromInline
+  mutating func _heldValueEnded() throws {
+    _tracker.heldValueEnded()
+    try _forwardResults()
+  }
+
+  /// A container's end outside matches: forwards what its engines gave.
+  @inlinable @inline(__always)
+  mutating func _containerEnded() throws {
+    if !_tracker.results.isEmpty { try _forwardResults() }
   }
 
   /// Forwards the object's start to ``downstream`` when the object is selected (after calling
   /// ``onMatch``) or inside a selected value.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    _forwardedContainer = try _start(_tracker.valueStart(container: true, isObject: true))
+    let action = try _tracker.valueStart(container: true, isObject: true)
+    if action == .held {
+      _forwardedContainer = false
+      return _tracker.heldBuilder.startObject()
+    }
+    _forwardedContainer = try _start(action)
     if _forwardedContainer { try downstream.startObject() }
   }
 
@@ -84,62 +135,114 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// ``onMatch``) or inside a selected value.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    _forwardedContainer = try _start(_tracker.valueStart(container: true))
+    let action = try _tracker.valueStart(container: true)
+    if action == .held {
+      _forwardedContainer = false
+      return _tracker.heldBuilder.startArray()
+    }
+    _forwardedContainer = try _start(action)
     if _forwardedContainer { try downstream.startArray() }
   }
 
   /// Forwards the object's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    if _tracker.valueEnd() != .outside { try downstream.endObject() }
+    switch _tracker.valueEnd() {
+    case .inside, .matchEnd: try downstream.endObject()
+    case .held:
+      _tracker.heldBuilder.endObject()
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    case .outside, .matchStart: try _containerEnded()
+    }
   }
 
   /// Forwards the array's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    if _tracker.valueEnd() != .outside { try downstream.endArray() }
+    switch _tracker.valueEnd() {
+    case .inside, .matchEnd: try downstream.endArray()
+    case .held:
+      _tracker.heldBuilder.endArray()
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    case .outside, .matchStart: try _containerEnded()
+    }
   }
 
   /// Forwards the key to ``downstream`` when it is inside a selected value; a selected member's own
   /// key is not forwarded.
   @inlinable @inline(__always)
   public mutating func key(_ key: borrowing JSONString) throws {
-    if _tracker.key(key) == .inside { try downstream.key(key) }
+    switch _tracker.key(key) {
+    case .inside: try downstream.key(key)
+    case .held: try _tracker.heldBuilder.key(key)
+    case .outside, .matchStart, .matchEnd: break
+    }
+  }
+
+  /// A scalar: forwarded when `action` says so, or added to the held value.
+  @inlinable @inline(__always)
+  mutating func _scalar(
+    _ action: _SelectionAction, forward: (inout Downstream) throws -> Void,
+    hold: (inout JSONTreeBuilder) -> Void
+  ) throws {
+    if action == .held {
+      hold(&_tracker.heldBuilder)
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    } else if try _start(action) {
+      try forward(&downstream)
+    }
   }
 
   /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream.binaryNumber(value) }
+    try _scalar(
+      _tracker.valueStart(container: false), forward: { try $0.binaryNumber(value) },
+      hold: { $0.binaryNumber(value) })
   }
 
   /// Forwards the string to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream.string(value) }
+    let action = try _tracker.valueStart(container: false)
+    if action == .held {
+      _tracker.heldBuilder.string(value)
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    } else if try _start(action) {
+      try downstream.string(value)
+    }
   }
 
   /// Forwards the number to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream.number(value) }
+    let action = try _tracker.valueStart(container: false)
+    if action == .held {
+      _tracker.heldBuilder.number(value)
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    } else if try _start(action) {
+      try downstream.number(value)
+    }
   }
 
   /// Forwards the Boolean to ``downstream`` when it is selected (after calling ``onMatch``) or
   /// inside a selected value.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream.bool(value) }
+    try _scalar(
+      _tracker.valueStart(container: false), forward: { try $0.bool(value) },
+      hold: { $0.bool(value) })
   }
 
   /// Forwards `null` to ``downstream`` when it is selected (after calling ``onMatch``) or inside a
   /// selected value.
   @inlinable @inline(__always)
   public mutating func null() throws {
-    if try _start(_tracker.valueStart(container: false)) { try downstream.null() }
+    try _scalar(
+      _tracker.valueStart(container: false), forward: { try $0.null() }, hold: { $0.null() })
   }
 }
 
@@ -205,7 +308,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
     case .matchStart:
       _matchCount += 1
       return false
-    case .inside, .matchEnd: return false
+    case .inside, .matchEnd, .held: return false  // Never held: its tracker holds nothing.
     }
   }
 

@@ -57,7 +57,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The steps after `$`, in order, when the query ``isStreamable``; empty otherwise (see
+  /// The steps after `$`, in order, when each segment is one name, one index from 0 or a
+  /// wildcard (what ``JSONExcludeFilter`` and ``JSONTransform`` take); empty otherwise (see
   /// ``query``).
   public let steps: [Step]
 
@@ -67,6 +68,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// Why the query cannot be streamed, with the offset of its first part that cannot; nil
   /// when it can.
   public let streamingRefusal: JSONPathError?
+
+  /// Why the query cannot be excluded or transformed while streaming (``steps`` is empty);
+  /// nil when it can.
+  let keyedRefusal: JSONPathError?
 
   /// The text the path was compiled from.
   public let description: String
@@ -79,18 +84,27 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     query = try parser.parseQuery()
     description = text
     var steps: [Step] = []
+    var keyedRefusal: JSONPathError?
     var refusal: JSONPathError?
     for (segment, offset) in zip(query.segments, parser.segmentStarts) {
-      guard let step = Step(streaming: segment) else {
+      if refusal == nil && segment.selectors.contains(where: \.readsRoot) {
         refusal = JSONPathError(
           offset: offset,
-          message: "this part cannot be streamed (only names, indexes from 0 and wildcards, "
-            + "one per segment, can); evaluate the query on a tree instead")
-        break
+          message: "a filter that reads the root ($) needs the whole document; evaluate the "
+            + "query on a tree instead")
+      }
+      guard keyedRefusal == nil else { continue }
+      guard let step = Step(streaming: segment) else {
+        keyedRefusal = JSONPathError(
+          offset: offset,
+          message: "only names, indexes from 0 and wildcards, one per segment, can be "
+            + "excluded or transformed while streaming")
+        continue
       }
       steps.append(step)
     }
-    self.steps = refusal == nil ? steps : []
+    self.steps = keyedRefusal == nil ? steps : []
+    self.keyedRefusal = keyedRefusal
     streamingRefusal = refusal
   }
 
@@ -108,11 +122,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     self.steps = steps
     query = JSONPathQuery(segments: steps.map(\.segment))
     streamingRefusal = nil
+    keyedRefusal = nil
     description = "$" + steps.map(\.description).joined()
   }
 
-  /// `true` when the streaming consumers take the query: each segment one name, one index
-  /// from 0 or a wildcard, as a child or a descendant segment.
+  /// `true` when ``JSONSelectFilter`` and ``JSONItemStreamer`` take the query: every query
+  /// but those with a filter that reads the root (`$`), which needs the whole document.
   public var isStreamable: Bool { streamingRefusal == nil }
 
   /// The values the query selects in `root`, in RFC 9535's order (see
@@ -174,4 +189,27 @@ public struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible 
 
   /// `JSONPath, offset N: message`.
   public var description: String { "JSONPath, offset \(offset): \(message)" }
+}
+
+extension JSONPathQuery.Selector {
+  /// Whether a filter in the selector reads the root (`$`), at any depth of its queries.
+  var readsRoot: Bool {
+    guard case .filter(let filter) = self else { return false }
+    return filter.expression.readsRoot
+  }
+}
+
+extension _FilterExpression {
+  var readsRoot: Bool {
+    switch self {
+    case .or(let operands), .and(let operands): return operands.contains(where: \.readsRoot)
+    case .not(let operand): return operand.readsRoot
+    case .comparison(let lhs, _, let rhs): return lhs.readsRoot || rhs.readsRoot
+    case .query(let query):
+      return !query.isRelative
+        || query.query.segments.contains { $0.selectors.contains(where: \.readsRoot) }
+    case .literal: return false
+    case .function(_, let arguments): return arguments.contains(where: \.readsRoot)
+    }
+  }
 }

@@ -23,6 +23,17 @@ extension JSONPathQuery {
   }
 }
 
+extension JSONPathQuery {
+  /// The values the query selects in `root`, as ``select(in:)``, each with the steps from
+  /// `root` down to it: for the streaming consumers, which know the steps down to `root`.
+  func _selectWithSteps(in root: JSONValue) -> [(steps: [_PathStep], value: JSONValue)] {
+    var evaluator = _QueryEvaluator(root: root, tracksPaths: true)
+    evaluator.paths.append((-1, .root))
+    let nodes = evaluator.nodes(of: self, from: _Node(value: root, path: 0))
+    return nodes.map { (evaluator.steps(to: $0.path), $0.value) }
+  }
+}
+
 /// A value and where it is: an index into the evaluator's path entries, or -1 when paths are
 /// not kept.
 struct _Node {
@@ -34,6 +45,21 @@ enum _PathStep {
   case root
   case name(String)
   case index(Int)
+
+  /// `$` and the steps in bracket notation: `$['items'][0]` (RFC 9535 §2.7).
+  static func normalizedPath(_ steps: some Sequence<_PathStep>, after prefix: String = "$")
+    -> String
+  {
+    var text = prefix
+    for step in steps {
+      switch step {
+      case .root: break
+      case .name(let name): text += "[" + _normalizedName(name) + "]"
+      case .index(let position): text += "[\(position)]"
+      }
+    }
+    return text
+  }
 }
 
 /// Evaluates queries on one document. Paths are kept, when asked for, as a table of entries
@@ -56,23 +82,18 @@ struct _QueryEvaluator {
     return _Node(value: value, path: paths.count - 1)
   }
 
-  func normalizedPath(_ index: Int) -> String {
+  /// The steps from the root (not included) down to path entry `index`.
+  func steps(to index: Int) -> [_PathStep] {
     var steps: [_PathStep] = []
     var index = index
     while index >= 0 {
-      steps.append(paths[index].step)
+      if case .root = paths[index].step {} else { steps.append(paths[index].step) }
       index = paths[index].parent
     }
-    var text = ""
-    for step in steps.reversed() {
-      switch step {
-      case .root: text += "$"
-      case .name(let name): text += "[" + _normalizedName(name) + "]"
-      case .index(let position): text += "[\(position)]"
-      }
-    }
-    return text
+    return steps.reversed()
   }
+
+  func normalizedPath(_ index: Int) -> String { _PathStep.normalizedPath(steps(to: index)) }
 
   // MARK: Segments and selectors
 

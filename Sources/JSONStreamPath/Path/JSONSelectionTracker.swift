@@ -1,5 +1,5 @@
 // Deciding, event by event, which values match a set of compiled paths: the engine under the
-// select filter, the exclude filter and the item streamer.
+// select filter, the exclude filter, the transform and the item streamer.
 //
 // Each path is a sequence of steps; a state is (path, steps matched so far). Every open
 // container outside a match holds the set of states its children start from; a child's set
@@ -7,6 +7,13 @@
 // (for a member: at its key, while the key's bytes are at hand). A set that reaches the end of
 // a path is a match: the whole value is then the match, and nothing inside it is tracked. An
 // empty set means nothing below can match: the subtree is only counted through.
+//
+// A step of one name, one index from 0 or a wildcard is decided by the child's key or index.
+// Any other step (a filter, a negative index, a slice, a union) has a segment engine for each
+// container it applies to: the children the engine wants are held, built as trees, and it
+// decides which it selects (see JSONSegmentEngine.swift). A held value is also how a match
+// that may contain further matches (a descendant segment) is reported with them: the rest of
+// each path is evaluated on the tree, and its results follow the value in the output.
 
 import JSONStreamCore
 import JSONStreamValue
@@ -19,6 +26,9 @@ public struct JSONPathMatch: Sendable, Equatable {
   public var key: String?
   /// Its position, when it is an array element.
   public var index: Int?
+  /// Its normalized path (RFC 9535 §2.7), such as `$['items'][0]`, when the consumer was
+  /// asked to report paths; nil otherwise.
+  public var normalizedPath: String?
 }
 
 /// What a consumer does with an event, as the tracker decides.
@@ -32,6 +42,16 @@ enum _SelectionAction {
   case inside
   /// The last event of a matched container.
   case matchEnd
+  /// Part of a value the tracker holds (the consumer adds the event to ``heldBuilder``): the
+  /// value is complete when ``heldDepth`` is back to 0.
+  case held
+}
+
+/// A value selected from a held value or by a segment engine, with where it is.
+@usableFromInline
+struct _HeldResult {
+  @usableFromInline var match: JSONPathMatch
+  @usableFromInline var value: JSONValue
 }
 
 @usableFromInline
@@ -39,7 +59,8 @@ struct _SelectionTracker {
   /// The steps of every path, one after another, compiled for matching: no nested arrays or
   /// enum payloads to copy (and count references to) per event.
   @usableFromInline let steps: [_CompiledStep]
-  /// Where each path's steps end in `steps`: a state at its path's end is a match.
+  /// Where each path's steps start and end in `steps`: a state at its path's end is a match.
+  @usableFromInline let pathStarts: [Int]
   @usableFromInline let pathEnds: [Int]
   /// The member names of all steps.
   @usableFromInline let names: [UInt8]
@@ -54,12 +75,41 @@ struct _SelectionTracker {
   /// Open containers inside the current match, or inside a subtree nothing can match.
   @usableFromInline var matchDepth = 0
   @usableFromInline var deadDepth = 0
-  /// The match that started last.
+  /// The match that started last (or, for a held value's results, is being delivered).
   @usableFromInline var match = JSONPathMatch(paths: [])
   /// The key of the member whose value is next, when that value matches.
   @usableFromInline var matchedKey: String?
   /// Why one of the paths cannot be streamed: thrown at the first value.
   @usableFromInline let refusal: JSONPathError?
+  /// Whether the consumer takes held values (the select filter and the item streamer do;
+  /// the exclude filter and the transform, which rewrite the stream in place, take only the
+  /// steps decided by a key or an index).
+  @usableFromInline let holdsValues: Bool
+  /// Whether matches carry their normalized path.
+  @usableFromInline let reportsPaths: Bool
+  /// Per step: the selectors of a step that needs a segment engine; nil for the others.
+  let engineSelectors: [[_EngineSelector]?]
+  /// Per step: the query from that step to its path's end, evaluated on held values.
+  let suffixes: [JSONPathQuery]
+  /// The engines of the open containers, innermost last (see ``Frame/engineStart``).
+  @usableFromInline var engines: [_SegmentEngine] = []
+  /// The open containers' places, root first, when paths are reported.
+  var frameLocations: [_PathStep] = []
+  /// Whether the value beginning now is wanted by an engine of its container.
+  var childWanted = false
+  /// The value being held: open containers in it (0 for a scalar, or once it is complete).
+  @usableFromInline var heldDepth = 0
+  /// The events of the held value are built here by the consumer.
+  @usableFromInline var heldBuilder: JSONTreeBuilder
+  /// The held value's state set (from `heldSetStart` to `stateCount`), place, and whether an
+  /// engine of its container wants it.
+  var heldSetStart = 0
+  var heldLocation = _PathStep.root
+  var heldWanted = false
+  /// Values decided, not yet taken by the consumer.
+  @usableFromInline var results: [_HeldResult] = []
+  /// Tests filters on held values (and keeps their compiled patterns).
+  var evaluator = _QueryEvaluator(root: .null, tracksPaths: false)
   /// Where the value beginning now is: an object member (key in `matchedKey`), an array
   /// element (`childIndex`), or the root (both nil / -1). Made into `match` only on a match.
   @usableFromInline var childIsMember = false
@@ -70,24 +120,41 @@ struct _SelectionTracker {
     @usableFromInline var isObject: Bool
     @usableFromInline var stateStart: Int
     @usableFromInline var nextIndex = 0
+    /// Where this container's engines start in `engines`.
+    @usableFromInline var engineStart: Int
 
     @inlinable
-    init(isObject: Bool, stateStart: Int) {
+    init(isObject: Bool, stateStart: Int, engineStart: Int) {
       self.isObject = isObject
       self.stateStart = stateStart
+      self.engineStart = engineStart
     }
   }
 
+  /// A tracker of `paths`; with `holdsValues`, every streamable query (see
+  /// ``JSONPath/isStreamable``), else only the steps a key or an index decides.
   @usableFromInline
-  init(_ paths: [JSONPath]) {
+  init(
+    _ paths: [JSONPath], holdsValues: Bool = false, reportsPaths: Bool = false,
+    duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
+  ) {
     var steps: [_CompiledStep] = []
+    var pathStarts: [Int] = []
     var pathEnds: [Int] = []
     var names: [UInt8] = []
-    refusal = paths.lazy.compactMap(\.streamingRefusal).first
+    var engineSelectors: [[_EngineSelector]?] = []
+    var suffixes: [JSONPathQuery] = []
+    refusal =
+      holdsValues
+      ? paths.lazy.compactMap(\.streamingRefusal).first
+      : paths.lazy.compactMap(\.keyedRefusal).first
     for path in paths {
-      for step in path.steps {
-        var compiled = _CompiledStep(isDescendant: step.isDescendant)
-        switch step.selector {
+      let segments = path.query.segments
+      pathStarts.append(steps.count)
+      for (position, segment) in segments.enumerated() {
+        var compiled = _CompiledStep(isDescendant: segment.isDescendant)
+        var selectors: [_EngineSelector]?
+        switch JSONPath.Step(streaming: segment)?.selector {
         case .wildcard: compiled.kind = _CompiledStep.wildcard
         case .index(let index):
           compiled.kind = _CompiledStep.index
@@ -97,14 +164,29 @@ struct _SelectionTracker {
           compiled.nameStart = names.count
           compiled.nameCount = name.count
           names += name
+        case nil:
+          compiled.kind = _CompiledStep.engine
+          selectors = segment.selectors.map(_EngineSelector.init)
         }
         steps.append(compiled)
+        engineSelectors.append(selectors)
+        suffixes.append(JSONPathQuery(segments: Array(segments[position...])))
       }
       pathEnds.append(steps.count)
+      // The state at the path's end has an entry too, so that `steps[state]` is valid.
+      steps.append(_CompiledStep(isDescendant: false))
+      engineSelectors.append(nil)
+      suffixes.append(JSONPathQuery(segments: []))
     }
     self.steps = steps
+    self.pathStarts = pathStarts
     self.pathEnds = pathEnds
     self.names = names
+    self.engineSelectors = engineSelectors
+    self.suffixes = suffixes
+    self.holdsValues = holdsValues
+    self.reportsPaths = reportsPaths
+    heldBuilder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
   }
 
   /// Whether events are inside a match now (between a container match's start and end).
@@ -124,6 +206,10 @@ struct _SelectionTracker {
       if container { deadDepth &+= 1 }
       return .outside
     }
+    if heldDepth > 0 {
+      if container { heldDepth &+= 1 }
+      return .held
+    }
     return try newValue(container: container, isObject: isObject)
   }
 
@@ -132,9 +218,23 @@ struct _SelectionTracker {
   mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
     if let refusal { throw refusal }
     let setStart = childSet()
-    if setContainsMatch(from: setStart) {
+    let wanted = childWanted
+    childWanted = false
+    let matches = setContainsMatch(from: setStart)
+    if wanted || (matches && container && holdsValues && hasLiveStates(from: setStart)) {
+      // Held: an engine decides it, or matches may be inside it.
+      heldSetStart = setStart
+      heldLocation = childLocation
+      heldWanted = wanted
+      if container { heldDepth = 1 }
+      return .held
+    }
+    if matches {
       match.key = childIsMember ? matchedKey : nil
       match.index = childIndex >= 0 ? childIndex : nil
+      if reportsPaths {
+        match.normalizedPath = _PathStep.normalizedPath(frameLocations + [childLocation])
+      }
       stateCount = setStart
       if container { matchDepth = 1 }
       return .matchStart
@@ -143,7 +243,9 @@ struct _SelectionTracker {
       if setStart == stateCount {
         deadDepth = 1
       } else {
-        frames.append(Frame(isObject: isObject, stateStart: setStart))
+        if reportsPaths { frameLocations.append(childLocation) }
+        frames.append(Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count))
+        startEngines(from: setStart, isObject: isObject)
       }
     } else {
       stateCount = setStart
@@ -162,7 +264,14 @@ struct _SelectionTracker {
       deadDepth &-= 1
       return .outside
     }
-    stateCount = frames.removeLast().stateStart
+    if heldDepth > 0 {
+      heldDepth &-= 1
+      return .held
+    }
+    let frame = frames[frames.count &- 1]
+    if engines.count > frame.engineStart || reportsPaths { finishFrame() }
+    frames.removeLast()
+    stateCount = frame.stateStart
     return .outside
   }
 
@@ -172,24 +281,143 @@ struct _SelectionTracker {
   mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
+    if heldDepth > 0 { return .held }
     return newKey(key)
   }
 
   @usableFromInline
   mutating func newKey(_ key: borrowing JSONString) -> _SelectionAction {
-    let parentStart = frames[frames.count &- 1].stateStart
+    let top = frames.count &- 1
+    let parentStart = frames[top].stateStart
     let parentEnd = stateCount
     pendingStart = parentEnd
     advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
       key.count == compiled.nameCount
         && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
     }
+    childWanted = false
+    if engines.count > frames[top].engineStart {
+      for engine in engines[frames[top].engineStart...] where engine.wants(key: key) {
+        childWanted = true
+        break
+      }
+    }
     if setContainsMatch(from: pendingStart) {
       matchedKey = key.string
       return .matchStart
     }
-    matchedKey = nil
+    matchedKey =
+      childWanted || (reportsPaths && pendingStart < stateCount) ? key.string : nil
     return .outside
+  }
+
+  /// Where the value beginning now is, among its container's children.
+  var childLocation: _PathStep {
+    if frames.isEmpty { return .root }
+    return childIsMember ? .name(matchedKey ?? "") : .index(childIndex)
+  }
+
+  // MARK: Held values and engines
+
+  /// Whether the set from `start` has a state that is not at its path's end.
+  func hasLiveStates(from start: Int) -> Bool {
+    for position in start..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) != pathEnds[path] { return true }
+    }
+    return false
+  }
+
+  /// Starts an engine for each state of the new container's set whose step needs one.
+  mutating func startEngines(from start: Int, isObject: Bool) {
+    for position in start..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+      if let selectors = engineSelectors[step] {
+        engines.append(
+          _SegmentEngine(path: path, step: step, selectors: selectors, isObject: isObject))
+      }
+    }
+  }
+
+  /// The top container ends: its engines give their last results.
+  @usableFromInline
+  mutating func finishFrame() {
+    let frame = frames[frames.count - 1]
+    var output: [_SelectedChild] = []
+    for index in frame.engineStart..<engines.count {
+      output.removeAll(keepingCapacity: true)
+      engines[index].finish(count: frame.nextIndex, into: &output)
+      report(output, of: engines[index])
+    }
+    engines.removeSubrange(frame.engineStart...)
+    if reportsPaths { frameLocations.removeLast() }
+  }
+
+  /// The held value is complete in ``heldBuilder``: decides what it and the values inside it
+  /// match, into ``results``.
+  @usableFromInline
+  mutating func heldValueEnded() {
+    let value = heldBuilder.takeValues()[0]
+    let child = _SelectedChild(location: heldLocation, value: value)
+    if heldWanted {
+      var output: [_SelectedChild] = []
+      for index in frames[frames.count - 1].engineStart..<engines.count {
+        output.removeAll(keepingCapacity: true)
+        engines[index].add(child, evaluator: &evaluator, into: &output)
+        report(output, of: engines[index])
+      }
+    }
+    var matched: [Int] = []
+    for position in heldSetStart..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { matched.append(path) }
+    }
+    if !matched.isEmpty { results.append(result(paths: matched.sorted(), child, steps: [])) }
+    for position in heldSetStart..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+      if step != pathEnds[path] { evaluate(path: path, from: step, on: child) }
+    }
+    stateCount = heldSetStart
+  }
+
+  /// The children an engine selected: each is a match, or the context of the rest of its path.
+  mutating func report(_ selected: [_SelectedChild], of engine: _SegmentEngine) {
+    for child in selected {
+      if engine.step + 1 == pathEnds[engine.path] {
+        results.append(result(paths: [engine.path], child, steps: []))
+      } else {
+        evaluate(path: engine.path, from: engine.step + 1, on: child)
+      }
+    }
+  }
+
+  /// The results of `path`'s steps from `step` on, evaluated on the tree of `child`.
+  mutating func evaluate(path: Int, from step: Int, on child: _SelectedChild) {
+    for (steps, value) in suffixes[step]._selectWithSteps(in: child.value) {
+      results.append(result(paths: [path], child, steps: steps, value: value))
+    }
+  }
+
+  /// A result found `steps` below `child` (the child itself for none).
+  func result(
+    paths: [Int], _ child: _SelectedChild, steps: [_PathStep], value: JSONValue? = nil
+  ) -> _HeldResult {
+    var match = JSONPathMatch(paths: paths)
+    switch steps.last ?? child.location {
+    case .name(let key): match.key = key
+    case .index(let index): match.index = index
+    case .root: break
+    }
+    if reportsPaths {
+      match.normalizedPath = _PathStep.normalizedPath(frameLocations + [child.location] + steps)
+    }
+    return _HeldResult(match: match, value: value ?? child.value)
   }
 
   // MARK: Sets
@@ -201,9 +429,7 @@ struct _SelectionTracker {
     guard let top = frames.indices.last else {
       // The root: every path at its first step.
       let start = stateCount
-      for path in pathEnds.indices {
-        append(UInt64(path) << 32 | UInt64(path == 0 ? 0 : pathEnds[path &- 1]))
-      }
+      for path in pathStarts.indices { append(UInt64(path) << 32 | UInt64(pathStarts[path])) }
       childIsMember = false
       childIndex = -1
       return start
@@ -220,6 +446,12 @@ struct _SelectionTracker {
     frames[top].nextIndex = index &+ 1
     let start = stateCount
     advance(from: frames[top].stateStart, to: start, index: index) { _, _ in false }
+    if engines.count > frames[top].engineStart {
+      for engine in engines[frames[top].engineStart...] where engine.wants(position: index) {
+        childWanted = true
+        break
+      }
+    }
     childIsMember = false
     childIndex = index
     return start
@@ -228,8 +460,9 @@ struct _SelectionTracker {
   /// Adds the states the child's key or index leads to from `states[from..<end]`, after
   /// `end` (which is where the sets in use end). The child is member `index` of an array
   /// (`matchesName` then answers false), or (`index` -1) the member of an object whose key
-  /// `matchesName` compares with a step's name in `names`. Always inlined, so that the
-  /// comparison is too.
+  /// `matchesName` compares with a step's name in `names`. A step with an engine is decided
+  /// by the engine, not here; a descendant step also stays in the child's set. Always
+  /// inlined, so that the comparison is too.
   @inline(__always)
   mutating func advance(
     from: Int, to end: Int, index: Int,
@@ -245,6 +478,7 @@ struct _SelectionTracker {
       switch compiled.kind {
       case _CompiledStep.wildcard: matches = true
       case _CompiledStep.index: matches = index >= 0 && index == compiled.index
+      case _CompiledStep.engine: matches = false
       default: matches = matchesName(compiled, names)
       }
       if matches { insert(entry &+ 1, from: end) }
@@ -290,6 +524,8 @@ struct _CompiledStep {
   @usableFromInline static var name: UInt8 { 0 }
   @usableFromInline static var index: UInt8 { 1 }
   @usableFromInline static var wildcard: UInt8 { 2 }
+  /// Decided by a segment engine.
+  @usableFromInline static var engine: UInt8 { 3 }
 
   @usableFromInline var kind: UInt8 = 0
   @usableFromInline var isDescendant: Bool

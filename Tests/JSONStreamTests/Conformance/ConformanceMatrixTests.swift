@@ -252,6 +252,23 @@ enum Matrix {
       return ConformanceOutcome(
         units: try parser.handler.takeItems().map { try events($0.value) }, error: error)
     },
+    // A filter holds each candidate until it ends: what is complete is delivered, as `$[*]`.
+    EntryPoint("JSONItemStreamer with a filter", .rootElements, takes: everyCase) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONItemStreamer(paths: [try JSONPath("$[?@]")], duplicateKeys: policy(test)),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(
+        units: try parser.handler.takeItems().map { try events($0.value) }, error: error)
+    },
+    EntryPoint("JSONSelectFilter with a filter", .rootElements) { test, chunks in
+      var parser = JSONParser(
+        handler: JSONSelectFilter(paths: [try JSONPath("$[?@]")], downstream: JSONTreeBuilder()),
+        options: test.options)
+      let error = try drive(&parser, chunks)
+      return ConformanceOutcome(
+        units: try parser.handler.downstream.values.map(events), error: error)
+    },
     EntryPoint("JSONItemStreamer at the root", .topLevelValues, takes: everyCase) { test, chunks in
       var parser = JSONParser(
         handler: JSONItemStreamer(paths: [try JSONPath("$")], duplicateKeys: policy(test)),

@@ -9,55 +9,6 @@ import Testing
 @testable import JSONStreamValue
 @testable import JSONStreamWriter
 
-/// The matches of `paths` in `value`, found by walking the tree and matching each location's
-/// components against the steps directly: an implementation independent of the streaming one.
-/// A value inside a match is not visited (it is part of the match).
-func referenceMatches(_ paths: [JSONPath], in value: JSONValue) -> [(
-  paths: [Int], value: JSONValue
-)] {
-  func stepMatches(_ step: JSONPath.Step, _ component: JSONPathComponent) -> Bool {
-    switch (step.selector, component) {
-    case (.wildcard, _): return true
-    case (.name(let name), .key(let key)): return name == Array(key.utf8)
-    case (.index(let wanted), .index(let index)): return wanted == index
-    default: return false
-    }
-  }
-  func matches(_ steps: ArraySlice<JSONPath.Step>, _ components: ArraySlice<JSONPathComponent>)
-    -> Bool
-  {
-    guard let step = steps.first else { return components.isEmpty }
-    if step.isDescendant {
-      for k in components.indices where stepMatches(step, components[k]) {
-        if matches(steps.dropFirst(), components[(k + 1)...]) { return true }
-      }
-      return false
-    }
-    guard let first = components.first, stepMatches(step, first) else { return false }
-    return matches(steps.dropFirst(), components.dropFirst())
-  }
-  var found: [(paths: [Int], value: JSONValue)] = []
-  var pending: [(JSONValue, [JSONPathComponent])] = [(value, [])]
-  while let (current, location) = pending.popLast() {
-    let selecting = paths.indices.filter { matches(paths[$0].steps[...], location[...]) }
-    if !selecting.isEmpty {
-      found.append((selecting, current))
-      continue
-    }
-    // Children in reverse, so they come off the stack in document order.
-    switch current {
-    case .array(let array):
-      for (index, element) in array.enumerated().reversed() {
-        pending.append((element, location + [.index(index)]))
-      }
-    case .object(let object):
-      for (key, member) in object.reversed() { pending.append((member, location + [.key(key)])) }
-    default: break
-    }
-  }
-  return found
-}
-
 /// Streams `bytes` through an item streamer in chunks of `chunk` bytes.
 func streamedItems(_ paths: [JSONPath], _ bytes: [UInt8], chunk: Int) throws
   -> [JSONItemStreamer.Item]
@@ -96,33 +47,45 @@ struct SelectionTests {
       let error = try #require(throws: JSONPathError.self, "\(bad)") { try JSONPath(bad) }
       #expect(error.offset == offset, "\(bad): \(error)")
     }
-    // The rest of RFC 9535 compiles, but does not stream: the refusal names the first segment
-    // that cannot.
+    // The rest of RFC 9535 compiles and streams through the select filter and the item
+    // streamer; the exclude filter and the transform take only `steps`.
+    for text in ["$[-1]", "$[1:2]", "$[?(@.a)]", "$['a','b']", "$.a..[?@.b]"] {
+      let path = try JSONPath(text)
+      #expect(path.isStreamable && path.steps.isEmpty, "\(text)")
+    }
+    // A filter that reads the root needs the whole document: the refusal names its segment.
     for (text, offset) in [
-      ("$[-1]", 1), ("$[1:2]", 1), ("$[?(@.a)]", 1), ("$['a','b']", 1), ("$.a..[?@.b]", 3),
+      ("$.a[?@.b == $.c]", 3), ("$[?@[?$.x]]", 1), ("$..[?count($.*) > 1]", 1),
     ] {
       let path = try JSONPath(text)
-      #expect(!path.isStreamable && path.steps.isEmpty, "\(text)")
+      #expect(!path.isStreamable, "\(text)")
       #expect(path.streamingRefusal?.offset == offset, "\(text)")
     }
   }
 
   @Test("a path that cannot stream is refused by the streaming consumers at the first value")
   func refusal() throws {
-    let path = try JSONPath("$.a[?@ > 1]")
+    let path = try JSONPath("$.a[?@ > $.limit]")
     let filter = JSONSelectFilter(paths: [path], downstream: JSONWriter())
     let error = try #require(throws: (any Error).self) {
-      try JSONParser.parse(Array(#"{"a":[1,2,3]}"#.utf8), handler: filter)
+      try JSONParser.parse(Array(#"{"a":[1,2,3],"limit":1}"#.utf8), handler: filter)
     }
     let refusal = try #require(path.streamingRefusal)
     #expect("\(error)".contains(refusal.message))
     #expect(throws: (any Error).self) {
       try JSONParser.parse(Array("[1]".utf8), handler: JSONItemStreamer(paths: [path]))
     }
-    #expect(path.select(in: ["a": [1, 2, 3]]) == [2, 3])
+    #expect(path.select(in: ["a": [1, 2, 3], "limit": 1]) == [2, 3])
     // Refused up front, for APIs that take a path's text.
-    #expect(throws: refusal) { try JSONPath.streamable("$.a[?@ > 1]") }
-    #expect(try JSONPath.streamable("$..a[0]").isStreamable)
+    #expect(throws: refusal) { try JSONPath.streamable("$.a[?@ > $.limit]") }
+    #expect(try JSONPath.streamable("$..a[-1]").isStreamable)
+    // The exclude filter and the transform, which rewrite the stream in place, take only
+    // names, indexes from 0 and wildcards.
+    let exclude = JSONExcludeFilter(paths: [try JSONPath("$[-1]")], downstream: JSONWriter())
+    let excludeError = try #require(throws: JSONPathError.self) {
+      try JSONParser.parse(Array("[1,2]".utf8), handler: exclude)
+    }
+    #expect(excludeError.message.contains("excluded or transformed"))
   }
 
   static let corpusPaths: [(String, [String])] = [
@@ -144,28 +107,36 @@ struct SelectionTests {
   func corpus(name: String, texts: [String]) throws {
     let bytes = try SharedData.corpusFile(name)
     let paths = try texts.map(JSONPath.init)
-    let expected = referenceMatches(paths, in: try JSONValue(parsing: bytes))
+    let document = try JSONValue(parsing: bytes)
+    // Each path's values, where they are: a value inside another match is reported too.
+    var expected: [(path: String, value: JSONValue)] = []
+    for (index, path) in paths.enumerated() {
+      expected += path.selectWithPaths(in: document).map { ("\(index) \($0.path)", $0.value) }
+    }
     #expect(expected.count > 1)
     for chunk in [bytes.count, 4096, 61, 7] {
-      let items = try streamedItems(paths, bytes, chunk: chunk)
-      #expect(items.count == expected.count, "chunk \(chunk)")
-      for (item, reference) in zip(items, expected) {
-        #expect(item.match.paths == reference.paths)
-        #expect(item.value == reference.value)
+      var parser = JSONParser(handler: JSONItemStreamer(paths: paths, reportsPaths: true))
+      try feed(&parser, bytes, chunkSize: chunk)
+      var found: [(path: String, value: JSONValue)] = []
+      for item in parser.handler.takeItems() {
+        for index in item.match.paths {
+          found.append(("\(index) \(item.match.normalizedPath ?? "?")", item.value))
+        }
       }
+      #expect(sameMatches(found, expected), "chunk \(chunk)")
     }
   }
 
-  @Test("items know their key or index; a match inside a match is part of it")
+  @Test("items know their key or index; a match inside a match comes after it")
   func itemLocations() throws {
     let text = #"{"a":{"a":1,"b":[{"a":2}]},"rates":{"EUR":1.1,"GBP":0.9},"list":[10,20]}"#
     let items = try streamedItems(
       [try JSONPath("$..a"), try JSONPath("$.rates.*"), try JSONPath("$.list[*]")],
       Array(text.utf8), chunk: 5)
-    #expect(items.map(\.value) == [["a": 1, "b": [["a": 2]]], 1.1, 0.9, 10, 20])
-    #expect(items.map(\.match.key) == ["a", "EUR", "GBP", nil, nil])
-    #expect(items.map(\.match.index) == [nil, nil, nil, 0, 1])
-    #expect(items.map(\.match.paths) == [[0], [1], [1], [2], [2]])
+    #expect(items.map(\.value) == [["a": 1, "b": [["a": 2]]], 1, 2, 1.1, 0.9, 10, 20])
+    #expect(items.map(\.match.key) == ["a", "a", "a", "EUR", "GBP", nil, nil])
+    #expect(items.map(\.match.index) == [nil, nil, nil, nil, nil, 0, 1])
+    #expect(items.map(\.match.paths) == [[0], [0], [0], [1], [1], [2], [2]])
     // The root, and a value two paths select.
     let root = try streamedItems(
       [try JSONPath("$"), try JSONPath("$.x")], Array("[1]".utf8), chunk: 1)
@@ -175,7 +146,7 @@ struct SelectionTests {
     #expect(both.map(\.match.paths) == [[0, 1], [1]])
   }
 
-  @Test("the select filter forwards each selected value whole, and only those")
+  @Test("the select filter forwards each selected value whole, then those inside it")
   func selectFilter() throws {
     let text = #"{"users":[{"name":"a","tags":["x"]},{"name":"b"}],"name":"top"}"#
     var options = JSONWriteOptions()
@@ -189,9 +160,10 @@ struct SelectionTests {
     try filter.downstream.finish()
     #expect(
       String(decoding: filter.downstream.bytes, as: UTF8.self)
-        == "{\"name\":\"a\",\"tags\":[\"x\"]}\n{\"name\":\"b\"}\n\"top\"")
-    #expect(matches.map(\.paths) == [[0], [0], [1]])
-    #expect(filter.matchCount == 3)
+        == "{\"name\":\"a\",\"tags\":[\"x\"]}\n\"a\"\n{\"name\":\"b\"}\n\"b\"\n\"top\"")
+    #expect(matches.map(\.paths) == [[0], [1], [0], [1], [1]])
+    #expect(matches.map(\.key) == [nil, "name", nil, "name", "name"])
+    #expect(filter.matchCount == 5)
   }
 
   @Test("the exclude filter drops selected members with their keys, and elements")

@@ -1,0 +1,192 @@
+import JSONStream
+@testable import JSONStreamPath
+import JSONStreamTestSupport
+import Testing
+
+/// What a streaming consumer selected: each value with its normalized path.
+typealias Selected = [(path: String, value: JSONValue)]
+
+/// The matches of `paths` through a select filter, the input fed `chunkSize` bytes at a time.
+func selectStreaming(_ paths: [JSONPath], _ bytes: [UInt8], chunkSize: Int) throws -> Selected {
+  final class Paths { var list: [String] = [] }
+  let found = Paths()
+  var parser = JSONParser(
+    handler: JSONSelectFilter(paths: paths, downstream: JSONTreeBuilder(), reportsPaths: true) {
+      found.list.append($0.normalizedPath ?? "?")
+    })
+  try feed(&parser, bytes, chunkSize: chunkSize)
+  let values = parser.handler.downstream.values
+  #expect(values.count == found.list.count, "one onMatch per value forwarded")
+  return Array(zip(found.list, values))
+}
+
+/// The matches of `paths` through an item streamer, fed `chunkSize` bytes at a time.
+func itemsStreaming(_ paths: [JSONPath], _ bytes: [UInt8], chunkSize: Int) throws -> Selected {
+  var parser = JSONParser(handler: JSONItemStreamer(paths: paths, reportsPaths: true))
+  try feed(&parser, bytes, chunkSize: chunkSize)
+  return parser.handler.takeItems().map { ($0.match.normalizedPath ?? "?", $0.value) }
+}
+
+func feed<Handler: JSONEventHandler>(
+  _ parser: inout JSONParser<Handler>, _ bytes: [UInt8], chunkSize: Int
+) throws {
+  var start = 0
+  while start < bytes.count {
+    let end = min(start + chunkSize, bytes.count)
+    try parser.feed(bytes[start..<end])
+    start = end
+  }
+  try parser.finish()
+}
+
+/// The same matches, whatever their order.
+func sameMatches(_ lhs: Selected, _ rhs: Selected) -> Bool {
+  let order: ((path: String, value: JSONValue), (path: String, value: JSONValue)) -> Bool = {
+    $0.path < $1.path
+  }
+  let left = lhs.sorted(by: order)
+  let right = rhs.sorted(by: order)
+  return left.map(\.path) == right.map(\.path) && left.map(\.value) == right.map(\.value)
+}
+
+@Suite(
+  "JSONPath compliance (RFC 9535), streamed",
+  .enabled(
+    if: SharedData.hasJSONPathComplianceSuite,
+    "jsonpath-compliance-test-suite not found at ../shared/testdata; skipped"))
+struct JSONPathStreamingComplianceTests {
+  @Test("every valid selector streams the RFC's results through both consumers, at any chunking")
+  func suite() throws {
+    var streamed = 0
+    var refused = 0
+    for test in ComplianceCase.all where !test.isInvalid {
+      let path = try JSONPath(test.selector)
+      guard path.isStreamable else {
+        refused += 1
+        continue
+      }
+      let document = test.document ?? .null
+      let bytes = Array(try document.jsonString().utf8)
+      let tree = path.selectWithPaths(in: document)
+      let hasDescendant = path.query.segments.contains(where: \.isDescendant)
+      for chunkSize in [1, 7, max(bytes.count, 1)] {
+        for (consumer, selected) in [
+          ("select filter", try selectStreaming([path], bytes, chunkSize: chunkSize)),
+          ("item streamer", try itemsStreaming([path], bytes, chunkSize: chunkSize)),
+        ] {
+          // With a descendant segment, a value comes before those inside it, in document
+          // order: the RFC's results, in another order. Without, the RFC's order.
+          let ok =
+            hasDescendant
+            ? sameMatches(selected, tree)
+            : test.accepts(selected.map(\.value), paths: selected.map(\.path))
+          #expect(
+            ok, "\(test.name): \(test.selector), \(consumer), chunks of \(chunkSize): \(selected)")
+        }
+      }
+      streamed += 1
+    }
+    // Only filters that read the root ($) need the whole document.
+    #expect(streamed > 400 && refused < 20, "\(streamed) streamed, \(refused) refused")
+    print("JSONPath compliance, streamed: \(streamed) valid selectors; \(refused) read the root")
+  }
+}
+
+@Suite("JSONPath streaming: what is held, and when results come")
+struct JSONPathStreamingMemoryTests {
+  /// `[{"id":0,"total":0,"items":[…]}, …]`: `count` orders, totals 0 to 199 in turn.
+  static func orders(_ count: Int) -> [UInt8] {
+    var text = "["
+    for index in 0..<count {
+      if index > 0 { text += "," }
+      text += #"{"id":\#(index),"total":\#(index % 200),"items":["a","b","c"],"note":null}"#
+    }
+    return Array((text + "]").utf8)
+  }
+
+  /// Streams `bytes` through a select filter 4 KB at a time; returns the values and the most
+  /// the tracker held at once: tree bytes of the value being decided, and values waiting.
+  static func measure(_ text: String, _ bytes: [UInt8]) throws -> (
+    values: [JSONValue], heldBytes: Int, heldValues: Int
+  ) {
+    var parser = JSONParser(
+      handler: JSONSelectFilter(paths: [try JSONPath(text)], downstream: JSONTreeBuilder()))
+    var most = (bytes: 0, values: 0)
+    var start = 0
+    while start < bytes.count {
+      let end = min(start + 4096, bytes.count)
+      try parser.feed(bytes[start..<end])
+      let tracker = parser.handler._tracker
+      most.bytes = max(most.bytes, tracker.heldBuilder.allocatedBytes)
+      let waiting = tracker.engines.reduce(0) {
+        $0 + $1.held.reduce(0) { $0 + $1.count } + $1.queues.reduce(0) { $0 + $1.count }
+      }
+      most.values = max(most.values, waiting)
+      start = end
+    }
+    try parser.finish()
+    return (parser.handler.downstream.values, most.bytes, most.values)
+  }
+
+  @Test("memory is bounded by the candidate, never by the document")
+  func bounded() throws {
+    let bytes = Self.orders(20_000)  // about 1.4 MB
+    let document = try JSONValue(parsing: bytes)
+    for (text, mostValues) in [
+      ("$[?@.total > 190].id", 0), ("$[-3]", 3), ("$[-3:]", 3), ("$[1:-2]", 2),
+      ("$[?@.total == 5, -1]", 1), ("$..[?@ == 'c']", 0), ("$[*].items[-1]", 1),
+    ] {
+      let (values, heldBytes, heldValues) = try Self.measure(text, bytes)
+      #expect(values == (try JSONPath(text)).select(in: document), "\(text)")
+      #expect(heldBytes < 16 * 1024, "\(text): \(heldBytes) bytes held")
+      #expect(heldValues <= mostValues, "\(text): \(heldValues) values held")
+    }
+  }
+
+  @Test("a result is delivered as soon as it is decided, before the input ends or fails")
+  func prompt() throws {
+    var parser = JSONParser(
+      handler: JSONSelectFilter(
+        paths: [try JSONPath("$.orders[?@.total > 100]")], downstream: JSONTreeBuilder()))
+    try parser.feed(Array(#"{"orders":[{"total":150},{"total":5},{"total":"#.utf8))
+    #expect(parser.handler.downstream.values == [["total": 150]])
+    try parser.feed(Array("101}".utf8))
+    #expect(parser.handler.downstream.values == [["total": 150], ["total": 101]])
+    #expect(throws: JSONParseError.self) { try parser.feed(Array("}".utf8)) }
+    #expect(parser.handler.downstream.values.count == 2)
+    // A negative index is decided at its array's end.
+    var last = JSONParser(
+      handler: JSONSelectFilter(paths: [try JSONPath("$.a[-1]")], downstream: JSONTreeBuilder()))
+    try last.feed(Array(#"{"a":[1,2,3"#.utf8))
+    #expect(last.handler.downstream.values.isEmpty)
+    try last.feed(Array("]".utf8))
+    #expect(last.handler.downstream.values == [3])
+  }
+
+  @Test("unions give each selector's results in turn; duplicates are kept")
+  func unions() throws {
+    let bytes = Array(#"{"a":[10,11,12,13],"b":{"x":1,"y":2}}"#.utf8)
+    for (text, expected) in [
+      ("$.a[2,0]", [12, 10]), ("$.a[0,0]", [10, 10]), ("$.a[-1,0:2]", [13, 10, 11]),
+      ("$.b['y','x']", [2, 1]), ("$.a[::-1]", [13, 12, 11, 10]), ("$.a[?@ > 11, 0]", [12, 13, 10]),
+    ] as [(String, [JSONValue])] {
+      for chunkSize in [1, bytes.count] {
+        let selected = try selectStreaming([try JSONPath(text)], bytes, chunkSize: chunkSize)
+        #expect(selected.map(\.value) == expected, "\(text)")
+      }
+    }
+  }
+
+  @Test("several paths in one pass, with their normalized paths")
+  func severalPaths() throws {
+    let bytes = Array(#"{"a":[{"b":1},{"b":2}],"c":{"b":3}}"#.utf8)
+    let selected = try selectStreaming(
+      [try JSONPath("$.a[-1]"), try JSONPath("$..b"), try JSONPath("$.a[?@.b == 1]")], bytes,
+      chunkSize: 3)
+    #expect(
+      selected.map(\.path) == [
+        "$['a'][0]", "$['a'][0]['b']", "$['a'][1]['b']", "$['a'][1]", "$['c']['b']",
+      ])
+    #expect(selected.map(\.value) == [["b": 1], 1, 2, ["b": 2], 3])
+  }
+}
