@@ -11,6 +11,17 @@ struct Arguments {
   var paths: [JSONPath] = []
   /// `select --paths`, `--with-paths`: what is printed for each match.
   var selectOutput = SelectOutput.values
+  /// `select -r` / `--raw`: a selected string is printed as its text, without quotes.
+  var raw = false
+  /// `select --count`: only the number of matches is printed.
+  var count = false
+  /// `select --rfc-order`: each top-level value is read into a tree and the paths evaluated
+  /// on it, for RFC 9535's order of nested descendant matches.
+  var rfcOrder = false
+  /// `select --first N`: reading stops once N matches are out.
+  var first: Int?
+  /// `select`'s files after the first, read one after another.
+  var moreInputPaths: [String] = []
   /// `--quiet`: no message about the input on standard error (exit status only).
   var quiet = false
   /// `ndjson --to-array`: lines to one array.
@@ -86,6 +97,7 @@ struct NumberFlag: Sendable {
     case "--indent":
       return command == .fmt || command == .ndjson || command == .convert || command == .patch
     case "--top": return command == .stats
+    case "--first": return command == .select
     default: return true
     }
   }
@@ -156,6 +168,9 @@ let numberFlags: [NumberFlag] = [
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
   },
+  NumberFlag(name: "--first", help: "select: stop reading once N values are printed") {
+    $0.first = $1
+  },
   NumberFlag(
     name: "--max-depth", help: "deepest nesting allowed (default 1000)",
     accepted: 0...Int.max
@@ -212,6 +227,12 @@ extension Arguments {
         result.selectOutput = .paths
       } else if argument == "--with-paths" && command == .select {
         result.selectOutput = .pathsAndValues
+      } else if (argument == "-r" || argument == "--raw") && command == .select {
+        result.raw = true
+      } else if argument == "--count" && command == .select {
+        result.count = true
+      } else if argument == "--rfc-order" && command == .select {
+        result.rfcOrder = true
       } else if argument == "--to" && command == .convert {
         guard index < arguments.count, ["binary", "json"].contains(arguments[index]) else {
           throw ToolError.usage("--to needs 'binary' or 'json'")
@@ -254,6 +275,8 @@ extension Arguments {
         result.patchPath = argument
       } else if result.inputPath == nil {
         result.inputPath = argument
+      } else if command == .select {
+        result.moreInputPaths.append(argument)
       } else {
         throw ToolError.usage(
           "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
@@ -269,6 +292,11 @@ extension Arguments {
       if patchPath == "-" && (result.inputPath ?? "-") == "-" {
         throw ToolError.usage("the patch and the input cannot both be standard input")
       }
+    }
+    if command == .select
+      && ([result.inputPath ?? "-"] + result.moreInputPaths).filter({ $0 == "-" }).count > 1
+    {
+      throw ToolError.usage("standard input ('-') can be read only once")
     }
     if command == .select && pathTexts.isEmpty && !result.wantsHelp {
       throw ToolError.usage("'select' needs a JSONPath, e.g. jsonstream select '$.items[*]' FILE")
@@ -295,7 +323,7 @@ func generalHelp() -> String {
     jsonstream: streaming JSON for files of any size
 
     Usage: jsonstream COMMAND [OPTIONS] [FILE]
-           jsonstream select PATH [PATH...] [OPTIONS] [FILE]
+           jsonstream select PATH [PATH...] [OPTIONS] [FILE...]
            jsonstream patch [--merge] PATCH [OPTIONS] [FILE]
 
     Reads FILE, or standard input when FILE is '-' or absent; writes standard
@@ -324,7 +352,8 @@ func commandHelp(_ command: Command) -> String {
   let usage =
     command == .select
     ? "select PATH [PATH...]" : command == .patch ? "patch [--merge] PATCH" : command.rawValue
-  var text = "Usage: jsonstream \(usage) [OPTIONS] [FILE]\n\n\(command.summary).\n"
+  let files = command == .select ? "[FILE...]" : "[FILE]"
+  var text = "Usage: jsonstream \(usage) [OPTIONS] \(files)\n\n\(command.summary).\n"
   switch command {
   case .validate:
     text += """
@@ -368,23 +397,28 @@ func commandHelp(_ command: Command) -> String {
       ==, !=, <, <=, >, >=, &&, ||, !, and length, count, match, search,
       value), and ..name, ..*, ..[…] (the same at any depth).
 
-      Paths made only of names, indexes from 0 and wildcards (.a, [3], [*],
-      ..name) stream: each value is printed as soon as it has been read, in
-      document order, memory does not grow with the input, and a value inside
-      a selected value is part of it, not printed again. Several such paths
-      select in one pass (a value selected by two is printed once). Any other
-      path, or --paths or --with-paths, evaluates the paths on each top-level
-      value read into memory, one after another, and prints each path's
-      results as RFC 9535 gives them (nested matches too). With
-      --multiple-values, the paths apply to each top-level value (NDJSON).
-      Arguments after the first that start with $ are paths; the other one is
-      FILE.
+      Every path streams: a value is printed as soon as it is decided, and
+      memory holds at most what a path needs to decide (a filter's candidate,
+      the last N elements for [-N]), never the whole input. Several paths
+      select in one pass, in document order (a value two paths select is
+      printed once). A value inside a selected value that a path selects too
+      is printed after it (document order, as jq's .. gives them); RFC 9535
+      orders those level by level, which needs the whole value: --rfc-order
+      reads each top-level value into memory and gives the RFC's order. So
+      does a filter that reads the root ($ inside [?…]).
+
+      With --multiple-values, the paths apply to each top-level value (each
+      line of NDJSON). Several FILEs are read one after another. --first N
+      stops reading once N values are printed. Arguments after the first that
+      start with $ are paths; the others are FILEs.
 
       Examples:
         jsonstream select '$.statuses[*].user.screen_name' twitter.json
         jsonstream select '$..id' '$..name' -o ids.ndjson data.json
         jsonstream select --multiple-values '$.id' events.ndjson
         jsonstream select --with-paths '$.items[?@.price < 10].name' shop.json
+        jsonstream select -r --first 10 '$.orders[?@.total > 100].id' orders.json
+        jsonstream select --count '$[?match(@.email, ".*@example[.]com")]' a.json b.json
 
       """
   case .ndjson:
@@ -478,6 +512,9 @@ func commandHelp(_ command: Command) -> String {
   if command == .select {
     text += "  " + "--paths".padding(32) + "print the normalized path of each match\n"
     text += "  " + "--with-paths".padding(32) + "print [path, value] for each match\n"
+    text += "  " + "-r, --raw".padding(32) + "print a selected string's text, without quotes\n"
+    text += "  " + "--count".padding(32) + "print only the number of matches\n"
+    text += "  " + "--rfc-order".padding(32) + "nested .. matches in RFC 9535's order (in memory)\n"
   }
   if command == .convert {
     text += "  " + "--to binary|json".padding(32) + "the format to write\n"

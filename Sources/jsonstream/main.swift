@@ -35,6 +35,8 @@ func runTool(_ arguments: [String]) -> Int32 {
     // existing output file anything.
     let input = try ByteInput(
       path: parsed.inputPath, chunkSize: parsed.chunkSize, showsProgress: !parsed.quiet)
+    // select's other files are read later, one after another: each must open now.
+    for path in parsed.moreInputPaths { try ByteInput.checkReadable(path) }
     // validate writes nothing, so it creates no output.
     if parsed.command == .validate { return try runValidate(parsed, input: input) }
     // So is the patch read, and checked: a bad one costs the output nothing either.

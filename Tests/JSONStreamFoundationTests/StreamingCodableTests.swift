@@ -44,6 +44,17 @@ struct StreamingCodableTests {
       try JSONStreamDecoder().decodeItems(Order.self, at: "$.orders[*]", from: bytes) == orders)
     #expect(
       try JSONStreamDecoder().decodeItems(Int.self, at: "$.header.count", from: bytes) == [300])
+    // Any JSONPath: a filter, a negative index, a slice.
+    #expect(
+      try JSONStreamDecoder().decodeItems(Order.self, at: "$.orders[?@.total >= 70]", from: bytes)
+        == Array(orders[280...]))
+    #expect(
+      try JSONStreamDecoder().decodeItems(Order.self, at: "$.orders[-2:]", from: bytes)
+        == Array(orders[298...]))
+    #expect(
+      try JSONStreamDecoder().decodeItems(
+        String.self, at: "$.orders[?@.tags[0] == 'a' && @.id < 5].customer", from: bytes)
+        == ["customer 0", "customer 2", "customer 4"])
   }
 
   @Test("a large array decodes item by item: the tree memory held is one item's")

@@ -66,6 +66,16 @@ final class ByteInput {
     }
   }
 
+  /// Throws the error opening `path` would, without reading it.
+  static func checkReadable(_ path: String) throws(ToolError) {
+    guard path != "-" else { return }
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw ToolError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    close(fd)
+  }
+
   deinit {
     progress?.clear()
     readAhead?.stop()

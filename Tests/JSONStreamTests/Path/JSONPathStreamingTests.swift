@@ -1,7 +1,8 @@
 import JSONStream
-@testable import JSONStreamPath
 import JSONStreamTestSupport
 import Testing
+
+@testable import JSONStreamPath
 
 /// What a streaming consumer selected: each value with its normalized path.
 typealias Selected = [(path: String, value: JSONValue)]

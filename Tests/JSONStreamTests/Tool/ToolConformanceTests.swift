@@ -65,6 +65,13 @@ enum ToolMatrix {
     ToolCommand(arguments: ["minify"], units: .topLevelValues),
     ToolCommand(arguments: ["fmt"], units: .topLevelValues),
     ToolCommand(arguments: ["select", "$[*]"], units: .rootElements),
+    // A filter holds each candidate until it is complete: the same values, the same errors.
+    ToolCommand(arguments: ["select", "$[?@]"], units: .rootElements),
+    ToolCommand(arguments: ["select", "--first", "1000000", "$[*]"], units: .rootElements),
+    // Output that is not JSON: the same status and error position.
+    ToolCommand(arguments: ["select", "--raw", "$[*]"], units: nil),
+    ToolCommand(arguments: ["select", "--count", "$[*]"], units: nil),
+    ToolCommand(arguments: ["select", "--paths", "$[*]"], units: nil),
     // ndjson takes a top-level array (or several) and writes its elements.
     ToolCommand(arguments: ["ndjson"], units: .rootElements) { test in
       let text = String(decoding: test.bytes, as: UTF8.self)

@@ -1,0 +1,228 @@
+import JSONStream
+
+/// `jsonstream select PATH... [FILE...]`: parser → select filter → printer, file after file.
+/// Every path streams (memory holds at most a filter's candidate, see `JSONSelectFilter`),
+/// except with `--rfc-order` or a filter that reads the root (`$`): then each top-level value
+/// is read into a tree, one at a time, and the paths are evaluated on it.
+func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
+  var writeOptions = arguments.writeOptions
+  writeOptions.indent = nil
+  writeOptions.allowMultipleValues = true
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  let state = SelectState()
+  var printer = SelectPrinter(
+    writer: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
+    output: output, arguments: arguments, state: state)
+  let streams = !arguments.rfcOrder && arguments.paths.allSatisfy(\.isStreamable)
+  var input = input
+  var remaining = arguments.moreInputPaths[...]
+  while true {
+    let error: JSONParseError?
+    if streams {
+      var parser = JSONParser(
+        handler: JSONSelectFilter(
+          paths: arguments.paths, downstream: printer,
+          reportsPaths: arguments.selectOutput != .values
+        ) { state.path = $0.normalizedPath },
+        options: arguments.options)
+      error = try parseInput(input, into: &parser)
+      printer = parser.handler.downstream
+    } else {
+      error = try selectOnTrees(arguments, input: input, into: &printer)
+    }
+    if let error {
+      return endInvalid(error, in: input, arguments, output: output) { try printer.flush() }
+    }
+    guard !printer.isDone, let next = remaining.popFirst() else { break }
+    input = try ByteInput(
+      path: next, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+  }
+  try printer.finish()
+  output.flush()
+  return 0
+}
+
+/// `select` by evaluation, for paths whose filters read the root: each top-level value as it
+/// completes, every path in turn, each path's results in RFC 9535's order.
+func selectOnTrees(_ arguments: Arguments, input: ByteInput, into printer: inout SelectPrinter)
+  throws -> JSONParseError?
+{
+  let box = PrinterBox(printer)
+  defer { printer = box.printer }
+  let paths = arguments.paths
+  let streamer = JSONItemStreamer(paths: [try JSONPath("$")]) { item in
+    for path in paths {
+      for (normalized, value) in path.selectWithPaths(in: item.value) {
+        guard !box.printer.isDone else { return }
+        box.printer.state.path = normalized
+        try value.replay(into: &box.printer)
+      }
+    }
+  }
+  var parser = JSONParser(handler: streamer, options: arguments.options)
+  return try parseInput(input, into: &parser)
+}
+
+/// What `select` prints for each value a path selects.
+enum SelectOutput {
+  /// The value (the default).
+  case values
+  /// `--paths`: its normalized path, such as `$['items'][0]`, as text.
+  case paths
+  /// `--with-paths`: `[path, value]`.
+  case pathsAndValues
+}
+
+/// The normalized path of the match the select filter is about to forward (set by its
+/// `onMatch`, read by the printer at the match's first event).
+final class SelectState {
+  var path: String?
+}
+
+/// The item closure of ``selectOnTrees`` prints through this.
+final class PrinterBox {
+  var printer: SelectPrinter
+  init(_ printer: SelectPrinter) { self.printer = printer }
+}
+
+/// Prints each top-level value it receives (each match) on a line of its own, as `select`'s
+/// flags say: compact JSON; a string's text alone (`--raw`); the match's path (`--paths`);
+/// `[path, value]` (`--with-paths`); or nothing, counting (`--count`). Done after `--first N`
+/// matches, which stops the parser.
+struct SelectPrinter: JSONEventHandler {
+  var writer: JSONWriter<ByteOutputSink>
+  let output: ByteOutput
+  let mode: SelectOutput
+  let raw: Bool
+  let counts: Bool
+  let limit: Int
+  let state: SelectState
+  /// Open containers of the value being printed.
+  var depth = 0
+  /// Matches printed (or counted) whole.
+  var matches = 0
+  /// Whether a line was printed outside the writer (a raw string, a path): the writer's next
+  /// value then needs the line break the writer puts only between values of its own.
+  var printedText = false
+
+  init(
+    writer: JSONWriter<ByteOutputSink>, output: ByteOutput, arguments: Arguments,
+    state: SelectState
+  ) {
+    self.writer = writer
+    self.output = output
+    mode = arguments.selectOutput
+    raw = arguments.raw
+    counts = arguments.count
+    limit = arguments.first ?? .max
+    self.state = state
+  }
+
+  /// Whether the printer writes the values' JSON (not for `--paths` or `--count`).
+  var printsValues: Bool { !counts && mode != .paths }
+
+  /// `true` once `--first N` matches are out: the parser stops reading.
+  var isDone: Bool { matches >= limit }
+  /// The contents of a match are skipped (checked, not decoded) when only its path or its
+  /// number is printed.
+  var skipsContainerContents: Bool { !printsValues }
+  static var canSkipContainers: Bool { true }
+
+  // MARK: Lines
+
+  /// A line of text: a raw string or a path.
+  mutating func printLine(_ bytes: [UInt8]) throws {
+    try writer.flush()
+    if printedText || writer.valueCount > 0 { output.buffer.append(0x0A) }
+    output.buffer.append(contentsOf: bytes)
+    output.didAppend()
+    printedText = true
+  }
+
+  /// Before a match's first event.
+  mutating func beginMatch() throws {
+    if counts { return }
+    switch mode {
+    case .values: break
+    case .paths: try printLine(Array((state.path ?? "").utf8))
+    case .pathsAndValues:
+      try separateFromText()
+      try writer.startArray()
+      try writer.string(state.path ?? "")
+    }
+  }
+
+  /// After a match's last event.
+  mutating func endMatch() throws {
+    matches += 1
+    if printsValues && mode == .pathsAndValues { try writer.endArray() }
+  }
+
+  /// The writer's value comes after a line printed outside it: the line break goes first,
+  /// unless the writer puts one there itself (after a value of its own).
+  mutating func separateFromText() throws {
+    guard printedText else { return }
+    printedText = false
+    if writer.valueCount == 0 {
+      try writer.flush()
+      output.buffer.append(0x0A)
+    }
+  }
+
+  /// Runs `write` for an event of the value, with the match's start and end around it.
+  mutating func event(
+    opens: Bool = false, closes: Bool = false,
+    _ write: (inout JSONWriter<ByteOutputSink>) throws -> Void
+  ) throws {
+    if depth == 0 && !closes {
+      try beginMatch()
+      if printsValues && mode == .values { try separateFromText() }
+    }
+    if printsValues { try write(&writer) }
+    if opens { depth += 1 }
+    if closes { depth -= 1 }
+    if depth == 0 { try endMatch() }
+  }
+
+  // MARK: Events
+
+  mutating func startObject() throws { try event(opens: true) { try $0.startObject() } }
+  mutating func endObject() throws { try event(closes: true) { try $0.endObject() } }
+  mutating func startArray() throws { try event(opens: true) { try $0.startArray() } }
+  mutating func endArray() throws { try event(closes: true) { try $0.endArray() } }
+  mutating func key(_ key: borrowing JSONString) throws {
+    if printsValues { try writer.key(key) }
+  }
+  mutating func number(_ value: borrowing JSONNumber) throws {
+    try event { try $0.number(value) }
+  }
+  mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    try event { try $0.binaryNumber(value) }
+  }
+  mutating func bool(_ value: Bool) throws { try event { try $0.bool(value) } }
+  mutating func null() throws { try event { try $0.null() } }
+
+  mutating func string(_ value: borrowing JSONString) throws {
+    if raw && depth == 0 && printsValues && mode == .values {
+      try printLine(value.bytes)
+      matches += 1
+      return
+    }
+    try event { try $0.string(value) }
+  }
+
+  // MARK: End
+
+  /// Hands what the writer holds to the output (before an error is reported).
+  mutating func flush() throws { try writer.flush() }
+
+  /// Ends the output: the count for `--count`; a final line break after anything printed.
+  mutating func finish() throws {
+    if counts {
+      output.write("\(matches)\n")
+      return
+    }
+    try writer.finish()
+    if writer.valueCount > 0 || printedText { output.buffer.append(0x0A) }
+  }
+}
