@@ -94,12 +94,12 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   mutating func _forwardResults() throws {
     var index = 0
     while index < _tracker.results.count {
+      if downstream.isDone { break }
       let result = _tracker.results[index]
       index += 1
       _tracker.match = result.match
       _matchCount += 1
       try onMatch?(result.match)
-      if downstream.isDone { break }
       try result.value.replay(into: &downstream)
     }
     _tracker.results.removeAll(keepingCapacity: true)
