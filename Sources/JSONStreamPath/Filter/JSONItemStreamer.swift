@@ -88,6 +88,9 @@ public struct JSONItemStreamer: JSONEventHandler {
     switch try tracker.valueStart(container: true, isObject: true) {
     case .matchStart, .inside: builder.startObject()
     case .held: tracker.heldBuilder.startObject()
+    case .heldInside:
+      builder.startObject()
+      tracker.heldBuilder.startObject()
     case .outside, .matchEnd: break
     }
   }
@@ -98,6 +101,9 @@ public struct JSONItemStreamer: JSONEventHandler {
     switch try tracker.valueStart(container: true) {
     case .matchStart, .inside: builder.startArray()
     case .held: tracker.heldBuilder.startArray()
+    case .heldInside:
+      builder.startArray()
+      tracker.heldBuilder.startArray()
     case .outside, .matchEnd: break
     }
   }
@@ -109,7 +115,12 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endObject()
       try deliver()
+      if !tracker.results.isEmpty { try deliverResults() }
     case .held:
+      tracker.heldBuilder.endObject()
+      if tracker.heldDepth == 0 { try heldValueEnded() }
+    case .heldInside:
+      builder.endObject()
       tracker.heldBuilder.endObject()
       if tracker.heldDepth == 0 { try heldValueEnded() }
     case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
@@ -123,16 +134,23 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endArray()
       try deliver()
+      if !tracker.results.isEmpty { try deliverResults() }
     case .held:
+      tracker.heldBuilder.endArray()
+      if tracker.heldDepth == 0 { try heldValueEnded() }
+    case .heldInside:
+      builder.endArray()
       tracker.heldBuilder.endArray()
       if tracker.heldDepth == 0 { try heldValueEnded() }
     case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
     }
   }
 
+  /// A held value is complete: delivers what it gave, unless it is inside an item being
+  /// built (then after that item).
   private mutating func heldValueEnded() throws {
     tracker.heldValueEnded()
-    try deliverResults()
+    if tracker.canDeliver { try deliverResults() }
   }
 
   /// Adds the key to the value being built when it is inside a selected value.
@@ -140,6 +158,9 @@ public struct JSONItemStreamer: JSONEventHandler {
     switch tracker.key(key) {
     case .inside: try builder.key(key)
     case .held: try tracker.heldBuilder.key(key)
+    case .heldInside:
+      try builder.key(key)
+      try tracker.heldBuilder.key(key)
     case .outside, .matchStart, .matchEnd: break
     }
   }
@@ -163,6 +184,10 @@ public struct JSONItemStreamer: JSONEventHandler {
       try add(&builder)
       try deliver()
     case .held:
+      try add(&tracker.heldBuilder)
+      if tracker.heldDepth == 0 { try heldValueEnded() }
+    case .heldInside:
+      try add(&builder)
       try add(&tracker.heldBuilder)
       if tracker.heldDepth == 0 { try heldValueEnded() }
     case .outside, .matchEnd: break

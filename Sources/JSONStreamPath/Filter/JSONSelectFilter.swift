@@ -22,8 +22,9 @@ import JSONStreamValue
 /// holds the last n elements, a slice with a negative bound the last elements it may take, a
 /// negative step the elements it selects (given in reverse), a union the results that wait
 /// for the selectors before it. Results come in RFC 9535's order for each path, except with a
-/// descendant segment: there a value comes before the values inside it that match too (held
-/// until it ends, so that they can follow it), in document order.
+/// descendant segment: there a value is forwarded as it is parsed, and the values inside it
+/// that match too are held until it ends, then follow it (document order; the RFC orders
+/// them level by level, which would need the whole document).
 public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   /// The consumer of the selected values.
   public var downstream: Downstream
@@ -57,10 +58,11 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @usableFromInline var _forwardedContainer = false
 
   /// A container no path can reach is skipped by the parser: checked, not decoded; so is one
-  /// inside a match that `downstream` skips.
+  /// inside a match that `downstream` skips, unless matches may be inside it.
   @inlinable
   public var skipsContainerContents: Bool {
-    _tracker.deadDepth > 0 || (_forwardedContainer && downstream.skipsContainerContents)
+    _tracker.deadDepth > 0
+      || (_forwardedContainer && _tracker.matchDepth > 0 && downstream.skipsContainerContents)
   }
   /// `true`: the filter has the parser skip the containers no path can reach.
   @inlinable
@@ -84,7 +86,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
       _matchCount += 1
       try onMatch?(_tracker.match)
       return true
-    case .inside: return true
+    case .inside, .heldInside: return true
     case .outside, .matchEnd, .held: return false
     }
   }
@@ -105,14 +107,15 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     _tracker.results.removeAll(keepingCapacity: true)
   }
 
-  /// A held value is complete: forwards what it gave.
+  /// A held value is complete: forwards what it gave, unless a match being forwarded holds it
+  /// (then after that match).
   @usableFromInline
   mutating func _heldValueEnded() throws {
     _tracker.heldValueEnded()
-    try _forwardResults()
+    if _tracker.canDeliver { try _forwardResults() }
   }
 
-  /// A container's end outside matches: forwards what its engines gave.
+  /// A container's end outside matches, or a match's end: forwards what was decided.
   @inlinable @inline(__always)
   mutating func _containerEnded() throws {
     if !_tracker.results.isEmpty { try _forwardResults() }
@@ -123,12 +126,18 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   public mutating func startObject() throws {
     let action = try _tracker.valueStart(container: true, isObject: true)
-    if action == .held {
+    switch action {
+    case .held:
       _forwardedContainer = false
-      return _tracker.heldBuilder.startObject()
+      _tracker.heldBuilder.startObject()
+    case .heldInside:
+      _forwardedContainer = false
+      _tracker.heldBuilder.startObject()
+      try downstream.startObject()
+    default:
+      _forwardedContainer = try _start(action)
+      if _forwardedContainer { try downstream.startObject() }
     }
-    _forwardedContainer = try _start(action)
-    if _forwardedContainer { try downstream.startObject() }
   }
 
   /// Forwards the array's start to ``downstream`` when the array is selected (after calling
@@ -136,20 +145,33 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   public mutating func startArray() throws {
     let action = try _tracker.valueStart(container: true)
-    if action == .held {
+    switch action {
+    case .held:
       _forwardedContainer = false
-      return _tracker.heldBuilder.startArray()
+      _tracker.heldBuilder.startArray()
+    case .heldInside:
+      _forwardedContainer = false
+      _tracker.heldBuilder.startArray()
+      try downstream.startArray()
+    default:
+      _forwardedContainer = try _start(action)
+      if _forwardedContainer { try downstream.startArray() }
     }
-    _forwardedContainer = try _start(action)
-    if _forwardedContainer { try downstream.startArray() }
   }
 
   /// Forwards the object's end to ``downstream`` when its start was forwarded.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
     switch _tracker.valueEnd() {
-    case .inside, .matchEnd: try downstream.endObject()
+    case .inside: try downstream.endObject()
+    case .matchEnd:
+      try downstream.endObject()
+      try _containerEnded()
     case .held:
+      _tracker.heldBuilder.endObject()
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    case .heldInside:
+      try downstream.endObject()
       _tracker.heldBuilder.endObject()
       if _tracker.heldDepth == 0 { try _heldValueEnded() }
     case .outside, .matchStart: try _containerEnded()
@@ -160,8 +182,15 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   public mutating func endArray() throws {
     switch _tracker.valueEnd() {
-    case .inside, .matchEnd: try downstream.endArray()
+    case .inside: try downstream.endArray()
+    case .matchEnd:
+      try downstream.endArray()
+      try _containerEnded()
     case .held:
+      _tracker.heldBuilder.endArray()
+      if _tracker.heldDepth == 0 { try _heldValueEnded() }
+    case .heldInside:
+      try downstream.endArray()
       _tracker.heldBuilder.endArray()
       if _tracker.heldDepth == 0 { try _heldValueEnded() }
     case .outside, .matchStart: try _containerEnded()
@@ -175,6 +204,9 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     switch _tracker.key(key) {
     case .inside: try downstream.key(key)
     case .held: try _tracker.heldBuilder.key(key)
+    case .heldInside:
+      try downstream.key(key)
+      try _tracker.heldBuilder.key(key)
     case .outside, .matchStart, .matchEnd: break
     }
   }
@@ -185,7 +217,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     _ action: _SelectionAction, forward: (inout Downstream) throws -> Void,
     hold: (inout JSONTreeBuilder) -> Void
   ) throws {
-    if action == .held {
+    if action == .held || action == .heldInside {
+      if action == .heldInside { try forward(&downstream) }
       hold(&_tracker.heldBuilder)
       if _tracker.heldDepth == 0 { try _heldValueEnded() }
     } else if try _start(action) {
@@ -207,7 +240,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
     let action = try _tracker.valueStart(container: false)
-    if action == .held {
+    if action == .held || action == .heldInside {
+      if action == .heldInside { try downstream.string(value) }
       _tracker.heldBuilder.string(value)
       if _tracker.heldDepth == 0 { try _heldValueEnded() }
     } else if try _start(action) {
@@ -220,7 +254,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
     let action = try _tracker.valueStart(container: false)
-    if action == .held {
+    if action == .held || action == .heldInside {
+      if action == .heldInside { try downstream.number(value) }
       _tracker.heldBuilder.number(value)
       if _tracker.heldDepth == 0 { try _heldValueEnded() }
     } else if try _start(action) {
@@ -308,7 +343,7 @@ public struct JSONExcludeFilter<Downstream: JSONEventHandler>: JSONEventHandler 
     case .matchStart:
       _matchCount += 1
       return false
-    case .inside, .matchEnd, .held: return false  // Never held: its tracker holds nothing.
+    case .inside, .matchEnd, .held, .heldInside: return false  // Never held: it holds nothing.
     }
   }
 

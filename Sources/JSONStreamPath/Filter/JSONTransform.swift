@@ -233,7 +233,7 @@ extension JSONTransform {
   @inlinable @inline(__always)
   mutating func _keyAction(_ key: borrowing JSONString) -> _KeyAction {
     switch tracker.key(key) {
-    case .outside, .held: return .forward  // Never held: the transform's tracker holds nothing.
+    case .outside, .held, .heldInside: return .forward  // Never: its tracker holds nothing.
     case .inside:
       switch rules[rule] {
       case .rename: return .forward
@@ -256,7 +256,7 @@ extension JSONTransform {
   mutating func _valueStartAction(container: Bool, isObject: Bool) throws -> _ValueAction {
     var action = _ValueAction.forward
     switch try tracker.valueStart(container: container, isObject: isObject) {
-    case .outside, .held: break
+    case .outside, .held, .heldInside: break
     case .inside:
       switch rules[rule] {
       case .rename: break
@@ -286,7 +286,7 @@ extension JSONTransform {
   @inlinable @inline(__always)
   mutating func _valueEndAction() -> _ValueAction {
     switch tracker.valueEnd() {
-    case .outside, .held: return .forward
+    case .outside, .held, .heldInside: return .forward
     case .inside, .matchEnd:
       switch rules[rule] {
       case .rename: return .forward

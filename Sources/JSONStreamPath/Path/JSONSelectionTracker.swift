@@ -11,9 +11,10 @@
 // A step of one name, one index from 0 or a wildcard is decided by the child's key or index.
 // Any other step (a filter, a negative index, a slice, a union) has a segment engine for each
 // container it applies to: the children the engine wants are held, built as trees, and it
-// decides which it selects (see JSONSegmentEngine.swift). A held value is also how a match
-// that may contain further matches (a descendant segment) is reported with them: the rest of
-// each path is evaluated on the tree, and its results follow the value in the output.
+// decides which it selects (see JSONSegmentEngine.swift); the rest of each path is then
+// evaluated on its tree. A match that may contain further matches (a descendant segment) is
+// forwarded as it is parsed, and tracked: a match inside it is held (forwarded as part of the
+// outer match, and built), and reported once the outer match has ended.
 
 import JSONStreamCore
 import JSONStreamValue
@@ -45,6 +46,8 @@ enum _SelectionAction {
   /// Part of a value the tracker holds (the consumer adds the event to ``heldBuilder``): the
   /// value is complete when ``heldDepth`` is back to 0.
   case held
+  /// Part of a held value inside a match being forwarded: the consumer does both.
+  case heldInside
 }
 
 /// A value selected from a held value or by a segment engine, with where it is.
@@ -99,6 +102,11 @@ struct _SelectionTracker {
   var childWanted = false
   /// The value being held: open containers in it (0 for a scalar, or once it is complete).
   @usableFromInline var heldDepth = 0
+  /// Open matches that are tracked (forwarded, with matches inside them held): results wait
+  /// until the outermost has ended.
+  @usableFromInline var openMatchFrames = 0
+  /// The tracked matches open, outermost first: each is `match` again when it ends.
+  @usableFromInline var trackedMatches: [JSONPathMatch] = []
   /// The events of the held value are built here by the consumer.
   @usableFromInline var heldBuilder: JSONTreeBuilder
   /// The held value's state set (from `heldSetStart` to `stateCount`), place, and whether an
@@ -122,6 +130,8 @@ struct _SelectionTracker {
     @usableFromInline var nextIndex = 0
     /// Where this container's engines start in `engines`.
     @usableFromInline var engineStart: Int
+    /// A match tracked for the matches inside it.
+    @usableFromInline var isMatch = false
 
     @inlinable
     init(isObject: Bool, stateStart: Int, engineStart: Int) {
@@ -208,7 +218,7 @@ struct _SelectionTracker {
     }
     if heldDepth > 0 {
       if container { heldDepth &+= 1 }
-      return .held
+      return openMatchFrames > 0 ? .heldInside : .held
     }
     return try newValue(container: container, isObject: isObject)
   }
@@ -221,13 +231,14 @@ struct _SelectionTracker {
     let wanted = childWanted
     childWanted = false
     let matches = setContainsMatch(from: setStart)
-    if wanted || (matches && container && holdsValues && hasLiveStates(from: setStart)) {
-      // Held: an engine decides it, or matches may be inside it.
+    let inMatch = openMatchFrames > 0
+    if wanted || (matches && inMatch) {
+      // Held: an engine decides it, or it is a match inside a match, reported after it.
       heldSetStart = setStart
       heldLocation = childLocation
       heldWanted = wanted
       if container { heldDepth = 1 }
-      return .held
+      return inMatch ? .heldInside : .held
     }
     if matches {
       match.key = childIsMember ? matchedKey : nil
@@ -235,22 +246,37 @@ struct _SelectionTracker {
       if reportsPaths {
         match.normalizedPath = _PathStep.normalizedPath(frameLocations + [childLocation])
       }
+      if container && holdsValues && hasLiveStates(from: setStart) {
+        // Matches may be inside: tracked while it is forwarded.
+        pushFrame(isObject: isObject, setStart: setStart, isMatch: true)
+        trackedMatches.append(match)
+        return .matchStart
+      }
       stateCount = setStart
       if container { matchDepth = 1 }
       return .matchStart
     }
     if container {
       if setStart == stateCount {
-        deadDepth = 1
+        // Nothing below can match: skipped, or, inside a match, forwarded untracked.
+        if inMatch { matchDepth = 1 } else { deadDepth = 1 }
       } else {
-        if reportsPaths { frameLocations.append(childLocation) }
-        frames.append(Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count))
-        startEngines(from: setStart, isObject: isObject)
+        pushFrame(isObject: isObject, setStart: setStart, isMatch: false)
       }
     } else {
       stateCount = setStart
     }
-    return .outside
+    return inMatch ? .inside : .outside
+  }
+
+  /// Opens a container whose children are tracked.
+  mutating func pushFrame(isObject: Bool, setStart: Int, isMatch: Bool) {
+    if reportsPaths { frameLocations.append(childLocation) }
+    var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count)
+    frame.isMatch = isMatch
+    if isMatch { openMatchFrames += 1 }
+    frames.append(frame)
+    startEngines(from: setStart, isObject: isObject)
   }
 
   /// `}` or `]`.
@@ -258,7 +284,8 @@ struct _SelectionTracker {
   mutating func valueEnd() -> _SelectionAction {
     if matchDepth > 0 {
       matchDepth &-= 1
-      return matchDepth == 0 ? .matchEnd : .inside
+      // Inside a tracked match, an untracked part of it ends.
+      return matchDepth == 0 && openMatchFrames == 0 ? .matchEnd : .inside
     }
     if deadDepth > 0 {
       deadDepth &-= 1
@@ -266,14 +293,23 @@ struct _SelectionTracker {
     }
     if heldDepth > 0 {
       heldDepth &-= 1
-      return .held
+      return openMatchFrames > 0 ? .heldInside : .held
     }
     let frame = frames[frames.count &- 1]
     if engines.count > frame.engineStart || reportsPaths { finishFrame() }
     frames.removeLast()
     stateCount = frame.stateStart
-    return .outside
+    if frame.isMatch {
+      openMatchFrames &-= 1
+      match = trackedMatches.removeLast()
+      return .matchEnd
+    }
+    return openMatchFrames > 0 ? .inside : .outside
   }
+
+  /// Whether results can go to the consumer now: not while a tracked match is forwarded.
+  @inlinable
+  var canDeliver: Bool { openMatchFrames == 0 }
 
   /// An object key: inside a match it is part of it; else the value's set is computed now, and
   /// `.matchStart` says the member's value will be a match (the key itself is not part of it).
@@ -281,7 +317,7 @@ struct _SelectionTracker {
   mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
-    if heldDepth > 0 { return .held }
+    if heldDepth > 0 { return openMatchFrames > 0 ? .heldInside : .held }
     return newKey(key)
   }
 
@@ -304,11 +340,11 @@ struct _SelectionTracker {
     }
     if setContainsMatch(from: pendingStart) {
       matchedKey = key.string
-      return .matchStart
+      return openMatchFrames > 0 ? .inside : .matchStart
     }
     matchedKey =
       childWanted || (reportsPaths && pendingStart < stateCount) ? key.string : nil
-    return .outside
+    return openMatchFrames > 0 ? .inside : .outside
   }
 
   /// Where the value beginning now is, among its container's children.

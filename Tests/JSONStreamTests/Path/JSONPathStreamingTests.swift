@@ -144,6 +144,26 @@ struct JSONPathStreamingMemoryTests {
     }
   }
 
+  @Test("a match that may hold matches streams; only the matches inside it are held")
+  func nestedMatches() throws {
+    let bytes = Array(#"{"data":"#.utf8) + Self.orders(20_000) + Array(#","x":{"data":[1]}}"#.utf8)
+    let document = try JSONValue(parsing: bytes)
+    for text in ["$..data", "$.data[0:3]..*"] {
+      let (values, heldBytes, _) = try Self.measure(text, bytes)
+      let expected = try JSONPath(text).select(in: document)
+      #expect(sameMatches(values.map { ("", $0) }, expected.map { ("", $0) }), "\(text)")
+      #expect(heldBytes < 16 * 1024, "\(text): \(heldBytes) bytes held")
+    }
+    // The inner match comes right after the outer one: document order.
+    let nested = try selectStreaming(
+      [try JSONPath("$..a")], Array(#"{"a":{"b":{"a":1},"a":[{"a":2}]},"c":{"a":3}}"#.utf8),
+      chunkSize: 2)
+    #expect(
+      nested.map(\.path) == [
+        "$['a']", "$['a']['b']['a']", "$['a']['a']", "$['a']['a'][0]['a']", "$['c']['a']",
+      ])
+  }
+
   @Test("a result is delivered as soon as it is decided, before the input ends or fails")
   func prompt() throws {
     var parser = JSONParser(
