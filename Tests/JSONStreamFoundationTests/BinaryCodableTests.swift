@@ -45,10 +45,10 @@ struct BinaryCodableTests {
     // Native tags: a date, data, a set.
     #expect(binary.contains(0x31) && binary.contains(0x30) && binary.contains(0x32))
     // The strategies for JSON do not apply; the key strategy does, both ways.
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.dateEncodingStrategy = .iso8601
     encoder.keyEncodingStrategy = .convertToSnakeCase
-    var decoder = JSONStreamDecoder()
+    let decoder = JSONStreamDecoder()
     decoder.dateDecodingStrategy = .iso8601
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     #expect(

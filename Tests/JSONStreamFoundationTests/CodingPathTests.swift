@@ -72,7 +72,7 @@ struct CodingPathTests {
       _ = try decoder.decode(Node.self, from: data)
     }
     let ours = try paths { data, info in
-      var decoder = JSONStreamDecoder()
+      let decoder = JSONStreamDecoder()
       decoder.userInfo = info
       _ = try decoder.decode(Node.self, from: data)
     }

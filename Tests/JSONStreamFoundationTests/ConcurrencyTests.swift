@@ -37,7 +37,7 @@ struct ConcurrencyTests {
   }
 
   static let document: [UInt8] = {
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.outputFormatting = .sortedKeys
     return try! encoder.encodeToBytes(orders)
   }()
@@ -110,7 +110,7 @@ struct ConcurrencyTests {
   @Test("one decoder and one encoder, shared by every task")
   func codable() async throws {
     let decoder = JSONStreamDecoder()
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.outputFormatting = .sortedKeys
     let results = try await Self.inParallel { [encoder] task in
       let orders = try decoder.decode([Order].self, from: Self.document)
@@ -152,7 +152,7 @@ struct ConcurrencyTests {
 
   @Test("NDJSON decoded across cores by many callers at once")
   func parallelLines() async throws {
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.outputFormatting = .sortedKeys
     var lines: [UInt8] = []
     for order in Self.orders {
@@ -162,5 +162,24 @@ struct ConcurrencyTests {
       try JSONStreamDecoder().decodeLinesInParallel(Order.self, from: lines)
     }
     for orders in results { #expect(orders == Self.orders) }
+  }
+
+  @Test("a shared decoder and encoder configured while other tasks use them, as Foundation's")
+  func configuredWhileInUse() async throws {
+    let decoder = JSONStreamDecoder()
+    let encoder = JSONStreamEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let results = try await Self.inParallel { task in
+      if task % 4 == 0 {
+        // Settings change under the others' feet: each call reads them once, at its start.
+        decoder.userInfo = [CodingUserInfoKey(rawValue: "task")!: task]
+        encoder.userInfo = [CodingUserInfoKey(rawValue: "task")!: task]
+        decoder.keyDecodingStrategy = .useDefaultKeys
+        encoder.outputFormatting = [.sortedKeys]
+      }
+      let orders = try decoder.decode([Order].self, from: Self.document)
+      return try encoder.encodeToBytes(orders) == Self.document
+    }
+    #expect(results.allSatisfy { $0 })
   }
 }

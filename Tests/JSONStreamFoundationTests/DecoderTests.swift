@@ -40,12 +40,12 @@ struct DecoderTests {
   /// kind of error.
   func expectParity<T: Decodable & Equatable>(
     _ type: T.Type, _ text: String,
-    configure: (inout JSONStreamDecoder, JSONDecoder) -> Void = { _, _ in },
+    configure: (JSONStreamDecoder, JSONDecoder) -> Void = { _, _ in },
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    var ours = JSONStreamDecoder()
+    let ours = JSONStreamDecoder()
     let foundation = JSONDecoder()
-    configure(&ours, foundation)
+    configure(ours, foundation)
     let data = Data(text.utf8)
     let expected = Result { try foundation.decode(type, from: data) }
     let actual = Result { try ours.decode(type, from: data) }
@@ -95,7 +95,7 @@ struct DecoderTests {
       ours.dateDecodingStrategy = .iso8601
       foundation.dateDecodingStrategy = .iso8601
     }
-    var decoder = JSONStreamDecoder()
+    let decoder = JSONStreamDecoder()
     decoder.dateDecodingStrategy = .iso8601
     let export = try decoder.decode(Export.self, from: Data(text.utf8))
     #expect(export.orders.count == export.export.count)
@@ -229,10 +229,10 @@ struct DecoderTests {
   }
 
   func decodingError<T: Decodable>(
-    _ type: T.Type, _ text: String, _ configure: (inout JSONStreamDecoder) -> Void = { _ in }
+    _ type: T.Type, _ text: String, _ configure: (JSONStreamDecoder) -> Void = { _ in }
   ) -> any Error {
-    var decoder = JSONStreamDecoder()
-    configure(&decoder)
+    let decoder = JSONStreamDecoder()
+    configure(decoder)
     do {
       _ = try decoder.decode(type, from: Data(text.utf8))
     } catch {
@@ -373,16 +373,16 @@ struct DecoderTests {
 
   @Test("userInfo reaches init(from:)")
   func userInfo() throws {
-    var decoder = JSONStreamDecoder()
+    let decoder = JSONStreamDecoder()
     decoder.userInfo[Self.flag] = "on"
     #expect(try decoder.decode(Probe.self, from: Data("1".utf8)).flag == "on")
   }
 
   @Test("one decoder and one encoder shared by many tasks at once")
   func concurrentUse() async throws {
-    var decoder = JSONStreamDecoder()
+    let decoder = JSONStreamDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = .sortedKeys
     let shared = (decoder, encoder)

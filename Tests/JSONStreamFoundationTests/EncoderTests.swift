@@ -37,12 +37,12 @@ struct EncoderTests {
   /// Encodes with both encoders, configured alike: the same JSON (as values: numbers compare
   /// by value, members in any order), or both fail.
   func expectParity<T: Encodable>(
-    _ value: T, configure: (inout JSONStreamEncoder, JSONEncoder) -> Void = { _, _ in },
+    _ value: T, configure: (JSONStreamEncoder, JSONEncoder) -> Void = { _, _ in },
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    var ours = JSONStreamEncoder()
+    let ours = JSONStreamEncoder()
     let foundation = JSONEncoder()
-    configure(&ours, foundation)
+    configure(ours, foundation)
     let expected = Result { try foundation.encode(value) }
     let actual = Result { try ours.encode(value) }
     switch (expected, actual) {
@@ -59,11 +59,11 @@ struct EncoderTests {
     }
   }
 
-  func text(_ value: some Encodable, _ configure: (inout JSONStreamEncoder) -> Void = { _ in })
+  func text(_ value: some Encodable, _ configure: (JSONStreamEncoder) -> Void = { _ in })
     throws -> String
   {
-    var encoder = JSONStreamEncoder()
-    configure(&encoder)
+    let encoder = JSONStreamEncoder()
+    configure(encoder)
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
@@ -110,7 +110,7 @@ struct EncoderTests {
         == "{\n  \"b\": \"x\\/y\",\n  \"a\": \"é\"\n}")
     #expect(
       try text(Pair()) { $0.writeOptions.escapeUnicode = true } == #"{"b":"x\/y","a":"\u00e9"}"#)
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     #expect(encoder.outputFormatting == [.prettyPrinted, .sortedKeys])
     #expect(encoder.writeOptions.indent == 2 && encoder.writeOptions.escapeSlash)
@@ -415,7 +415,7 @@ struct EncoderTests {
     try writer.endArray()
     try writer.endObject()
     try writer.finish()
-    var whole = JSONStreamEncoder()
+    let whole = JSONStreamEncoder()
     whole.writeOptions = options
     let expected = try whole.encodeToBytes(["outer": [Box()]])
     #expect(

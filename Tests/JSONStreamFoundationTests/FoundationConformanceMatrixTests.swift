@@ -142,7 +142,7 @@ func events(ofFoundation object: Any) throws -> [Event] {
 
 /// Decoder options for a case.
 func decoder(_ test: ConformanceCase) -> JSONStreamDecoder {
-  var decoder = JSONStreamDecoder()
+  let decoder = JSONStreamDecoder()
   decoder.parseOptions = test.options
   return decoder
 }
@@ -150,7 +150,7 @@ func decoder(_ test: ConformanceCase) -> JSONStreamDecoder {
 /// A decoder for a case's lines: one document per line (the framing, not the option, says
 /// where they end).
 func lineDecoder(_ test: ConformanceCase) -> JSONStreamDecoder {
-  var lines = decoder(test)
+  let lines = decoder(test)
   lines.parseOptions.allowMultipleValues = false
   return lines
 }

@@ -16,7 +16,7 @@ struct InvalidWriteOptionsTests {
   func invalidIndent() {
     let model = Model(name: "x", items: [1, 2], nested: ["a": [1.5]])
     for indent in [-3, -1, Int.min, JSONWriteOptions.maxIndent + 1, Int.max] {
-      var encoder = JSONStreamEncoder()
+      let encoder = JSONStreamEncoder()
       encoder.writeOptions.indent = indent
       for sortKeys in [false, true] {
         encoder.writeOptions.sortKeys = sortKeys

@@ -61,7 +61,7 @@ struct JSONValueCodableTests {
     #expect(fromBinary.meta.description == payload.meta.description)
 
     // The encoder's options apply to the value as to any other member.
-    var sorted = JSONStreamEncoder()
+    let sorted = JSONStreamEncoder()
     sorted.outputFormatting = [.sortedKeys]
     let sortedText = String(decoding: try sorted.encode(payload.extra), as: UTF8.self)
     #expect(sortedText == #"{"a":{"inner_key":[null]},"z":1}"#)

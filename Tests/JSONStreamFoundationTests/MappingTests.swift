@@ -112,7 +112,7 @@ struct MappingTests {
     #expect(person.friends?.map(\.firstname) == ["Bob"])
     #expect(person.friends?[0].didDecodeCalls == 1)
 
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.outputFormatting = .sortedKeys
     let text = String(decoding: try encoder.encode(person), as: UTF8.self)
     #expect(
@@ -143,7 +143,7 @@ struct MappingTests {
     // Ignored by default.
     #expect(try JSONStreamDecoder().decode([Small].self, from: Data(text.utf8)).count == 2)
     // Refused, naming the keys and where.
-    var strict = JSONStreamDecoder()
+    let strict = JSONStreamDecoder()
     strict.unknownKeyDecodingStrategy = .throw
     #expect {
       try strict.decode([Small].self, from: Data(text.utf8))
@@ -155,7 +155,7 @@ struct MappingTests {
     #expect(try strict.decode([Small].self, from: Data(#"[{"id":1,"note":null}]"#.utf8)).count == 1)
     // Reported, and decoding goes on.
     let reports = Reports()
-    var reporting = JSONStreamDecoder()
+    let reporting = JSONStreamDecoder()
     reporting.keyDecodingStrategy = .convertFromSnakeCase
     reporting.keyReportHandler = { report in
       reports.add(

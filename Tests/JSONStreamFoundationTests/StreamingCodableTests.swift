@@ -230,7 +230,7 @@ struct StreamingCodableTests {
     #expect(try JSONStreamDecoder().decodeLines(Order.self, from: lines) == orders)
     #expect(lines.filter { $0 == 0x0A }.count == orders.count)
 
-    var pretty = JSONStreamEncoder()
+    let pretty = JSONStreamEncoder()
     pretty.outputFormatting = .prettyPrinted
     var writer = JSONStreamEncoder.StreamWriter(encoder: pretty, sink: JSONByteSink())
     for order in orders.prefix(2) { try writer.write(order) }

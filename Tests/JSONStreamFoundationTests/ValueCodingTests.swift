@@ -61,12 +61,12 @@ struct ValueCodingTests {
   /// Encoders configured in the ways that change the value: keys, dates, data, non-finite
   /// floats, sorted keys; and formatting that must not change it.
   static var encoders: [JSONStreamEncoder] {
-    var snake = JSONStreamEncoder()
+    let snake = JSONStreamEncoder()
     snake.keyEncodingStrategy = .convertToSnakeCase
     snake.dateEncodingStrategy = .iso8601
     snake.outputFormatting = [.sortedKeys]
 
-    var numeric = JSONStreamEncoder()
+    let numeric = JSONStreamEncoder()
     numeric.dateEncodingStrategy = .secondsSince1970
     numeric.dataEncodingStrategy = .deferredToData
     numeric.nonConformingFloatEncodingStrategy = .convertToString(
@@ -75,7 +75,7 @@ struct ValueCodingTests {
       NameKey(stringValue: path.last!.stringValue.uppercased())
     }
 
-    var custom = JSONStreamEncoder()
+    let custom = JSONStreamEncoder()
     custom.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.unkeyedContainer()
       try container.encode(date.timeIntervalSince1970)
@@ -87,7 +87,7 @@ struct ValueCodingTests {
     }
     custom.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
 
-    var formatted = JSONStreamEncoder()
+    let formatted = JSONStreamEncoder()
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(secondsFromGMT: 0)
@@ -95,7 +95,7 @@ struct ValueCodingTests {
     formatted.dateEncodingStrategy = .formatted(formatter)
     formatted.writeOptions.escapeUnicode = true
 
-    var millis = JSONStreamEncoder()
+    let millis = JSONStreamEncoder()
     millis.dateEncodingStrategy = .millisecondsSince1970
     millis.dataEncodingStrategy = .custom { _, _ in }  // encodes nothing: `{}`
 
@@ -181,7 +181,7 @@ struct ValueCodingTests {
     for encoder in Self.encoders { try expectSameAsText(payload, encoder) }
     let value = try JSONValue(encoding: payload)
     #expect(try value["meta"]!.jsonString() == #"{"z":1.50,"a":[1e2,-0,{"y":null,"b":true}]}"#)
-    var sorting = JSONStreamEncoder()
+    let sorting = JSONStreamEncoder()
     sorting.outputFormatting = .sortedKeys
     let sorted = try JSONValue(encoding: payload, encoder: sorting)
     #expect(try sorted["meta"]!.jsonString() == #"{"a":[1e2,-0,{"b":true,"y":null}],"z":1.50}"#)
@@ -262,11 +262,11 @@ struct ValueCodingTests {
       try JSONValue(encoding: ["x": infinite])
     }
     try expectSameAsText(["x": infinite])
-    var allowing = JSONStreamEncoder()
+    let allowing = JSONStreamEncoder()
     allowing.writeOptions.allowNonFiniteNumbers = true
     #expect(try JSONValue(encoding: infinite, encoder: allowing) == infinite)
     // Invalid options, as the writer reports them.
-    var invalid = JSONStreamEncoder()
+    let invalid = JSONStreamEncoder()
     invalid.writeOptions.indent = -1
     try expectSameAsText([1], invalid)
     // A container used after the encoding moved on.
@@ -297,13 +297,13 @@ struct ValueCodingTests {
     #expect(try value.decode(Order.self) == order)
     #expect(try value.decode(decoder: JSONStreamDecoder()) as Order == order)
 
-    var encoder = JSONStreamEncoder()
+    let encoder = JSONStreamEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .millisecondsSince1970
     encoder.dataEncodingStrategy = .deferredToData
     encoder.nonConformingFloatEncodingStrategy = .convertToString(
       positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
-    var decoder = JSONStreamDecoder()
+    let decoder = JSONStreamDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .millisecondsSince1970
     decoder.dataDecodingStrategy = .deferredToData

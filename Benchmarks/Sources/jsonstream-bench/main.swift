@@ -327,7 +327,7 @@ func encodeRow<Model: CorpusDocument>(_ model: Model.Type, _ input: String, _ by
     JSONDecoder().decode(model, from: theirs) == value,
     "JSONEncoder's output for \(input) decodes to another value")
   // With sorted keys the two outputs are the same bytes (numbers, escapes and all).
-  var sortedOurs = JSONStreamEncoder()
+  let sortedOurs = JSONStreamEncoder()
   sortedOurs.outputFormatting = .sortedKeys
   let sortedTheirs = JSONEncoder()
   sortedTheirs.outputFormatting = .sortedKeys

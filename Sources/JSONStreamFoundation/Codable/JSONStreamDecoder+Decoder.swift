@@ -38,7 +38,7 @@ struct _DecoderState {
 }
 
 final class _Decoder: Decoder, SingleValueDecodingContainer {
-  let options: JSONStreamDecoder
+  let options: JSONStreamDecoder.Settings
   let checksKeys: Bool
   /// Member keys are converted (a key strategy other than `useDefaultKeys`): read once here,
   /// not from the options (a copy of them) for every keyed container.
@@ -63,7 +63,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
   init(
-    options: JSONStreamDecoder, root document: JSONNodeCursorRoot, cursor: JSONNodeCursor? = nil,
+    options: JSONStreamDecoder.Settings, root document: JSONNodeCursorRoot,
+    cursor: JSONNodeCursor? = nil,
     path: [any CodingKey] = []
   ) {
     self.options = options

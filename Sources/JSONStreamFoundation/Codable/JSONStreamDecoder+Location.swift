@@ -6,7 +6,7 @@ import JSONStream
 // again up to the value the error's coding path names, and the parser's position there is
 // the answer: one more pass over part of the input, only when decoding fails.
 
-extension JSONStreamDecoder {
+extension JSONStreamDecoder.Settings {
   /// `error` with " (line L, column C, offset O)" of the value its coding path names (or of
   /// the nearest enclosing value found) added to its debug description.
   /// Positions count from `base` (the line and offset where `input` starts in the input).

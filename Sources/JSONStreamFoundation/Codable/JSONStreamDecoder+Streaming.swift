@@ -26,7 +26,7 @@ extension JSONStreamDecoder {
   /// at once. After that, every call throws the same error, at any chunking.
   public struct ItemDecoder<Item: Decodable> {
     private var parser: JSONParser<JSONItemStreamer>
-    private let decoder: JSONStreamDecoder
+    private let settings: JSONStreamDecoder.Settings
     /// The error that ended the input, once the items before it were returned.
     private var failure: (any Error)? = nil
     /// Items delivered so far.
@@ -42,12 +42,12 @@ extension JSONStreamDecoder {
     public init(
       _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
     ) throws {
-      self.decoder = decoder
+      settings = decoder.settings
       // A repeated key keeps its first value, as Foundation's decoder reads it.
       parser = JSONParser(
         handler: JSONItemStreamer(
           paths: [try JSONPath.streamable(path)], duplicateKeys: .firstWins),
-        options: decoder.parseOptions)
+        options: settings.parseOptions)
     }
 
     /// Parses the next chunk; returns the items it completed, decoded. An error after some of
@@ -99,7 +99,7 @@ extension JSONStreamDecoder {
       var error = parseError.map { ($0 as? JSONParseError).map(JSONStreamDecoder.notJSON) ?? $0 }
       for item in items {
         do {
-          decoded.append(try decoder.decodeItem(Item.self, item, number: count))
+          decoded.append(try settings.decodeItem(Item.self, item, number: count))
           count += 1
         } catch let decodingError {
           error = decodingError
@@ -155,15 +155,16 @@ extension JSONStreamDecoder {
   public func decodeLines<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes)
     throws -> [T] where Bytes.Element == UInt8
   {
-    try Self.withContiguous(bytes) { buffer in
-      if buffer.count > parseOptions.limits.maxInputLength {
+    let settings = self.settings
+    return try Self.withContiguous(bytes) { buffer in
+      if buffer.count > settings.parseOptions.limits.maxInputLength {
         var result: [T] = []
-        try decodeLinesPastLimit(type, buffer) { result.append($0) }
+        try settings.decodeLinesPastLimit(type, buffer) { result.append($0) }
         return result
       }
       // A map sizes the result once (appending through the body form copied each value
       // once more and regrew the array: 3% of decoding twitter's statuses as lines).
-      var documents = _DocumentDecoder(options: self)
+      var documents = _DocumentDecoder(options: settings)
       return try Self.lines(in: buffer).map { try documents.decodeLine(type, $0, in: buffer) }
     }
   }
@@ -173,35 +174,15 @@ extension JSONStreamDecoder {
   public func decodeLines<T: Decodable, Bytes: Sequence>(
     _ type: T.Type, from bytes: Bytes, _ body: (T) throws -> Void
   ) throws where Bytes.Element == UInt8 {
+    let settings = self.settings
     try Self.withContiguous(bytes) { buffer in
-      if buffer.count > parseOptions.limits.maxInputLength {
-        return try decodeLinesPastLimit(type, buffer, body)
+      if buffer.count > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, buffer, body)
       }
-      var documents = _DocumentDecoder(options: self)
+      var documents = _DocumentDecoder(options: settings)
       for line in Self.lines(in: buffer) {
         try body(try documents.decodeLine(type, line, in: buffer))
       }
-    }
-  }
-
-  /// Input longer than `maxInputLength`, which bounds it as a whole: the document reader finds
-  /// where the limit falls among the lines (its errors placed as the other lines' are).
-  private func decodeLinesPastLimit<T: Decodable>(
-    _ type: T.Type, _ buffer: UnsafeRawBufferPointer, _ body: (T) throws -> Void
-  ) throws {
-    if let error = parseOptions.oneDocumentError("decodeLines", instead: Self.oneDocument) {
-      throw Self.notJSON(error)
-    }
-    var reader = JSONDocumentReader(options: parseOptions, duplicateKeys: .firstWins)
-    do {
-      // The lines before an error come out of `feed`; its error out of `finish`.
-      for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
-      for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
-    } catch let failure as JSONDocumentReader.Failure {
-      guard let error = failure.error as? JSONParseError, let location = failure.location
-      else { throw failure.error }
-      throw Self.notJSON(
-        JSONParseError(kind: error.kind, location: location, message: error.message))
     }
   }
 
@@ -215,14 +196,17 @@ extension JSONStreamDecoder {
   public func decodeLinesInParallel<T: Decodable & Sendable, Bytes: Sequence>(
     _ type: T.Type, from bytes: Bytes
   ) throws -> [T] where Bytes.Element == UInt8 {
-    try Self.withContiguous(bytes) { buffer in
-      if buffer.count > parseOptions.limits.maxInputLength {
-        return try decodeLines(type, from: buffer.bindMemory(to: UInt8.self))
+    let settings = self.settings
+    return try Self.withContiguous(bytes) { buffer in
+      if buffer.count > settings.parseOptions.limits.maxInputLength {
+        var result: [T] = []
+        try settings.decodeLinesPastLimit(type, buffer) { result.append($0) }
+        return result
       }
       let lines = Self.lines(in: buffer)
       let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
       guard workers > 1 else {
-        var documents = _DocumentDecoder(options: self)
+        var documents = _DocumentDecoder(options: settings)
         return try lines.map { try documents.decodeLine(type, $0, in: buffer) }
       }
       // Each worker writes only its own slot.
@@ -234,7 +218,7 @@ extension JSONStreamDecoder {
       }
       nonisolated(unsafe) let slots = results
       nonisolated(unsafe) let input = buffer
-      let decoder = self
+      let decoder = settings
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         let range =
           lines.count * worker / workers..<lines.count * (worker + 1) / workers
@@ -297,7 +281,9 @@ extension JSONStreamDecoder {
     }
     return try Array(bytes).withUnsafeBytes { try body($0) }
   }
+}
 
+extension JSONStreamDecoder.Settings {
   /// A selected item decoded; its errors name the item.
   func decodeItem<T: Decodable>(_ type: T.Type, _ item: JSONItemStreamer.Item, number: Int)
     throws -> T
@@ -313,6 +299,29 @@ extension JSONStreamDecoder {
           debugDescription: context.debugDescription + " (item \(number))",
           underlyingError: context.underlyingError)
       }
+    }
+  }
+
+  /// Input longer than `maxInputLength`, which bounds it as a whole: the document reader finds
+  /// where the limit falls among the lines (its errors placed as the other lines' are).
+  func decodeLinesPastLimit<T: Decodable>(
+    _ type: T.Type, _ buffer: UnsafeRawBufferPointer, _ body: (T) throws -> Void
+  ) throws {
+    if let error = parseOptions.oneDocumentError(
+      "decodeLines", instead: JSONStreamDecoder.oneDocument)
+    {
+      throw JSONStreamDecoder.notJSON(error)
+    }
+    var reader = JSONDocumentReader(options: parseOptions, duplicateKeys: .firstWins)
+    do {
+      // The lines before an error come out of `feed`; its error out of `finish`.
+      for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
+      for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
+    } catch let failure as JSONDocumentReader.Failure {
+      guard let error = failure.error as? JSONParseError, let location = failure.location
+      else { throw failure.error }
+      throw JSONStreamDecoder.notJSON(
+        JSONParseError(kind: error.kind, location: location, message: error.message))
     }
   }
 }
@@ -344,11 +353,12 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
-    jsonItems(
-      paths: [try JSONPath.streamable(path)], options: decoder.parseOptions,
+    let settings = decoder.settings
+    return jsonItems(
+      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
       duplicateKeys: .firstWins
     ).map { item in
-      try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
+      try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
     }
   }
 
@@ -357,8 +367,10 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) -> AsyncThrowingMapSequence<JSONDocumentSequence<Self>, T> {
-    jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
-      try decoder.decodeDocument(T.self, result)
+    let settings = decoder.settings
+    return jsonDocuments(options: settings.parseOptions, duplicateKeys: .firstWins).map {
+      result in
+      try settings.decodeDocument(T.self, result)
     }
   }
 }
@@ -368,11 +380,12 @@ extension AsyncSequence where Element == UInt8 {
   public func decodeItems<T: Decodable & SendableMetatype>(
     _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) throws -> AsyncThrowingMapSequence<JSONItemSequence<Self>, T> {
-    jsonItems(
-      paths: [try JSONPath.streamable(path)], options: decoder.parseOptions,
+    let settings = decoder.settings
+    return jsonItems(
+      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
       duplicateKeys: .firstWins
     ).map { item in
-      try decoder.decodeItem(T.self, item, number: item.match.index ?? 0)
+      try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
     }
   }
 
@@ -380,13 +393,15 @@ extension AsyncSequence where Element == UInt8 {
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) -> AsyncThrowingMapSequence<JSONDocumentSequence<Self>, T> {
-    jsonDocuments(options: decoder.parseOptions, duplicateKeys: .firstWins).map { result in
-      try decoder.decodeDocument(T.self, result)
+    let settings = decoder.settings
+    return jsonDocuments(options: settings.parseOptions, duplicateKeys: .firstWins).map {
+      result in
+      try settings.decodeDocument(T.self, result)
     }
   }
 }
 
-extension JSONStreamDecoder {
+extension JSONStreamDecoder.Settings {
   /// A document of an NDJSON stream, decoded; a failure (or a decoding error) becomes a
   /// ``JSONDocumentReader/Failure`` with the document's line.
   func decodeDocument<T: Decodable>(

@@ -5,7 +5,7 @@ import JSONStream
 /// is a one-line change.
 ///
 /// ```swift
-/// var decoder = JSONStreamDecoder()
+/// let decoder = JSONStreamDecoder()
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase
 /// decoder.dateDecodingStrategy = .iso8601
 /// let orders = try decoder.decode([Order].self, from: data)
@@ -14,9 +14,10 @@ import JSONStream
 /// The input is parsed into a ``JSONValue`` document first (see `JSONTreeBuilder`), then
 /// decoded from it in place. A repeated key keeps its first value, as in Foundation. A
 /// `DecodingError` names the coding path and, when decoding from bytes, where the value is
-/// in the input (line, column, offset). A value type, `Sendable`: one decoder can serve many
-/// tasks at once.
-public struct JSONStreamDecoder: Sendable {
+/// in the input (line, column, offset). A class, as Foundation's is, `Sendable`: its settings
+/// can be changed after creation, under a lock, and each call reads them once at its start,
+/// so one decoder can serve many tasks at once.
+public final class JSONStreamDecoder: @unchecked Sendable {
   /// How object keys map to coding keys.
   public enum KeyDecodingStrategy: Sendable {
     /// Keys as written.
@@ -71,27 +72,70 @@ public struct JSONStreamDecoder: Sendable {
     case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
   }
 
+  /// The settings, one value: what each call reads once, at its start.
+  /// The public properties' values (see each).
+  struct Settings: Sendable {
+    var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+    var dateDecodingStrategy = DateDecodingStrategy.deferredToDate
+    var dataDecodingStrategy = DataDecodingStrategy.base64
+    var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+    var unknownKeyDecodingStrategy = UnknownKeyDecodingStrategy.ignore
+    var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? = nil
+    var parseOptions = JSONParseOptions()
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  }
+
+  private let lock = NSLock()
+  private var _settings = Settings()
+
+  /// The settings now.
+  var settings: Settings { lock.withLock { _settings } }
+
   /// How object keys map to coding keys; as written by default.
-  public var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+  public var keyDecodingStrategy: KeyDecodingStrategy {
+    get { settings.keyDecodingStrategy }
+    set { lock.withLock { _settings.keyDecodingStrategy = newValue } }
+  }
   /// How dates are read; `Date`'s own conformance by default.
-  public var dateDecodingStrategy = DateDecodingStrategy.deferredToDate
+  public var dateDecodingStrategy: DateDecodingStrategy {
+    get { settings.dateDecodingStrategy }
+    set { lock.withLock { _settings.dateDecodingStrategy = newValue } }
+  }
   /// How `Data` is read; base64 by default.
-  public var dataDecodingStrategy = DataDecodingStrategy.base64
+  public var dataDecodingStrategy: DataDecodingStrategy {
+    get { settings.dataDecodingStrategy }
+    set { lock.withLock { _settings.dataDecodingStrategy = newValue } }
+  }
   /// How non-finite floats are read; by default no string stands for one.
-  public var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+  public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
+    get { settings.nonConformingFloatDecodingStrategy }
+    set { lock.withLock { _settings.nonConformingFloatDecodingStrategy = newValue } }
+  }
   /// What to do with object members no property asked for; ignored by default.
-  public var unknownKeyDecodingStrategy = UnknownKeyDecodingStrategy.ignore
+  public var unknownKeyDecodingStrategy: UnknownKeyDecodingStrategy {
+    get { settings.unknownKeyDecodingStrategy }
+    set { lock.withLock { _settings.unknownKeyDecodingStrategy = newValue } }
+  }
   /// Called for each object decoded into a type whose keyed container met members it did not
   /// ask for, or asked for members that are absent (JLObjectMapping's ReportMissingProperties
   /// and ReportNilProperties): to log how the JSON and the models drift apart. Runs on the
   /// decoding thread, before `decode` returns.
-  public var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? = nil
+  public var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? {
+    get { settings.keyReportHandler }
+    set { lock.withLock { _settings.keyReportHandler = newValue } }
+  }
   /// Parse options. `allowMultipleValues` is an error for the calls that read one document
   /// (`decode`, and each line of `decodeLines`); ``ItemDecoder`` and `decodeItems` take items
   /// from every top-level value with it.
-  public var parseOptions = JSONParseOptions()
+  public var parseOptions: JSONParseOptions {
+    get { settings.parseOptions }
+    set { lock.withLock { _settings.parseOptions = newValue } }
+  }
   /// Available to `init(from:)` as `decoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  public var userInfo: [CodingUserInfoKey: any Sendable] {
+    get { settings.userInfo }
+    set { lock.withLock { _settings.userInfo = newValue } }
+  }
 
   /// A decoder with `JSONDecoder`'s defaults.
   public init() {}
@@ -102,6 +146,47 @@ public struct JSONStreamDecoder: Sendable {
   ///   description gives line and column, its underlying error is the ``JSONParseError``), or
   ///   the `DecodingError` the type's decoding met.
   public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes) throws -> T
+  where Bytes.Element == UInt8 {
+    try settings.decode(type, from: bytes)
+  }
+
+  /// Decodes a `T` from the binary format (what ``JSONStreamEncoder/encodeBinary(_:)``
+  /// writes): dates and data are read natively, whatever the date and data strategies.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` for bytes that are not the binary format (the
+  ///   underlying ``JSONParseError`` names the byte), or the type's `DecodingError`.
+  public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
+    throws -> T where Bytes.Element == UInt8
+  {
+    try settings.decode(type, fromBinary: bytes)
+  }
+
+  /// Decodes a `T` from a value: parsed, built, or encoded (``JSONValue/init(encoding:encoder:)``).
+  /// Its nodes are read in place, with no JSON text in between; a `DecodingError` names the
+  /// coding path, with no position (there is no input). ``JSONValue/decode(_:decoder:)`` is the
+  /// same call, made on the value.
+  public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    try settings.decode(type, from: value)
+  }
+
+  /// The error for input that is not JSON, as Foundation reports it (with the position), or
+  /// for parse options the call cannot honour.
+  static func notJSON(_ error: JSONParseError) -> DecodingError {
+    let what =
+      error.kind == .invalidOption
+      ? "The decoder's parse options are invalid" : "The given data was not valid JSON"
+    return DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: [], debugDescription: "\(what): \(error)", underlyingError: error))
+  }
+
+  /// What to do instead of `allowMultipleValues` where one document is read.
+  static let oneDocument = "each line of decodeLines is one, and decodeItems reads several"
+}
+
+extension JSONStreamDecoder.Settings {
+  /// ``JSONStreamDecoder/decode(_:from:)-(_,Bytes)`` with these settings.
+  func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes) throws -> T
   where Bytes.Element == UInt8 {
     // Parsed in a function of its own, not generic over the bytes, where the parser is
     // specialized for the tree builder.
@@ -114,17 +199,14 @@ public struct JSONStreamDecoder: Sendable {
     return try documents.decode(type, input, base: (1, 0))
   }
 
-  /// Decodes a `T` from the binary format (what ``JSONStreamEncoder/encodeBinary(_:)``
-  /// writes): dates and data are read natively, whatever the date and data strategies.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` for bytes that are not the binary format (the
-  ///   underlying ``JSONParseError`` names the byte), or the type's `DecodingError`.
-  public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
+  /// ``JSONStreamDecoder/decode(_:fromBinary:)`` with these settings.
+  func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
     throws -> T where Bytes.Element == UInt8
   {
-    if let error = parseOptions.oneDocumentError("decode(_:fromBinary:)", instead: Self.oneDocument)
+    if let error = parseOptions.oneDocumentError(
+      "decode(_:fromBinary:)", instead: JSONStreamDecoder.oneDocument)
     {
-      throw Self.notJSON(error)
+      throw JSONStreamDecoder.notJSON(error)
     }
     var reader = JSONBinaryReader(
       handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: parseOptions)
@@ -144,25 +226,8 @@ public struct JSONStreamDecoder: Sendable {
     return try native.decode(type, from: reader.handler.value!)
   }
 
-  /// The error for input that is not JSON, as Foundation reports it (with the position), or
-  /// for parse options the call cannot honour.
-  static func notJSON(_ error: JSONParseError) -> DecodingError {
-    let what =
-      error.kind == .invalidOption
-      ? "The decoder's parse options are invalid" : "The given data was not valid JSON"
-    return DecodingError.dataCorrupted(
-      DecodingError.Context(
-        codingPath: [], debugDescription: "\(what): \(error)", underlyingError: error))
-  }
-
-  /// What to do instead of `allowMultipleValues` where one document is read.
-  static let oneDocument = "each line of decodeLines is one, and decodeItems reads several"
-
-  /// Decodes a `T` from a value: parsed, built, or encoded (``JSONValue/init(encoding:encoder:)``).
-  /// Its nodes are read in place, with no JSON text in between; a `DecodingError` names the
-  /// coding path, with no position (there is no input). ``JSONValue/decode(_:decoder:)`` is the
-  /// same call, made on the value.
-  public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+  /// ``JSONStreamDecoder/decode(_:from:)-(_,JSONValue)`` with these settings.
+  func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     var types = _TypeInfos()
     return try decode(type, from: value, types: &types)
   }
@@ -183,11 +248,11 @@ public struct JSONStreamDecoder: Sendable {
 /// can be shared between them: the tree builder's stacks and what is known of the types met.
 /// Per line, finding that out again cost more than parsing.
 struct _DocumentDecoder {
-  let options: JSONStreamDecoder
+  let options: JSONStreamDecoder.Settings
   private var parser: JSONParser<JSONTreeBuilder>
   private var types = _TypeInfos()
 
-  init(options: JSONStreamDecoder) {
+  init(options: JSONStreamDecoder.Settings) {
     self.options = options
     parser = JSONParser(
       handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: Self.parseOptions(options))
@@ -195,7 +260,7 @@ struct _DocumentDecoder {
 
   /// The decoder's parse options, for one document; a repeated key keeps its first value, as
   /// Foundation's decoder reads it.
-  static func parseOptions(_ options: JSONStreamDecoder) -> JSONParseOptions {
+  static func parseOptions(_ options: JSONStreamDecoder.Settings) -> JSONParseOptions {
     var parseOptions = options.parseOptions
     parseOptions.allowMultipleValues = false
     return parseOptions

@@ -46,7 +46,7 @@ struct _EncoderFields {
 }
 
 final class _EncodeState {
-  let options: JSONStreamEncoder
+  let options: JSONStreamEncoder.Settings
   /// The fields' memory, the object's own: allocated in `init`, freed in `deinit`. This
   /// file's hot paths use it directly; the rest use `fields`.
   private let storage: UnsafeMutablePointer<_EncoderFields>
@@ -58,7 +58,7 @@ final class _EncodeState {
   }
 
   init(
-    options: JSONStreamEncoder, writeOptions: JSONWriteOptions, indentBase: Int = 0,
+    options: JSONStreamEncoder.Settings, writeOptions: JSONWriteOptions, indentBase: Int = 0,
     format: _EncoderOutput.Format = .json
   ) {
     self.options = options

@@ -20,8 +20,9 @@ extension JSONStreamEncoder {
   ///
   /// - Throws: the errors ``encode(_:)`` throws for the same value and options.
   public func encodeToValue<T: Encodable>(_ value: T) throws -> JSONValue {
-    try writeOptions.validate()
-    return try _EncodeState(options: self, writeOptions: writeOptions, format: .value)
+    let settings = self.settings
+    try settings.writeOptions.validate()
+    return try _EncodeState(options: settings, writeOptions: settings.writeOptions, format: .value)
       .encodeTopLevelToValue(value)
   }
 }
@@ -32,7 +33,7 @@ extension JSONValue {
   /// `JSONValue(parsing: encoder.encode(value))`.
   ///
   /// ```swift
-  /// var encoder = JSONStreamEncoder()
+  /// let encoder = JSONStreamEncoder()
   /// encoder.keyEncodingStrategy = .convertToSnakeCase
   /// let value = try JSONValue(encoding: order, encoder: encoder)
   /// ```

@@ -5,7 +5,7 @@ import JSONStream
 /// is a one-line change.
 ///
 /// ```swift
-/// var encoder = JSONStreamEncoder()
+/// let encoder = JSONStreamEncoder()
 /// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 /// encoder.keyEncodingStrategy = .convertToSnakeCase
 /// encoder.dateEncodingStrategy = .iso8601
@@ -24,8 +24,10 @@ import JSONStream
 /// a container used again after a sibling or its parent has moved on fails the encode
 /// (`JSONEncoder` allows it). Synthesized conformances never do either.
 ///
-/// A value type, `Sendable`: one encoder can serve many tasks at once.
-public struct JSONStreamEncoder: Sendable {
+/// A class, as Foundation's is, `Sendable`: its settings can be changed after creation, under
+/// a lock, and each call reads them once at its start, so one encoder can serve many tasks at
+/// once.
+public final class JSONStreamEncoder: @unchecked Sendable {
   /// Foundation's output formatting flags; they set ``writeOptions``.
   public struct OutputFormatting: OptionSet, Sendable {
     /// The bits of the set flags.
@@ -84,23 +86,57 @@ public struct JSONStreamEncoder: Sendable {
     case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
   }
 
+  /// The public properties' values (see each).
+  struct Settings: Sendable {
+    var writeOptions: JSONWriteOptions = {
+      var options = JSONWriteOptions()
+      options.escapeSlash = true
+      return options
+    }()
+    var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+    var dateEncodingStrategy = DateEncodingStrategy.deferredToDate
+    var dataEncodingStrategy = DataEncodingStrategy.base64
+    var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  }
+
+  private let lock = NSLock()
+  private var _settings = Settings()
+
+  /// The settings now.
+  var settings: Settings { lock.withLock { _settings } }
+
   /// Formatting: compact, with `/` escaped as `JSONEncoder` does. All of the writer's options
   /// apply, `escapeUnicode` too; ``outputFormatting`` is another view of the same settings.
-  public var writeOptions: JSONWriteOptions = {
-    var options = JSONWriteOptions()
-    options.escapeSlash = true
-    return options
-  }()
+  public var writeOptions: JSONWriteOptions {
+    get { settings.writeOptions }
+    set { lock.withLock { _settings.writeOptions = newValue } }
+  }
   /// How coding keys become object keys; unchanged by default.
-  public var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+  public var keyEncodingStrategy: KeyEncodingStrategy {
+    get { settings.keyEncodingStrategy }
+    set { lock.withLock { _settings.keyEncodingStrategy = newValue } }
+  }
   /// How dates are written; `Date`'s own conformance by default.
-  public var dateEncodingStrategy = DateEncodingStrategy.deferredToDate
+  public var dateEncodingStrategy: DateEncodingStrategy {
+    get { settings.dateEncodingStrategy }
+    set { lock.withLock { _settings.dateEncodingStrategy = newValue } }
+  }
   /// How `Data` is written; base64 by default.
-  public var dataEncodingStrategy = DataEncodingStrategy.base64
+  public var dataEncodingStrategy: DataEncodingStrategy {
+    get { settings.dataEncodingStrategy }
+    set { lock.withLock { _settings.dataEncodingStrategy = newValue } }
+  }
   /// How non-finite floats are written; by default they fail the encode.
-  public var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
+  public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy {
+    get { settings.nonConformingFloatEncodingStrategy }
+    set { lock.withLock { _settings.nonConformingFloatEncodingStrategy = newValue } }
+  }
   /// Available to `encode(to:)` as `encoder.userInfo`.
-  public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  public var userInfo: [CodingUserInfoKey: any Sendable] {
+    get { settings.userInfo }
+    set { lock.withLock { _settings.userInfo = newValue } }
+  }
 
   /// An encoder with `JSONEncoder`'s defaults: compact output, `/` escaped.
   public init() {}
@@ -116,9 +152,11 @@ public struct JSONStreamEncoder: Sendable {
       return formatting
     }
     set {
-      writeOptions.indent = newValue.contains(.prettyPrinted) ? 2 : nil
-      writeOptions.sortKeys = newValue.contains(.sortedKeys)
-      writeOptions.escapeSlash = !newValue.contains(.withoutEscapingSlashes)
+      lock.withLock {
+        _settings.writeOptions.indent = newValue.contains(.prettyPrinted) ? 2 : nil
+        _settings.writeOptions.sortKeys = newValue.contains(.sortedKeys)
+        _settings.writeOptions.escapeSlash = !newValue.contains(.withoutEscapingSlashes)
+      }
     }
   }
 
@@ -133,7 +171,9 @@ public struct JSONStreamEncoder: Sendable {
 
   /// The JSON text of `value`, as bytes.
   public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try _EncodeState(options: self, writeOptions: writeOptions).encodeTopLevel(value)
+    let settings = self.settings
+    return try _EncodeState(options: settings, writeOptions: settings.writeOptions)
+      .encodeTopLevel(value)
   }
 
   /// `value` in the binary format (see `JSONBinaryWriter`): smaller than JSON and faster to
@@ -146,7 +186,8 @@ public struct JSONStreamEncoder: Sendable {
 
   /// `value` in the binary format, as bytes.
   public func encodeBinaryToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try _EncodeState(options: self, writeOptions: writeOptions, format: .binary)
+    let settings = self.settings
+    return try _EncodeState(options: settings, writeOptions: settings.writeOptions, format: .binary)
       .encodeTopLevel(value)
   }
 
@@ -169,7 +210,7 @@ public struct JSONStreamEncoder: Sendable {
     var options = writer.options
     options.allowMultipleValues = false
     let text = try _EncodeState(
-      options: self, writeOptions: options, indentBase: writer.openContainerCount
+      options: settings, writeOptions: options, indentBase: writer.openContainerCount
     )
     .encodeTopLevel(value)
     try writer.writeRawValue(text)

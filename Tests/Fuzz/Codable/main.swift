@@ -56,7 +56,7 @@ public func fuzzCodableTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
 
 private func codableDecoder(_ byte: UInt8) -> JSONStreamDecoder {
   func bit(_ n: UInt8) -> Bool { byte >> n & 1 == 1 }
-  var decoder = JSONStreamDecoder()
+  let decoder = JSONStreamDecoder()
   if bit(0) { decoder.keyDecodingStrategy = .convertFromSnakeCase }
   decoder.dateDecodingStrategy =
     [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][Int(byte >> 1 & 3)]
@@ -196,7 +196,7 @@ private func codableCheckRoundTrip<T: Codable>(_ value: T) {
 
 /// Sorted keys, so that dictionaries compare; non-finite floats as strings.
 private func codableEncoder() -> JSONStreamEncoder {
-  var encoder = JSONStreamEncoder()
+  let encoder = JSONStreamEncoder()
   encoder.outputFormatting = .sortedKeys
   encoder.nonConformingFloatEncodingStrategy = .convertToString(
     positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
@@ -204,7 +204,7 @@ private func codableEncoder() -> JSONStreamEncoder {
 }
 
 private func codableRoundTripDecoder() -> JSONStreamDecoder {
-  var decoder = JSONStreamDecoder()
+  let decoder = JSONStreamDecoder()
   decoder.nonConformingFloatDecodingStrategy = .convertFromString(
     positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
   return decoder
