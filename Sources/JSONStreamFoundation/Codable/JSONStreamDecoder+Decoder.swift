@@ -33,8 +33,6 @@ struct _DecoderState {
   var containerTypes = _KeyedContainerTypes()
   /// Converted member keys (a key strategy), each converted once per call.
   var convertedKeys: [String: String] = [:]
-  /// Made on the first ISO 8601 date, then reused.
-  var iso8601: ISO8601DateFormatter? = nil
 }
 
 final class _Decoder: Decoder, SingleValueDecodingContainer {
@@ -319,8 +317,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     case .millisecondsSince1970:
       return Date(timeIntervalSince1970: try floatingPoint(Double.self, cursor, nil) / 1000)
     case .iso8601:
-      if storage.pointee.iso8601 == nil { storage.pointee.iso8601 = ISO8601DateFormatter() }
-      guard let date = storage.pointee.iso8601!.date(from: try string(cursor, nil)) else {
+      guard let date = _ISO8601.date(from: try string(cursor, nil)) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
             codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))

@@ -42,7 +42,6 @@ struct _EncoderFields {
   var pendingDepth = -1
   /// Converted keys (snake_case), each converted once per call.
   var convertedKeys: [String: String] = [:]
-  var iso8601: ISO8601DateFormatter? = nil
 }
 
 final class _EncodeState {
@@ -418,8 +417,7 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try writeDouble(1000 * date.timeIntervalSince1970, nil, pathLength)
     case .iso8601:
-      if storage.pointee.iso8601 == nil { storage.pointee.iso8601 = ISO8601DateFormatter() }
-      let text = storage.pointee.iso8601!.string(from: date)
+      let text = _ISO8601.string(from: date)
       try claimSlot(depth, pathLength)
       try storage.pointee.writer.string(text)
     case .formatted(let formatter):
