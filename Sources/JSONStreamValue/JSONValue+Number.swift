@@ -287,6 +287,61 @@ extension JSONValue {
   }
 }
 
+extension JSONValue.Number {
+  /// Whether this number's decimal value is below `other`'s, exactly: the order that goes
+  /// with `==` (JSONPath's `<`). Doubles and small integers compare directly; anything else
+  /// by its decimal digits.
+  package func _precedes(_ other: JSONValue.Number) -> Bool {
+    switch (storage, other.storage) {
+    case (.int(let a), .int(let b)): return a < b
+    case (.double(let a), .double(let b)): return a < b
+    // Below 2^53 the integer is a double exactly; a fraction differs from it by at least an
+    // ulp, which its decimal value keeps.
+    case (.int(let a), .double(let b)) where a.magnitude < 1 << 53: return Double(a) < b
+    case (.double(let a), .int(let b)) where b.magnitude < 1 << 53: return a < Double(b)
+    default: break
+    }
+    if self == other { return false }
+    guard let lhs = _decimal, let rhs = other._decimal else { return double < other.double }
+    return lhs.precedes(rhs) ?? (double < other.double)
+  }
+
+  /// The value as normalized decimal digits; nil for a non-finite one.
+  var _decimal: _NormalizedDecimal? {
+    switch _key {
+    case .integer(let negative, let magnitude):
+      return _NormalizedDecimal((negative ? "-" : "") + String(magnitude))
+    case .decimal(let decimal): return decimal
+    case .nonFinite: return nil
+    }
+  }
+}
+
+extension _NormalizedDecimal {
+  /// Whether this value is below `other`'s; nil when an exponent is too large to compare here
+  /// (beyond 10^17).
+  func precedes(_ other: _NormalizedDecimal) -> Bool? {
+    guard largeExponent.isEmpty && other.largeExponent.isEmpty else { return nil }
+    let signs = (
+      digits.isEmpty ? 0 : negative ? -1 : 1, other.digits.isEmpty ? 0 : other.negative ? -1 : 1
+    )
+    if signs.0 != signs.1 { return signs.0 < signs.1 }
+    if signs.0 == 0 { return false }
+    // Same sign: the magnitudes, by the place of the first digit, then digit by digit (no
+    // trailing zeros: a prefix is the smaller).
+    let places = (exponent + digits.count, other.exponent + other.digits.count)
+    let smaller: Bool
+    if places.0 != places.1 {
+      smaller = places.0 < places.1
+    } else if digits == other.digits {
+      return false
+    } else {
+      smaller = digits.lexicographicallyPrecedes(other.digits)
+    }
+    return negative ? !smaller : smaller
+  }
+}
+
 extension JSONNumber {
   /// The value as a `Double` when it has at most 15 significant digits and lands in the normal
   /// range: such a decimal always survives text → double → shortest text, so the double

@@ -226,6 +226,10 @@ struct _QueryEvaluator {
     case .comparison(let lhs, let op, let rhs):
       return Self.compare(value(lhs, current: current), op, value(rhs, current: current))
     case .query(let query):
+      if let found = Self.singular(query, current: current) {
+        if case .some = found { return true }
+        return false
+      }
       return !nodes(of: query, current: current).isEmpty
     case .function(let name, let arguments):
       return logicalFunction(name, arguments, current: current)
@@ -244,6 +248,7 @@ struct _QueryEvaluator {
     switch expression {
     case .literal(let value): return value
     case .query(let query):
+      if let found = Self.singular(query, current: current) { return found }
       let found = nodes(of: query, current: current)
       return found.count == 1 ? Optional(found[0].value) : .none
     case .function(.length, let arguments):
@@ -287,6 +292,28 @@ struct _QueryEvaluator {
     }
   }
 
+  /// The node a relative query of names and indexes from 0 (`@.a.b`, `@[0]`) reaches in
+  /// `current`, looked up directly: `.some(.none)` for none; nil for any other query.
+  static func singular(_ query: _FilterQuery, current: JSONValue) -> JSONValue?? {
+    guard query.isRelative else { return nil }
+    var node = current
+    for segment in query.query.segments {
+      guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+      switch segment.selectors[0] {
+      case .name(let name):
+        guard case .object(let object) = node, let value = object[name] else {
+          return .some(.none)
+        }
+        node = value
+      case .index(let index) where index >= 0:
+        guard case .array(let array) = node, index < array.count else { return .some(.none) }
+        node = array[index]
+      default: return nil
+      }
+    }
+    return .some(node)
+  }
+
   /// RFC 9535 §2.3.5.2.2: Nothing equals only Nothing; `<` holds between two numbers or two
   /// strings only.
   static func compare(_ lhs: JSONValue?, _ op: _ComparisonOperator, _ rhs: JSONValue?) -> Bool {
@@ -310,10 +337,7 @@ struct _QueryEvaluator {
 
   static func less(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
     switch (lhs, rhs) {
-    case (.number(let a)?, .number(let b)?):
-      if let x = a.int64, let y = b.int64 { return x < y }
-      if a == b { return false }
-      return a.double < b.double
+    case (.number(let a)?, .number(let b)?): return a._precedes(b)
     case (.string(let a)?, .string(let b)?):
       return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
     default: return false

@@ -63,6 +63,37 @@ struct JSONPathQueryTests {
     #expect(try count("@ >= true") == 1)
   }
 
+  @Test("numbers order exactly, as == compares them, at any size and precision")
+  func numberOrder() throws {
+    let numbers = try JSONValue(
+      parsing: Array(
+        ("[9223372036854775808, 9223372036854775807, 999.9999999999999999, 1000, 1e3, 0.1, "
+          + "-0, 0, -1e-400, 1e400, 18446744073709551616, 1000.0000000000000001, -2.5, 9007199254740993]")
+          .utf8))
+    let values = numbers.arrayValue!.map { $0.numberValue! }
+    for a in values {
+      for b in values {
+        let doc: JSONValue = ["a": .number(a), "b": .number(b)]
+        let less = try !JSONPath("$[?@.a < @.b]").select(in: [doc]).isEmpty
+        let greater = try !JSONPath("$[?@.a > @.b]").select(in: [doc]).isEmpty
+        let equal = try !JSONPath("$[?@.a == @.b]").select(in: [doc]).isEmpty
+        // Exactly one holds; `==` and `<` agree.
+        #expect([less, greater, equal].filter { $0 }.count == 1, "\(a) \(b)")
+        #expect(equal == (a == b), "\(a) \(b)")
+      }
+    }
+    func ordered(_ text: String) throws -> Bool {
+      try !JSONPath("$[?@[0] < @[1]]").select(in: [try JSONValue(parsing: Array(text.utf8))])
+        .isEmpty
+    }
+    #expect(try ordered("[9223372036854775807, 9223372036854775808]"))
+    #expect(try ordered("[999.9999999999999999, 1000]"))
+    #expect(try ordered("[1000, 1000.0000000000000001]"))
+    #expect(try ordered("[9007199254740992, 9007199254740993]"))
+    #expect(try ordered("[-1e-400, 0]"))
+    #expect(try !ordered("[-0, 0]"))
+  }
+
   @Test("normalized paths escape names as RFC 9535 §2.7 says")
   func normalizedPaths() throws {
     let document: JSONValue = ["a'\\\n\u{1}\u{7F}é": [0, 1]]
