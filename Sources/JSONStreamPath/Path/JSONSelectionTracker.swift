@@ -90,6 +90,10 @@ struct _SelectionTracker {
   @usableFromInline let holdsValues: Bool
   /// Whether matches carry their normalized path.
   @usableFromInline let reportsPaths: Bool
+  /// No engine, nothing held or tracked inside matches, no paths reported: the paths of
+  /// names, indexes from 0 and wildcards that every event goes through as fast as before
+  /// the rest existed.
+  @usableFromInline let isSimple: Bool
   /// Per step: the selectors of a step that needs a segment engine; nil for the others.
   let engineSelectors: [[_EngineSelector]?]
   /// Per step: the query from that step to its path's end, evaluated on held values.
@@ -196,6 +200,9 @@ struct _SelectionTracker {
     self.suffixes = suffixes
     self.holdsValues = holdsValues
     self.reportsPaths = reportsPaths
+    isSimple =
+      !reportsPaths
+      && (!holdsValues || steps.allSatisfy { $0.kind != _CompiledStep.engine && !$0.isDescendant })
     heldBuilder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
   }
 
@@ -216,18 +223,20 @@ struct _SelectionTracker {
       if container { deadDepth &+= 1 }
       return .outside
     }
+    return try newValue(container: container, isObject: isObject)
+  }
+
+  /// A value outside matches and dead subtrees begins: part of a held value, or decide what
+  /// it is.
+  @usableFromInline
+  mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
     if heldDepth > 0 {
       if container { heldDepth &+= 1 }
       return openMatchFrames > 0 ? .heldInside : .held
     }
-    return try newValue(container: container, isObject: isObject)
-  }
-
-  /// A value outside matches and dead subtrees begins: decide what it is.
-  @usableFromInline
-  mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
     if let refusal { throw refusal }
     let setStart = childSet()
+    if isSimple { return simpleValue(container: container, isObject: isObject, setStart: setStart) }
     let wanted = childWanted
     childWanted = false
     let matches = setContainsMatch(from: setStart)
@@ -269,6 +278,28 @@ struct _SelectionTracker {
     return inMatch ? .inside : .outside
   }
 
+  /// ``newValue(container:isObject:)`` when the tracker ``isSimple``.
+  @inline(__always)
+  mutating func simpleValue(container: Bool, isObject: Bool, setStart: Int) -> _SelectionAction {
+    if setContainsMatch(from: setStart) {
+      match.key = childIsMember ? matchedKey : nil
+      match.index = childIndex >= 0 ? childIndex : nil
+      stateCount = setStart
+      if container { matchDepth = 1 }
+      return .matchStart
+    }
+    if container {
+      if setStart == stateCount {
+        deadDepth = 1
+      } else {
+        frames.append(Frame(isObject: isObject, stateStart: setStart, engineStart: 0))
+      }
+    } else {
+      stateCount = setStart
+    }
+    return .outside
+  }
+
   /// Opens a container whose children are tracked.
   mutating func pushFrame(isObject: Bool, setStart: Int, isMatch: Bool) {
     if reportsPaths { frameLocations.append(childLocation) }
@@ -291,6 +322,16 @@ struct _SelectionTracker {
       deadDepth &-= 1
       return .outside
     }
+    if isSimple {
+      stateCount = frames.removeLast().stateStart
+      return .outside
+    }
+    return endFrame()
+  }
+
+  /// A held container ends, or a tracked one: its engines finish; a tracked match ends.
+  @usableFromInline
+  mutating func endFrame() -> _SelectionAction {
     if heldDepth > 0 {
       heldDepth &-= 1
       return openMatchFrames > 0 ? .heldInside : .held
@@ -317,12 +358,12 @@ struct _SelectionTracker {
   mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
-    if heldDepth > 0 { return openMatchFrames > 0 ? .heldInside : .held }
     return newKey(key)
   }
 
   @usableFromInline
   mutating func newKey(_ key: borrowing JSONString) -> _SelectionAction {
+    if heldDepth > 0 { return openMatchFrames > 0 ? .heldInside : .held }
     let top = frames.count &- 1
     let parentStart = frames[top].stateStart
     let parentEnd = stateCount
@@ -330,6 +371,14 @@ struct _SelectionTracker {
     advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
       key.count == compiled.nameCount
         && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
+    }
+    if isSimple {
+      if setContainsMatch(from: pendingStart) {
+        matchedKey = key.string
+        return .matchStart
+      }
+      matchedKey = nil
+      return .outside
     }
     childWanted = false
     if engines.count > frames[top].engineStart {
@@ -482,7 +531,7 @@ struct _SelectionTracker {
     frames[top].nextIndex = index &+ 1
     let start = stateCount
     advance(from: frames[top].stateStart, to: start, index: index) { _, _ in false }
-    if engines.count > frames[top].engineStart {
+    if !isSimple && engines.count > frames[top].engineStart {
       for engine in engines[frames[top].engineStart...] where engine.wants(position: index) {
         childWanted = true
         break

@@ -9,37 +9,65 @@ func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) thr
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
   writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
-  let state = SelectState()
-  var printer = SelectPrinter(
-    writer: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
-    output: output, arguments: arguments, state: state)
+  var writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
   let streams = !arguments.rfcOrder && arguments.paths.allSatisfy(\.isStreamable)
-  var input = input
-  var remaining = arguments.moreInputPaths[...]
-  while true {
-    let error: JSONParseError?
-    if streams {
+  if streams && arguments.selectOutput == .values && !arguments.raw && !arguments.count
+    && arguments.first == nil
+  {
+    // The common case: the matches go straight to the writer.
+    let failed = try eachInput(
+      arguments, input, output, isDone: { false }, flush: { try writer.flush() },
+      parse: { input in
+        var parser = JSONParser(
+          handler: JSONSelectFilter(paths: arguments.paths, downstream: writer),
+          options: arguments.options)
+        defer { writer = parser.handler.downstream }
+        return try parseInput(input, into: &parser)
+      })
+    if let failed { return failed }
+    try writer.finish()
+    if writer.valueCount > 0 { output.buffer.append(0x0A) }
+    output.flush()
+    return 0
+  }
+  let state = SelectState()
+  var printer = SelectPrinter(writer: writer, output: output, arguments: arguments, state: state)
+  let failed = try eachInput(
+    arguments, input, output, isDone: { printer.isDone }, flush: { try printer.flush() },
+    parse: { input in
+      guard streams else { return try selectOnTrees(arguments, input: input, into: &printer) }
       var parser = JSONParser(
         handler: JSONSelectFilter(
           paths: arguments.paths, downstream: printer,
-          reportsPaths: arguments.selectOutput != .values
-        ) { state.path = $0.normalizedPath },
+          reportsPaths: arguments.selectOutput != .values,
+          onMatch: arguments.selectOutput == .values ? nil : { state.path = $0.normalizedPath }),
         options: arguments.options)
-      error = try parseInput(input, into: &parser)
-      printer = parser.handler.downstream
-    } else {
-      error = try selectOnTrees(arguments, input: input, into: &printer)
-    }
-    if let error {
-      return endInvalid(error, in: input, arguments, output: output) { try printer.flush() }
-    }
-    guard !printer.isDone, let next = remaining.popFirst() else { break }
-    input = try ByteInput(
-      path: next, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
-  }
+      defer { printer = parser.handler.downstream }
+      return try parseInput(input, into: &parser)
+    })
+  if let failed { return failed }
   try printer.finish()
   output.flush()
   return 0
+}
+
+/// Runs `parse` on `first`, then on each of select's other files in turn until `isDone`.
+/// Returns the exit status of the first input that is not valid (reported as every command
+/// reports it, after `flush`), or nil when all were.
+func eachInput(
+  _ arguments: Arguments, _ first: ByteInput, _ output: ByteOutput, isDone: () -> Bool,
+  flush: () throws -> Void, parse: (ByteInput) throws -> JSONParseError?
+) throws -> Int32? {
+  var input = first
+  var remaining = arguments.moreInputPaths[...]
+  while true {
+    if let error = try parse(input) {
+      return endInvalid(error, in: input, arguments, output: output, flushWriter: flush)
+    }
+    guard !isDone(), let next = remaining.popFirst() else { return nil }
+    input = try ByteInput(
+      path: next, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+  }
 }
 
 /// `select` by evaluation, for paths whose filters read the root: each top-level value as it
