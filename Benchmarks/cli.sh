@@ -3,16 +3,39 @@
 # generated files (an array of records, made once in ${TMPDIR:-/tmp}): wall time (the best of
 # RUNS rounds, each running every tool once) and peak resident memory (/usr/bin/time's %M).
 #
-#   Benchmarks/cli.sh [MB ...]
+#   Benchmarks/cli.sh [--write-readme] [MB ...]
 #       default sizes: 200 1024; RUNS=3 by default (jq runs in the first round only)
+#       --write-readme: each size's table also replaces the one between its markers in
+#       Benchmarks/README.md, "<!-- cli table MB: ... -->" and "<!-- end of cli table MB -->"
 #
 # Needs jq and yajl-tools (Benchmarks/setup.sh installs the peers).
 # shellcheck disable=SC2016  # backticks in single quotes are Markdown, not commands
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readme="$root/Benchmarks/README.md"
 runs="${RUNS:-3}"
-sizes=("$@")
+write_readme=0
+sizes=()
+for argument in "$@"; do
+  case "$argument" in
+    --write-readme) write_readme=1 ;;
+    *) sizes+=("$argument") ;;
+  esac
+done
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(200 1024)
+
+begin_marker() { echo "<!-- cli table $1 MB: written by Benchmarks/cli.sh --write-readme $1 -->"; }
+end_marker() { echo "<!-- end of cli table $1 MB -->"; }
+if ((write_readme)); then  # before the measuring, not after it
+  for size in "${sizes[@]}"; do
+    if ! grep -qxF "$(begin_marker "$size")" "$readme" || ! grep -qxF "$(end_marker "$size")" "$readme"; then
+      echo "$readme has no markers for $size MB: add these lines where its table goes:" >&2
+      begin_marker "$size" >&2
+      end_marker "$size" >&2
+      exit 1
+    fi
+  done
+fi
 
 swift build -c release --package-path "$root" --product jsonstream >/dev/null
 swift build -c release --package-path "$root/Benchmarks" --product jsonstream-bench >/dev/null
@@ -127,5 +150,16 @@ for size in "${sizes[@]}"; do
   )"
   echo
   echo "$table"
+  if ((write_readme)); then
+    block="$(mktemp)"
+    echo "$table" >"$block"
+    awk -v begin="$(begin_marker "$size")" -v end="$(end_marker "$size")" -v block="$block" '
+      $0 == begin { print; print ""; while ((getline line < block) > 0) print line; print ""; skip = 1; next }
+      $0 == end { skip = 0 }
+      !skip { print }' "$readme" >"$readme.new"
+    mv "$readme.new" "$readme"
+    rm -f "$block"
+    echo "(written into $readme)"
+  fi
   unset best peak index_of
 done
