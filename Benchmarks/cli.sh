@@ -3,53 +3,108 @@
 # generated files (an array of records, made once in ${TMPDIR:-/tmp}): wall time (the best of
 # RUNS rounds, each running every tool once) and peak resident memory (/usr/bin/time's %M).
 #
-#   Benchmarks/cli.sh [MB ...]        default: 200 1024; RUNS=3 by default (jq runs once)
+#   Benchmarks/cli.sh [--write-readme] [MB ...]
+#       default sizes: 200 1024; RUNS=3 by default (jq runs in the first round only)
+#       --write-readme: each size's table also replaces the one between its markers in
+#       Benchmarks/README.md, "<!-- cli table MB: ... -->" and "<!-- end of cli table MB -->"
 #
 # Needs jq and yajl-tools (Benchmarks/setup.sh installs the peers).
+# shellcheck disable=SC2016  # backticks in single quotes are Markdown, not commands
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readme="$root/Benchmarks/README.md"
 runs="${RUNS:-3}"
-sizes=("$@")
+write_readme=0
+sizes=()
+for argument in "$@"; do
+  case "$argument" in
+    --write-readme) write_readme=1 ;;
+    *) sizes+=("$argument") ;;
+  esac
+done
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(200 1024)
+
+begin_marker() { echo "<!-- cli table $1 MB: written by Benchmarks/cli.sh --write-readme $1 -->"; }
+end_marker() { echo "<!-- end of cli table $1 MB -->"; }
+if ((write_readme)); then  # before the measuring, not after it
+  for size in "${sizes[@]}"; do
+    if ! grep -qxF "$(begin_marker "$size")" "$readme" || ! grep -qxF "$(end_marker "$size")" "$readme"; then
+      echo "$readme has no markers for $size MB: add these lines where its table goes:" >&2
+      begin_marker "$size" >&2
+      end_marker "$size" >&2
+      exit 1
+    fi
+  done
+fi
 
 swift build -c release --package-path "$root" --product jsonstream >/dev/null
 swift build -c release --package-path "$root/Benchmarks" --product jsonstream-bench >/dev/null
 tool="$root/.build/release/jsonstream"
 bench="$root/Benchmarks/.build/release/jsonstream-bench"
 
-# Each job is a label and a command line; jobs run interleaved, one run of each per round, so
-# that a slow spell of the machine falls on every tool alike. A job's time is its best round;
-# its peak RSS the largest (/usr/bin/time's %M).
+# The filter: records whose score (0 to 10,000) is above 9,000, about one in ten, and their
+# name, a string, so that jq's output is byte-identical (jq rewrites numbers: 9692.0 → 9692).
+filter_path='$[?@.score > 9000].name'
+filter_jq='.[] | select(.score > 9000) | .name'
+
+# Each job is a key, a label (Markdown, in the table) and a command line; jobs run
+# interleaved, one run of each per round, so that a slow spell of the machine falls on every
+# tool alike. A job's time is its best round; its peak RSS the largest (/usr/bin/time's %M).
+# A job marked once (jq: ten times as long as ours, and as much memory as the file) runs in the
+# first round only. Jobs are listed, and run, in the order of the table.
+keys=()
 labels=()
 commands=()
-job() {
-  labels+=("$1")
-  commands+=("$2")
+once=()
+job() {  # job KEY LABEL COMMAND [once]
+  keys+=("$1")
+  labels+=("$2")
+  commands+=("$3")
+  once+=("${4:-}")
 }
 
-row() {  # row LABEL SECONDS MB BYTES
-  awk -v label="$1" -v s="$2" -v mb="$3" -v bytes="$4" \
-    'BEGIN { printf "| %-52s | %7.2f s | %7.0f MB/s | %6d MB |\n", label, s, bytes / 1e6 / s, mb }'
+row() {  # row LABEL SECONDS KILOBYTES BYTES (the label through the environment: awk -v
+  # would take the backslash out of its "\|")
+  LABEL="$1" awk -v s="$2" -v kb="$3" -v bytes="$4" 'BEGIN {
+    printf "| %s | %.2f s | %.0f MB/s | %.0f MB |\n", ENVIRON["LABEL"], s, bytes / 1e6 / s, kb * 1024 / 1e6
+  }'
 }
 
 for size in "${sizes[@]}"; do
   file="${TMPDIR:-/tmp}/jsonstream-bench-${size}mb.json"
   [[ -f "$file" ]] || "$bench" --generate "$size" "$file"
   bytes=$(stat -c %s "$file")
+  keys=()
   labels=()
   commands=()
-  for command in validate fmt minify ndjson stats; do
-    job "jsonstream $command" "\"$tool\" $command \"$file\""
+  once=()
+  job validate '`jsonstream validate`' "\"$tool\" validate \"$file\""
+  job json_verify '`json_verify -q` (yajl)' "json_verify -q < \"$file\""
+  job minify '`jsonstream minify`' "\"$tool\" minify \"$file\""
+  job json_reformat '`json_reformat -m` (yajl)' "json_reformat -m < \"$file\""
+  job select "\`jsonstream select '\$[*].location.city'\`" \
+    "\"$tool\" select '\$[*].location.city' \"$file\""
+  job jq "\`jq -c '.[].location.city'\`" "jq -c '.[].location.city' \"$file\"" once
+  job filter "\`jsonstream select '$filter_path'\`" "\"$tool\" select '$filter_path' \"$file\""
+  job jq_filter "\`jq -c '${filter_jq//|/\\|}'\`" "jq -c '$filter_jq' \"$file\"" once
+  job first "\`jsonstream select '\$[0].id'\` (the rest skipped)" \
+    "\"$tool\" select '\$[0].id' \"$file\""
+  for command in fmt ndjson stats; do
+    job "$command" "\`jsonstream $command\`" "\"$tool\" $command \"$file\""
   done
-  job "jsonstream select '\$[*].location.city'" "\"$tool\" select '\$[*].location.city' \"$file\""
-  job "json_verify -q (yajl)" "json_verify -q < \"$file\""
-  job "json_reformat -m (yajl)" "json_reformat -m < \"$file\""
-  declare -A best=() peak=()
+
+  declare -A best=() peak=() index_of=()
+  for index in "${!keys[@]}"; do index_of[${keys[$index]}]=$index; done
   report="$(mktemp)"
   cat "$file" >/dev/null  # into the page cache before the first round
   for ((round = 0; round < runs; round++)); do
-    for index in "${!labels[@]}"; do
-      /usr/bin/time -o "$report" -f '%e %M' sh -c "${commands[$index]}" >/dev/null 2>/dev/null || true
+    for index in "${!keys[@]}"; do
+      if ((round > 0)) && [[ -n "${once[$index]}" ]]; then continue; fi
+      if ! /usr/bin/time -o "$report" -f '%e %M' sh -c "${commands[$index]}" >/dev/null 2>"$report.err"; then
+        echo "failed: ${commands[$index]}" >&2
+        cat "$report.err" >&2
+        exit 1
+      fi
       read -r seconds kilobytes < <(tail -1 "$report")
       if [[ -z "${best[$index]:-}" ]] || awk "BEGIN { exit !($seconds < ${best[$index]}) }"; then
         best[$index]="$seconds"
@@ -57,26 +112,54 @@ for size in "${sizes[@]}"; do
       if ((kilobytes > ${peak[$index]:-0})); then peak[$index]="$kilobytes"; fi
     done
   done
-  # jq once: it takes ten times as long and as much memory as the file.
-  /usr/bin/time -o "$report" -f '%e %M' jq -c '.[].location.city' "$file" >/dev/null 2>/dev/null || true
-  read -r jq_seconds jq_kilobytes < <(tail -1 "$report")
-  rm -f "$report"
+  rm -f "$report" "$report.err"
 
-  echo
-  echo "$file: $bytes bytes (best of $runs interleaved rounds; jq once)"
-  echo
-  echo "| command | time | throughput | peak RSS |"
-  echo "| --- | --- | --- | --- |"
-  for index in "${!labels[@]}"; do
-    row "${labels[$index]}" "${best[$index]}" "$((peak[$index] / 1024))" "$bytes"
+  # The largest peak RSS of any jsonstream job, for the memory target.
+  ours_peak=0
+  for index in "${!keys[@]}"; do
+    case "${keys[$index]}" in json_verify | json_reformat | jq | jq_filter) continue ;; esac
+    if ((peak[$index] > ours_peak)); then ours_peak="${peak[$index]}"; fi
   done
-  row "jq -c '.[].location.city'" "$jq_seconds" "$((jq_kilobytes / 1024))" "$bytes"
-  # labels: 0 validate, 2 minify, 5 select, 6 json_verify, 7 json_reformat
-  awk -v v="${best[0]}" -v jv="${best[6]}" -v m="${best[2]}" -v jr="${best[7]}" \
-    -v s="${best[5]}" -v jq="$jq_seconds" 'BEGIN {
-      printf "\nvalidate / json_verify: %.2f (target <= 0.5)\n", v / jv
-      printf "minify / json_reformat -m: %.2f (target <= 0.5)\n", m / jr
-      printf "jq / select: %.1fx (target >= 5)\n", jq / s
-    }'
-  unset best peak
+  t() { echo "${best[${index_of[$1]}]}"; }
+
+  table="$(
+    printf '%s, %s bytes: best of %s interleaved rounds (jq in the first only), output to /dev/null,\n' \
+      "$(basename "$file")" "$(sed ':a; s/\B[0-9]\{3\}\>/,&/; ta' <<<"$bytes")" "$runs"
+    printf 'file in the page cache; MB/s of input, peak RSS from `/usr/bin/time -f %%M` (MB = 10^6 bytes).\n\n'
+    echo "| command | time | throughput | peak RSS |"
+    echo "| --- | ---: | ---: | ---: |"
+    for index in "${!keys[@]}"; do
+      row "${labels[$index]}" "${best[$index]}" "${peak[$index]}" "$bytes"
+    done
+    echo
+    echo "| target | measured | status |"
+    echo "| --- | ---: | --- |"
+    awk -v v="$(t validate)" -v jv="$(t json_verify)" -v m="$(t minify)" -v jr="$(t json_reformat)" \
+      -v s="$(t select)" -v jq="$(t jq)" -v f="$(t filter)" -v jf="$(t jq_filter)" \
+      -v kb="$ours_peak" -v fkb="${peak[${index_of[filter]}]}" 'BEGIN {
+        status(v / jv <= 0.5, "`validate` time ≤ 0.5× `json_verify -q`", sprintf("%.2f×", v / jv))
+        status(m / jr <= 0.5, "`minify` time ≤ 0.5× `json_reformat -m`", sprintf("%.2f×", m / jr))
+        status(jq / s >= 5, "`select` ≥ 5× jq (no filter)", sprintf("%.1f×", jq / s))
+        status(jf / f >= 20, "`select` with a filter ≥ 20× jq", sprintf("%.1f×", jf / f))
+        status(fkb * 1024 < 64e6, "`select` with a filter < 64 MB peak RSS", sprintf("%.0f MB", fkb * 1024 / 1e6))
+        status(kb * 1024 < 64e6, "every jsonstream command < 64 MB peak RSS", sprintf("%.0f MB", kb * 1024 / 1e6))
+      }
+      function status(ok, target, measured) {
+        printf "| %s | %s | %s |\n", target, measured, ok ? "met" : "**not met**"
+      }'
+  )"
+  echo
+  echo "$table"
+  if ((write_readme)); then
+    block="$(mktemp)"
+    echo "$table" >"$block"
+    awk -v begin="$(begin_marker "$size")" -v end="$(end_marker "$size")" -v block="$block" '
+      $0 == begin { print; print ""; while ((getline line < block) > 0) print line; print ""; skip = 1; next }
+      $0 == end { skip = 0 }
+      !skip { print }' "$readme" >"$readme.new"
+    mv "$readme.new" "$readme"
+    rm -f "$block"
+    echo "(written into $readme)"
+  fi
+  unset best peak index_of
 done
