@@ -115,7 +115,7 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endObject()
       try deliver()
-      if !tracker.results.isEmpty { try deliverResults() }
+      if !tracker.results.isEmpty && tracker.canDeliver { try deliverResults() }
     case .held:
       tracker.heldBuilder.endObject()
       if tracker.heldDepth == 0 { try heldValueEnded() }
@@ -123,7 +123,8 @@ public struct JSONItemStreamer: JSONEventHandler {
       builder.endObject()
       tracker.heldBuilder.endObject()
       if tracker.heldDepth == 0 { try heldValueEnded() }
-    case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
+    case .outside, .matchStart:
+      if !tracker.results.isEmpty && tracker.canDeliver { try deliverResults() }
     }
   }
 
@@ -134,7 +135,7 @@ public struct JSONItemStreamer: JSONEventHandler {
     case .matchEnd:
       builder.endArray()
       try deliver()
-      if !tracker.results.isEmpty { try deliverResults() }
+      if !tracker.results.isEmpty && tracker.canDeliver { try deliverResults() }
     case .held:
       tracker.heldBuilder.endArray()
       if tracker.heldDepth == 0 { try heldValueEnded() }
@@ -142,7 +143,8 @@ public struct JSONItemStreamer: JSONEventHandler {
       builder.endArray()
       tracker.heldBuilder.endArray()
       if tracker.heldDepth == 0 { try heldValueEnded() }
-    case .outside, .matchStart: if !tracker.results.isEmpty { try deliverResults() }
+    case .outside, .matchStart:
+      if !tracker.results.isEmpty && tracker.canDeliver { try deliverResults() }
     }
   }
 

@@ -115,10 +115,17 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     if _tracker.canDeliver { try _forwardResults() }
   }
 
+  /// A held scalar, whole: made a value directly, not through the tree builder.
+  @usableFromInline
+  mutating func _heldScalar(_ value: JSONValue) throws {
+    _tracker.heldValueEnded(value)
+    if _tracker.canDeliver { try _forwardResults() }
+  }
+
   /// A container's end outside matches, or a match's end: forwards what was decided.
   @inlinable @inline(__always)
   mutating func _containerEnded() throws {
-    if !_tracker.results.isEmpty { try _forwardResults() }
+    if !_tracker.results.isEmpty && _tracker.canDeliver { try _forwardResults() }
   }
 
   /// Forwards the object's start to ``downstream`` when the object is selected (after calling
@@ -242,8 +249,8 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     let action = try _tracker.valueStart(container: false)
     if action == .held || action == .heldInside {
       if action == .heldInside { try downstream.string(value) }
+      if _tracker.heldDepth == 0 { return try _heldScalar(.string(value.string)) }
       _tracker.heldBuilder.string(value)
-      if _tracker.heldDepth == 0 { try _heldValueEnded() }
     } else if try _start(action) {
       try downstream.string(value)
     }
@@ -256,8 +263,10 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     let action = try _tracker.valueStart(container: false)
     if action == .held || action == .heldInside {
       if action == .heldInside { try downstream.number(value) }
+      if _tracker.heldDepth == 0 {
+        return try _heldScalar(.number(JSONValue.Number(keepingText: value)))
+      }
       _tracker.heldBuilder.number(value)
-      if _tracker.heldDepth == 0 { try _heldValueEnded() }
     } else if try _start(action) {
       try downstream.number(value)
     }

@@ -208,7 +208,7 @@ extension _FilterExpression {
     case .query(let query):
       return !query.isRelative
         || query.query.segments.contains { $0.selectors.contains(where: \.readsRoot) }
-    case .literal: return false
+    case .literal, .probe: return false
     case .function(_, let arguments): return arguments.contains(where: \.readsRoot)
     }
   }

@@ -70,6 +70,8 @@ struct _QueryEvaluator {
   var paths: [(parent: Int, step: _PathStep)] = []
   /// Compiled patterns of `match` and `search`, nil for an invalid one.
   var patterns: [String: _IRegexp?] = [:]
+  /// What the probes of a projected filter found, for its `.probe` operands.
+  var probeValues: [JSONValue?] = []
 
   init(root: JSONValue, tracksPaths: Bool) {
     self.root = root
@@ -233,6 +235,9 @@ struct _QueryEvaluator {
       return !nodes(of: query, current: current).isEmpty
     case .function(let name, let arguments):
       return logicalFunction(name, arguments, current: current)
+    case .probe(let index):
+      if case .some = probeValues[index] { return true }
+      return false
     case .literal:
       return false  // the parser lets no literal stand as a test
     }
@@ -247,6 +252,7 @@ struct _QueryEvaluator {
   mutating func value(_ expression: _FilterExpression, current: JSONValue) -> JSONValue? {
     switch expression {
     case .literal(let value): return value
+    case .probe(let index): return probeValues[index]
     case .query(let query):
       if let found = Self.singular(query, current: current) { return found }
       let found = nodes(of: query, current: current)
@@ -259,9 +265,14 @@ struct _QueryEvaluator {
       default: return .none
       }
     case .function(.count, let arguments):
+      if case .probe(let index) = arguments[0] {
+        if case .some = probeValues[index] { return .number(.init(1)) }
+        return .number(.init(0))
+      }
       guard case .query(let query) = arguments[0] else { return .none }
       return .number(.init(nodes(of: query, current: current).count))
     case .function(.value, let arguments):
+      if case .probe(let index) = arguments[0] { return probeValues[index] }
       guard case .query(let query) = arguments[0] else { return .none }
       let found = nodes(of: query, current: current)
       return found.count == 1 ? Optional(found[0].value) : .none

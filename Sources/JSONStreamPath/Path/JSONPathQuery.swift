@@ -133,6 +133,9 @@ indirect enum _FilterExpression: Sendable, Hashable, CustomStringConvertible {
   /// A query: as a test, whether it selects anything; as a comparable, its one value.
   case query(_FilterQuery)
   case literal(JSONValue)
+  /// A singular query a projected filter's probe answered (see `_Projection`): its value is
+  /// the evaluator's `probeValues[index]`. Never made by the parser.
+  case probe(Int)
   case function(_FunctionName, [_FilterExpression])
 
   var description: String {
@@ -143,6 +146,7 @@ indirect enum _FilterExpression: Sendable, Hashable, CustomStringConvertible {
     case .not(let operand): return "!" + operand.description
     case .comparison(let lhs, let op, let rhs): return "(\(lhs) \(op.rawValue) \(rhs))"
     case .query(let query): return query.description
+    case .probe(let index): return "@probe\(index)"
     case .literal(let value):
       switch value {
       case .null: return "null"

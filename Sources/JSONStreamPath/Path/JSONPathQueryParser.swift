@@ -537,7 +537,7 @@ extension _FilterExpression {
   /// (existence) and functions of LogicalType or NodesType.
   var isLogical: Bool {
     switch self {
-    case .or, .and, .not, .comparison, .query: return true
+    case .or, .and, .not, .comparison, .query, .probe: return true
     case .literal: return false
     case .function(let name, _): return name.result != .value
     }

@@ -15,6 +15,12 @@
 // evaluated on its tree. A match that may contain further matches (a descendant segment) is
 // forwarded as it is parsed, and tracked: a match inside it is held (forwarded as part of the
 // outer match, and built), and reported once the outer match has ended.
+//
+// A filter that reads only members of its candidate by name (`[?@.total > 100]`), followed
+// by steps of names, indexes and wildcards (`.id`), is projected: the candidate is not held
+// but tracked, with a probe path for each member the filter reads; what the probes find and
+// what the rest of the path selects are held, and at the candidate's end the filter decides
+// whether those results go out. The rest of the candidate is skipped by the parser.
 
 import JSONStreamCore
 import JSONStreamValue
@@ -102,8 +108,10 @@ struct _SelectionTracker {
   @usableFromInline var engines: [_SegmentEngine] = []
   /// The open containers' places, root first, when paths are reported.
   var frameLocations: [_PathStep] = []
-  /// Whether the value beginning now is wanted by an engine of its container.
+  /// Whether the value beginning now is wanted by an engine of its container, and which, when
+  /// only one does (else -1).
   var childWanted = false
+  var childWantedBy = -1
   /// The value being held: open containers in it (0 for a scalar, or once it is complete).
   @usableFromInline var heldDepth = 0
   /// Open matches that are tracked (forwarded, with matches inside them held): results wait
@@ -120,6 +128,17 @@ struct _SelectionTracker {
   var heldWanted = false
   /// Values decided, not yet taken by the consumer.
   @usableFromInline var results: [_HeldResult] = []
+  /// The paths the consumer gave; the probe paths of projected filters follow them.
+  let userPathCount: Int
+  /// Per step: how a filter step is projected, when it is.
+  let projections: [_Projection?]
+  /// The filter step of the projected candidate open now, or -1 (candidates do not nest).
+  /// Its probes' values are in `evaluator.probeValues`; its results wait in `results`, from
+  /// `candidateResults` on, for the filter.
+  @usableFromInline var candidateStep = -1
+  var candidateResults = 0
+  /// `[path]` for each path, made once: a result's paths, without an allocation per result.
+  let singlePaths: [[Int]]
   /// Tests filters on held values (and keeps their compiled patterns).
   var evaluator = _QueryEvaluator(root: .null, tracksPaths: false)
   /// Where the value beginning now is: an object member (key in `matchedKey`), an array
@@ -136,6 +155,8 @@ struct _SelectionTracker {
     @usableFromInline var engineStart: Int
     /// A match tracked for the matches inside it.
     @usableFromInline var isMatch = false
+    /// A projected filter's candidate.
+    @usableFromInline var isCandidate = false
 
     @inlinable
     init(isObject: Bool, stateStart: Int, engineStart: Int) {
@@ -192,6 +213,43 @@ struct _SelectionTracker {
       engineSelectors.append(nil)
       suffixes.append(JSONPathQuery(segments: []))
     }
+    // Projected filters, and a probe path for each member name list they read.
+    userPathCount = paths.count
+    var projections = [_Projection?](repeating: nil, count: steps.count)
+    if holdsValues {
+      for path in 0..<paths.count {
+        for step in pathStarts[path]..<pathEnds[path] {
+          guard
+            var projection = _Projection(
+              path: path, step: step, segments: paths[path].query.segments,
+              firstStep: pathStarts[path])
+          else { continue }
+          for memberNames in projection.probeNames {
+            projection.probePaths.append(pathStarts.count)
+            pathStarts.append(steps.count)
+            for name in memberNames {
+              var compiled = _CompiledStep(isDescendant: false)
+              compiled.kind = _CompiledStep.name
+              compiled.nameStart = names.count
+              compiled.nameCount = name.utf8.count
+              names += Array(name.utf8)
+              steps.append(compiled)
+              engineSelectors.append(nil)
+              suffixes.append(JSONPathQuery(segments: []))
+              projections.append(nil)
+            }
+            pathEnds.append(steps.count)
+            steps.append(_CompiledStep(isDescendant: false))
+            engineSelectors.append(nil)
+            suffixes.append(JSONPathQuery(segments: []))
+            projections.append(nil)
+          }
+          projections[step] = projection
+        }
+      }
+    }
+    self.projections = projections
+    singlePaths = (0..<pathStarts.count).map { [$0] }
     self.steps = steps
     self.pathStarts = pathStarts
     self.pathEnds = pathEnds
@@ -241,7 +299,23 @@ struct _SelectionTracker {
     childWanted = false
     let matches = setContainsMatch(from: setStart)
     let inMatch = openMatchFrames > 0
-    if wanted || (matches && inMatch) {
+    if wanted && container && !inMatch && candidateStep < 0 && setStart == stateCount,
+      childWantedBy >= 0, let projection = projections[engines[childWantedBy].step]
+    {
+      // A projected filter's candidate: tracked for its probes and the rest of the path.
+      for path in projection.probePaths {
+        append(UInt64(path) << 32 | UInt64(pathStarts[path]))
+      }
+      append(UInt64(projection.path) << 32 | UInt64(projection.step + 1))
+      candidateStep = projection.step
+      candidateResults = results.count
+      evaluator.probeValues.removeAll(keepingCapacity: true)
+      for _ in projection.probePaths { evaluator.probeValues.append(.none) }
+      pushFrame(isObject: isObject, setStart: setStart, isMatch: false)
+      frames[frames.count - 1].isCandidate = true
+      return .outside
+    }
+    if wanted || (matches && (inMatch || candidateStep >= 0)) {
       // Held: an engine decides it, or it is a match inside a match, reported after it.
       heldSetStart = setStart
       heldLocation = childLocation
@@ -337,6 +411,7 @@ struct _SelectionTracker {
       return openMatchFrames > 0 ? .heldInside : .held
     }
     let frame = frames[frames.count &- 1]
+    if frame.isCandidate { decideCandidate() }
     if engines.count > frame.engineStart || reportsPaths { finishFrame() }
     frames.removeLast()
     stateCount = frame.stateStart
@@ -348,9 +423,10 @@ struct _SelectionTracker {
     return openMatchFrames > 0 ? .inside : .outside
   }
 
-  /// Whether results can go to the consumer now: not while a tracked match is forwarded.
+  /// Whether results can go to the consumer now: not while a tracked match is forwarded, nor
+  /// while a projected candidate waits for its filter.
   @inlinable
-  var canDeliver: Bool { openMatchFrames == 0 }
+  var canDeliver: Bool { openMatchFrames == 0 && candidateStep < 0 }
 
   /// An object key: inside a match it is part of it; else the value's set is computed now, and
   /// `.matchStart` says the member's value will be a match (the key itself is not part of it).
@@ -381,10 +457,11 @@ struct _SelectionTracker {
       return .outside
     }
     childWanted = false
+    childWantedBy = -1
     if engines.count > frames[top].engineStart {
-      for engine in engines[frames[top].engineStart...] where engine.wants(key: key) {
+      for index in frames[top].engineStart..<engines.count where engines[index].wants(key: key) {
+        childWantedBy = childWanted ? -1 : index
         childWanted = true
-        break
       }
     }
     if setContainsMatch(from: pendingStart) {
@@ -444,8 +521,11 @@ struct _SelectionTracker {
   /// The held value is complete in ``heldBuilder``: decides what it and the values inside it
   /// match, into ``results``.
   @usableFromInline
-  mutating func heldValueEnded() {
-    let value = heldBuilder.takeValues()[0]
+  mutating func heldValueEnded() { heldValueEnded(heldBuilder.takeValues()[0]) }
+
+  /// A held value is complete: `value` (a scalar need not go through ``heldBuilder``).
+  @usableFromInline
+  mutating func heldValueEnded(_ value: JSONValue) {
     let child = _SelectedChild(location: heldLocation, value: value)
     if heldWanted {
       var output: [_SelectedChild] = []
@@ -456,26 +536,72 @@ struct _SelectionTracker {
       }
     }
     var matched: [Int] = []
+    var matchedPath = -1
     for position in heldSetStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
-      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { matched.append(path) }
+      guard Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] else { continue }
+      if path < userPathCount {
+        if matchedPath >= 0 { matched.append(matchedPath) }
+        matchedPath = path
+      } else if candidateStep >= 0,
+        let probe = projections[candidateStep]!.probePaths.firstIndex(of: path)
+      {
+        evaluator.probeValues[probe] = value
+      }
     }
-    if !matched.isEmpty { results.append(result(paths: matched.sorted(), child, steps: [])) }
+    if matchedPath >= 0 {
+      let paths = matched.isEmpty ? singlePaths[matchedPath] : (matched + [matchedPath]).sorted()
+      results.append(result(paths: paths, child, steps: []))
+    }
     for position in heldSetStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
       let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
-      if step != pathEnds[path] { evaluate(path: path, from: step, on: child) }
+      if step != pathEnds[path] && path < userPathCount {
+        evaluate(path: path, from: step, on: child)
+      }
     }
     stateCount = heldSetStart
+  }
+
+  /// The projected candidate ends: its filter, tested on what the probes found, decides
+  /// whether the results of the rest of its path go out.
+  mutating func decideCandidate() {
+    guard candidateStep >= 0 else { return }
+    let projection = projections[candidateStep]!
+    candidateStep = -1
+    // A probe whose names extend another's that found a value is found inside that value.
+    var probes = evaluator.probeValues
+    let names = projection.probeNames
+    for index in probes.indices {
+      guard case .none = probes[index] else { continue }
+      for other in names.indices
+      where names[other].count < names[index].count && names[index].starts(with: names[other]) {
+        guard case .some(var value) = probes[other] else { continue }
+        var found = true
+        for name in names[index][names[other].count...] {
+          guard case .object(let object) = value, let member = object[name] else {
+            found = false
+            break
+          }
+          value = member
+        }
+        if found { probes[index] = .some(value) }
+        break
+      }
+    }
+    evaluator.probeValues = probes
+    if !evaluator.test(projection.expression, current: .null) {
+      results.removeSubrange(candidateResults...)
+    }
   }
 
   /// The children an engine selected: each is a match, or the context of the rest of its path.
   mutating func report(_ selected: [_SelectedChild], of engine: _SegmentEngine) {
     for child in selected {
       if engine.step + 1 == pathEnds[engine.path] {
-        results.append(result(paths: [engine.path], child, steps: []))
+        results.append(result(paths: singlePaths[engine.path], child, steps: []))
       } else {
         evaluate(path: engine.path, from: engine.step + 1, on: child)
       }
@@ -485,7 +611,7 @@ struct _SelectionTracker {
   /// The results of `path`'s steps from `step` on, evaluated on the tree of `child`.
   mutating func evaluate(path: Int, from step: Int, on child: _SelectedChild) {
     for (steps, value) in suffixes[step]._selectWithSteps(in: child.value) {
-      results.append(result(paths: [path], child, steps: steps, value: value))
+      results.append(result(paths: singlePaths[path], child, steps: steps, value: value))
     }
   }
 
@@ -514,7 +640,7 @@ struct _SelectionTracker {
     guard let top = frames.indices.last else {
       // The root: every path at its first step.
       let start = stateCount
-      for path in pathStarts.indices { append(UInt64(path) << 32 | UInt64(pathStarts[path])) }
+      for path in 0..<userPathCount { append(UInt64(path) << 32 | UInt64(pathStarts[path])) }
       childIsMember = false
       childIndex = -1
       return start
@@ -532,9 +658,11 @@ struct _SelectionTracker {
     let start = stateCount
     advance(from: frames[top].stateStart, to: start, index: index) { _, _ in false }
     if !isSimple && engines.count > frames[top].engineStart {
-      for engine in engines[frames[top].engineStart...] where engine.wants(position: index) {
+      childWantedBy = -1
+      for engine in frames[top].engineStart..<engines.count
+      where engines[engine].wants(position: index) {
+        childWantedBy = childWanted ? -1 : engine
         childWanted = true
-        break
       }
     }
     childIsMember = false
@@ -621,3 +749,90 @@ struct _CompiledStep {
   @inlinable
   init(isDescendant: Bool) { self.isDescendant = isDescendant }
 }
+
+/// A filter step projected: what its filter reads of the candidate, and the rest of its path.
+struct _Projection {
+  /// The path and its filter step.
+  let path: Int
+  let step: Int
+  let expression: _FilterExpression
+  /// The member name lists the filter reads (`@.a.b` is `["a", "b"]`), and their probe paths.
+  let probeNames: [[String]]
+  var probePaths: [Int] = []
+
+  /// The projection of `path`'s `step`, when the step is one filter of a child segment that
+  /// reads only members by name, and the rest of the path is names, indexes and wildcards.
+  init?(path: Int, step: Int, segments: [JSONPathQuery.Segment], firstStep: Int) {
+    let index = step - firstStep
+    let segment = segments[index]
+    guard !segment.isDescendant, segment.selectors.count == 1,
+      case .filter(let filter) = segment.selectors[0],
+      let names = Self.names(read: filter.expression), index + 1 < segments.count,
+      segments[(index + 1)...].allSatisfy({ JSONPath.Step(streaming: $0)?.isDescendant == false })
+    else { return nil }
+    self.path = path
+    self.step = step
+    var unique: [[String]] = []
+    for list in names where !unique.contains(list) { unique.append(list) }
+    probeNames = unique
+    expression = Self.probing(filter.expression, unique)
+  }
+
+  /// `expression` with each query of `names` replaced by its probe.
+  static func probing(_ expression: _FilterExpression, _ names: [[String]]) -> _FilterExpression {
+    switch expression {
+    case .or(let operands): return .or(operands.map { probing($0, names) })
+    case .and(let operands): return .and(operands.map { probing($0, names) })
+    case .not(let operand): return .not(probing(operand, names))
+    case .comparison(let lhs, let op, let rhs):
+      return .comparison(probing(lhs, names), op, probing(rhs, names))
+    case .query(let query):
+      let list = query.query.segments.map { segment -> String in
+        if case .name(let name) = segment.selectors[0] { return name }
+        return ""
+      }
+      return names.firstIndex(of: list).map { .probe($0) } ?? expression
+    case .literal, .probe: return expression
+    case .function(let name, let arguments):
+      return .function(name, arguments.map { probing($0, names) })
+    }
+  }
+
+  /// The member name lists an expression reads; nil when it reads anything else (`@` itself,
+  /// an index, a wildcard, a descendant, the root).
+  static func names(read expression: _FilterExpression) -> [[String]]? {
+    switch expression {
+    case .or(let operands), .and(let operands):
+      var all: [[String]] = []
+      for operand in operands {
+        guard let names = names(read: operand) else { return nil }
+        all += names
+      }
+      return all
+    case .not(let operand): return names(read: operand)
+    case .comparison(let lhs, _, let rhs):
+      guard let left = names(read: lhs), let right = names(read: rhs) else { return nil }
+      return left + right
+    case .query(let query):
+      guard query.isRelative, !query.query.segments.isEmpty else { return nil }
+      var list: [String] = []
+      for segment in query.query.segments {
+        guard !segment.isDescendant, segment.selectors.count == 1,
+          case .name(let name) = segment.selectors[0]
+        else { return nil }
+        list.append(name)
+      }
+      return [list]
+    case .literal, .probe: return []
+    case .function(_, let arguments):
+      var all: [[String]] = []
+      for argument in arguments {
+        guard let names = names(read: argument) else { return nil }
+        all += names
+      }
+      return all
+    }
+  }
+
+}
+

@@ -26,6 +26,8 @@ let queries = [
   "$[*]", "$..*", "$..[0]", "$[-1]", "$[1:-1:2]", "$[::-1]", "$[?@.a]", "$..[?@ > 1]",
   "$[?@.a == 'x' || length(@) > 2]", "$['a','b',0,-1]", "$..a", "$.a..b[*]", "$[0,0,-2:]",
   "$..[?match(@, '[a-z]+')]", "$[?count(@.*) >= 2].*", "$..['a'][1:]",
+  // Projected filters: members read by name, then names, indexes and wildcards.
+  "$[?@.a > 1].b", "$[?@.a.b == 'x' && !@.c][0]", "$..x[?@.y].z", "$[?match(@.a, 'a.*')].*",
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -184,6 +184,39 @@ struct JSONPathStreamingMemoryTests {
     #expect(last.handler.downstream.values == [3])
   }
 
+  @Test("a filter that reads members by name, then a path: only what they read is kept")
+  func projected() throws {
+    let text = #"""
+      [{"a":1,"b":{"c":[1,2]},"n":"x"},{"a":5,"n":"y","b":{"c":[3]}},[{"a":9}],7,
+       {"n":"z","a":{"d":2},"b":{"c":4}},{"a":3,"a":0,"n":"dup"},{"b":{"c":[5]},"a":6}]
+      """#
+    let bytes = Array(text.utf8)
+    let document = try JSONValue(parsing: bytes)
+    for query in [
+      "$[?@.a > 2].n", "$[?@.a > 2].b.c[*]", "$[?@.a.d == 2 || @.a == 1].b", "$[?!@.a].*",
+      "$[?@.n == 'y' && @.a == 5]['n','a']", "$[?length(@.n) == 1].b.c[0]",
+      "$[?match(@.n, '[xz]')].a", "$[?@.a == 0].n", "$[?@.b.c > 3].n",
+    ] {
+      let path = try JSONPath(query)
+      for chunkSize in [1, 5, bytes.count] {
+        let streamed = try selectStreaming([path], bytes, chunkSize: chunkSize)
+        let tree = path.selectWithPaths(in: document)
+        #expect(streamed.map(\.path) == tree.map(\.path), "\(query), chunks of \(chunkSize)")
+        #expect(streamed.map(\.value) == tree.map(\.value), "\(query), chunks of \(chunkSize)")
+      }
+    }
+    // The candidate is not built: its other members are skipped, whatever their size.
+    var big = "["
+    for index in 0..<2000 {
+      big +=
+        (index > 0 ? "," : "") + #"{"a":\#(index),"skip":["# + String(repeating: "1,", count: 200)
+        + #"1],"n":\#(index)}"#
+    }
+    let (values, heldBytes, _) = try Self.measure("$[?@.a >= 1998].n", Array((big + "]").utf8))
+    #expect(values == [1998, 1999])
+    #expect(heldBytes < 1024, "\(heldBytes) bytes held")
+  }
+
   @Test("unions give each selector's results in turn; duplicates are kept")
   func unions() throws {
     let bytes = Array(#"{"a":[10,11,12,13],"b":{"x":1,"y":2}}"#.utf8)
