@@ -18,7 +18,9 @@ import JSONStreamValue
 ///
 /// Every query ``JSONPath/isStreamable`` takes is streamed, with bounded memory: a value that
 /// a name, an index from 0 or a wildcard selects is forwarded as it is parsed; a filter's
-/// candidate (an element of the array it applies to) is held only until it is tested; `[-n]`
+/// candidate (an element of the array it applies to) is held only until it is tested, and
+/// not at all when the filter reads only members by name and names, indexes or wildcards
+/// follow (`$.orders[?@.total > 100].id`: only `total` and `id` are kept); `[-n]`
 /// holds the last n elements, a slice with a negative bound the last elements it may take, a
 /// negative step the elements it selects (given in reverse), a union the results that wait
 /// for the selectors before it. Results come in RFC 9535's order for each path, except with a
