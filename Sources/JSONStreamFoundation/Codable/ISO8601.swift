@@ -11,9 +11,7 @@ enum _ISO8601 {
   /// Foundation's calendar is the Julian one), read here; any other text as Foundation's
   /// `JSONDecoder` reads it with `.iso8601`. Nil when neither takes it.
   static func date(from text: String) -> Date? {
-    var text = text
-    if let date = text.withUTF8({ parse($0) }) { return date }
-    return foundationDate(from: text)
+    parse(Array(text.utf8)) ?? foundationDate(from: text)
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, seconds rounded down, as Foundation's `JSONEncoder`
@@ -51,7 +49,7 @@ enum _ISO8601 {
 
   // MARK: The common form
 
-  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func parse(_ text: [UInt8]) -> Date? {
     guard text.count >= 20 else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var value = 0
