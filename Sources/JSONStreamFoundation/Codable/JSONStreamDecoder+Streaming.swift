@@ -158,9 +158,7 @@ extension JSONStreamDecoder {
     let settings = self.settings
     return try Self.withContiguous(bytes) { buffer in
       if buffer.count > settings.parseOptions.limits.maxInputLength {
-        var result: [T] = []
-        try settings.decodeLinesPastLimit(type, buffer) { result.append($0) }
-        return result
+        return try settings.decodeLinesPastLimit(type, buffer)
       }
       // A map sizes the result once (appending through the body form copied each value
       // once more and regrew the array: 3% of decoding twitter's statuses as lines).
@@ -199,9 +197,7 @@ extension JSONStreamDecoder {
     let settings = self.settings
     return try Self.withContiguous(bytes) { buffer in
       if buffer.count > settings.parseOptions.limits.maxInputLength {
-        var result: [T] = []
-        try settings.decodeLinesPastLimit(type, buffer) { result.append($0) }
-        return result
+        return try settings.decodeLinesPastLimit(type, buffer)
       }
       let lines = Self.lines(in: buffer)
       let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
@@ -300,6 +296,15 @@ extension JSONStreamDecoder.Settings {
           underlyingError: context.underlyingError)
       }
     }
+  }
+
+  /// ``decodeLinesPastLimit(_:_:_:)``, the lines collected.
+  func decodeLinesPastLimit<T: Decodable>(_ type: T.Type, _ buffer: UnsafeRawBufferPointer)
+    throws -> [T]
+  {
+    var result: [T] = []
+    try decodeLinesPastLimit(type, buffer) { result.append($0) }
+    return result
   }
 
   /// Input longer than `maxInputLength`, which bounds it as a whole: the document reader finds
