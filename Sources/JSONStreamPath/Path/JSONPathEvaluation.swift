@@ -47,10 +47,8 @@ enum _PathStep {
   case index(Int)
 
   /// `$` and the steps in bracket notation: `$['items'][0]` (RFC 9535 §2.7).
-  static func normalizedPath(_ steps: some Sequence<_PathStep>, after prefix: String = "$")
-    -> String
-  {
-    var text = prefix
+  static func normalizedPath(_ steps: some Sequence<_PathStep>) -> String {
+    var text = "$"
     for step in steps {
       switch step {
       case .root: break

@@ -24,17 +24,15 @@ struct _SegmentEngine {
   let path: Int
   let step: Int
   let selectors: [_EngineSelector]
-  let isObject: Bool
   /// Per selector: results waiting for the selectors before it to finish.
   var queues: [[_SelectedChild]]
   /// Per selector: the trailing elements held until the array's end decides them.
   var held: [[(position: Int, value: JSONValue)]]
 
-  init(path: Int, step: Int, selectors: [_EngineSelector], isObject: Bool) {
+  init(path: Int, step: Int, selectors: [_EngineSelector]) {
     self.path = path
     self.step = step
     self.selectors = selectors
-    self.isObject = isObject
     queues = Array(repeating: [], count: selectors.count)
     held = Array(repeating: [], count: selectors.count)
   }

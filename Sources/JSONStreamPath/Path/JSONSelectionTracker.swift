@@ -381,7 +381,7 @@ struct _SelectionTracker {
     frame.isMatch = isMatch
     if isMatch { openMatchFrames += 1 }
     frames.append(frame)
-    startEngines(from: setStart, isObject: isObject)
+    startEngines(from: setStart)
   }
 
   /// `}` or `]`.
@@ -492,14 +492,14 @@ struct _SelectionTracker {
   }
 
   /// Starts an engine for each state of the new container's set whose step needs one.
-  mutating func startEngines(from start: Int, isObject: Bool) {
+  mutating func startEngines(from start: Int) {
     for position in start..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
       let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
       if let selectors = engineSelectors[step] {
         engines.append(
-          _SegmentEngine(path: path, step: step, selectors: selectors, isObject: isObject))
+          _SegmentEngine(path: path, step: step, selectors: selectors))
       }
     }
   }
