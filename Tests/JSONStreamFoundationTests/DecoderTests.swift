@@ -137,11 +137,24 @@ struct DecoderTests {
     }
   }
 
-  @Test("a number below Double's smallest magnitude rounds to zero, as IEEE 754 says")
+  @Test("a nonzero number too small for the type does not decode, as with JSONDecoder")
   func underflow() throws {
-    // JSONSerialization agrees; Foundation's JSONDecoder calls such input invalid JSON.
-    let zeros = try JSONStreamDecoder().decode([Double].self, from: Array("[1e-400,-1e-400]".utf8))
-    #expect(zeros == [0, 0] && zeros[0].sign == .plus && zeros[1].sign == .minus)
+    // It would round to zero; JSONDecoder refuses it, and so do we, naming the value. Zero
+    // written with any exponent, and the smallest subnormals, still decode.
+    for (text, index) in [("[1e-400,0]", 0), ("[0,-1e-400]", 1)] {
+      let error = try #require(throws: DecodingError.self) {
+        try JSONStreamDecoder().decode([Double].self, from: Array(text.utf8))
+      }
+      guard case .dataCorrupted(let context) = error else { throw error }
+      #expect(context.codingPath.map(\.intValue) == [index])
+      #expect(context.debugDescription.contains("does not fit in Double"))
+    }
+    #expect(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode(Float.self, from: Array("1e-46".utf8))
+    }
+    let zeros = try JSONStreamDecoder().decode(
+      [Double].self, from: Array("[0e-999,-0.0e-5,4.9e-324]".utf8))
+    #expect(zeros == [0, 0, .leastNonzeroMagnitude] && zeros[1].sign == .minus)
   }
 
   struct Profile: Codable, Equatable {

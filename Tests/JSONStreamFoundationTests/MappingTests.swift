@@ -171,6 +171,80 @@ struct MappingTests {
       ])
   }
 
+  class Base: Decodable {
+    var name: String
+  }
+
+  final class Derived: Base {
+    var level: Int
+    enum Keys: CodingKey { case level, base }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      level = try container.decode(Int.self, forKey: .level)
+      try super.init(from: container.superDecoder(forKey: .base))
+    }
+  }
+
+  final class Inheriting: Base {
+    var level: Int
+    enum Keys: CodingKey { case level }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      level = try container.decode(Int.self, forKey: .level)
+      try super.init(from: container.superDecoder())
+    }
+  }
+
+  enum Payload: Decodable, Equatable {
+    case move(x: Int, y: Int)
+  }
+
+  @Test("unknown keys under .throw: super decoders' keys are known, nested containers checked")
+  func unknownKeysThroughContainers() throws {
+    let strict = JSONStreamDecoder()
+    strict.unknownKeyDecodingStrategy = .throw
+    func unknown<T: Decodable>(_ type: T.Type, _ text: String) -> (keys: String, path: String)? {
+      let result = Result { try strict.decode(type, from: Data(text.utf8)) }
+      guard case .failure(let error) = result else { return nil }
+      guard case DecodingError.dataCorrupted(let context) = error else {
+        return ("\(error)", "?")
+      }
+      let keys = context.debugDescription.split(separator: ":").dropFirst().joined(separator: ":")
+      let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+      return (keys, path.joined(separator: "."))
+    }
+    // The keys a super decoder reads are known, under "super" or a key of the type's own.
+    #expect(unknown(Derived.self, #"{"level":1,"base":{"name":"n"}}"#) == nil)
+    #expect(unknown(Inheriting.self, #"{"level":1,"super":{"name":"n"}}"#) == nil)
+    // What the super decoder's object holds beyond what the superclass read is unknown.
+    let inBase = unknown(Derived.self, #"{"level":1,"base":{"name":"n","age":3}}"#)
+    #expect(inBase?.keys.contains(#""age""#) == true && inBase?.path == "base")
+    #expect(
+      unknown(Derived.self, #"{"level":1,"base":{"name":"n"},"x":0}"#)?.keys.contains(#""x""#)
+        == true)
+    // A synthesized enum payload is a nested keyed container: its extra keys are unknown.
+    #expect(unknown(Payload.self, #"{"move":{"x":1,"y":2}}"#) == nil)
+    let payload = unknown([Payload].self, #"[{"move":{"x":1,"y":2,"z":3}}]"#)
+    #expect(payload?.keys.contains(#""z""#) == true && payload?.path == "0.move")
+    #expect(
+      unknown(Payload.self, #"{"move":{"x":1,"y":2},"jump":{}}"#)?.keys.contains("jump") == true)
+    // A decode that failed and was caught leaves nothing to check.
+    struct Fallback: Decodable {
+      var value: Int
+      enum Keys: CodingKey { case wrapped, value }
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        if let payload = try? container.decode(Payload.self, forKey: .wrapped) {
+          guard case .move(let x, _) = payload else { throw CancellationError() }
+          value = x
+        } else {
+          value = try container.decode(Int.self, forKey: .value)
+        }
+      }
+    }
+    #expect(unknown(Fallback.self, #"{"wrapped":{"move":{"x":1}},"value":5}"#) == nil)
+  }
+
   final class Reports: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []

@@ -32,12 +32,14 @@ extension _Decoder {
     return try withPath(own, body)
   }
 
-  /// A decoder of its own for `value` (a super decoder).
+  /// A decoder of its own for `value` (a super decoder); what it asks for is checked with
+  /// the current value.
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
       options: options, root: document, cursor: value, path: path)
     decoder.state.types = state.types
     decoder.state.containerTypes = state.containerTypes
+    if checksKeys { state.pendingKeyChecks.append(.decoder(decoder)) }
     return decoder
   }
 }
@@ -146,6 +148,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       usage = decoder.state.usage
     case .own(let path):
       ownPath = path
+      if decoder.checksKeys { usage = decoder.nestedUsage(of: object, path: path) }
     }
     var converted: [String: Int]? = nil
     if decoder.convertsKeys {
@@ -172,10 +175,12 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
   var allKeys: [Key] {
-    usage?.tookAll = true
-    return (0..<object.count).compactMap {
+    let keys = (0..<object.count).compactMap {
       Key(stringValue: decoder.keyName(forMember: object.keyString($0)))
     }
+    // The keys handed out count as asked for; members no `Key` stands for stay unknown.
+    if let usage { for key in keys { usage.asked.insert(key.stringValue) } }
+    return keys
   }
 
   /// The value of the member `key` names, or nil when absent: under the model's JSON name
@@ -309,6 +314,10 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
 
   func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
     try scalar(key) { try $0.integer(type, $1, key) }
@@ -358,6 +367,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func superDecoder(under key: any CodingKey) -> any Decoder {
     var name = key.stringValue
+    usage?.asked.insert(name)
     let value = name.withUTF8 { object.position(ofKey: $0, hint: 0) }.map(object.value)
     return decoder.detached(value ?? .null, path: codingPath + [key])
   }
@@ -431,6 +441,10 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
   mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
   mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
 
   mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
     let value = try next(type)

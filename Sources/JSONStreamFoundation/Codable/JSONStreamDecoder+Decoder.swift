@@ -12,8 +12,14 @@ import JSONStream
 final class _KeyUsage {
   var asked: Set<String> = []
   var absent: [String] = []
-  /// `allKeys` was read: every member counts as asked for.
-  var tookAll = false
+}
+
+/// Keys checked once the value that asked for them is decoded: those of a nested keyed
+/// container (by its object, shared by every container of that object), or everything a
+/// super decoder's value asked for.
+enum _PendingKeyCheck {
+  case object(JSONNodeCursor, path: [any CodingKey], usage: _KeyUsage)
+  case decoder(_Decoder)
 }
 
 /// What a `_Decoder` changes as it goes. In memory of its own, not in the class's stored
@@ -28,6 +34,8 @@ struct _DecoderState {
   var mapping: _ModelMapping? = nil
   /// The keys its keyed container asked for, when they are checked.
   var usage: _KeyUsage? = nil
+  /// Nested containers and super decoders made while a value decodes, when keys are checked.
+  var pendingKeyChecks: [_PendingKeyCheck] = []
   var types = _TypeInfos()
   /// The container type of each key type met.
   var containerTypes = _KeyedContainerTypes()
@@ -175,7 +183,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     {
       return try documentValue(T.self)
     }
-    let (conformances, mapping) = storage.pointee.types.info(for: T.self)
+    // `type`, not `T`: a subclass's metatype passed as its superclass's decodes the subclass,
+    // as Foundation's decoder does.
+    let (conformances, mapping) = storage.pointee.types.info(for: type)
       ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
     if let array = conformances.decodableArray {
       return try array._decodeElements(from: self, as: T.self)
@@ -184,8 +194,17 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
     storage.pointee.mapping = mapping
-    var result = try T(from: self)
-    if storage.pointee.usage != nil { try checkKeys(T.self) }
+    var result: T
+    if checksKeys {
+      let mark = storage.pointee.pendingKeyChecks.count
+      // What a failed decode left (one a caller tried and caught) is not checked.
+      defer { storage.pointee.pendingKeyChecks.removeSubrange(mark...) }
+      result = try type.init(from: self)
+      try checkKeys(type)
+      try checkPendingKeys(type, from: mark)
+    } else {
+      result = try type.init(from: self)
+    }
     if mapping != nil {
       var model = result as! any JSONModel
       try model.didDecode()
@@ -236,6 +255,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
         return exact
       }
       text = number.text
+      // Beyond 64 bits (Int128, UInt128): from the digits.
+      if T.bitWidth > 64, let exact = _exactInteger(T.self, text: text) { return exact }
       return nil
     }
     guard let fits else { throw typeMismatch(type, value, key()) }
@@ -256,8 +277,17 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let (result, outOfRange) = value.withNumber({ number -> (T, String?) in
       let result = T(number.double)
       // A number beyond the type's range is an error, as in Foundation, not ±infinity (which
-      // only the non-finite literals, when the parse options allow them, stand for).
-      return (result, !result.isFinite && !number.isNonFinite ? number.text : nil)
+      // only the non-finite literals, when the parse options allow them, stand for); so is a
+      // nonzero number too small for it (`1e-400`), not ±0.
+      if !result.isFinite && !number.isNonFinite { return (result, number.text) }
+      if result == 0 {
+        let text = number.text
+        let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        if mantissa.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
+          return (result, text)
+        }
+      }
+      return (result, nil)
     }) {
       if let outOfRange {
         throw DecodingError.dataCorrupted(
@@ -375,13 +405,45 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.
   func checkKeys(_ type: Any.Type) throws {
-    guard let usage = storage.pointee.usage, cursor.kind == .object else { return }
-    var unknown: [String] = []
-    if !usage.tookAll {
-      for position in 0..<cursor.count {
-        let key = cursor.keyString(position)
-        if !usage.asked.contains(keyName(forMember: key)) { unknown.append(key) }
+    guard let usage = storage.pointee.usage else { return }
+    try checkKeys(type, of: cursor, usage: usage)
+  }
+
+  /// The keys the nested containers and super decoders made since `mark` disagree on with
+  /// their objects, while `type` decoded.
+  func checkPendingKeys(_ type: Any.Type, from mark: Int) throws {
+    for check in storage.pointee.pendingKeyChecks[mark...] {
+      switch check {
+      case .object(let object, let path, let usage):
+        try withPath(path) { try checkKeys(type, of: object, usage: usage) }
+      case .decoder(let decoder):
+        try decoder.checkKeys(type)
+        try decoder.checkPendingKeys(type, from: 0)
       }
+    }
+  }
+
+  /// The usage to record for a nested keyed container of `object`, at `path`: one per object,
+  /// checked when the current value is decoded.
+  func nestedUsage(of object: JSONNodeCursor, path: [any CodingKey]) -> _KeyUsage {
+    for check in storage.pointee.pendingKeyChecks {
+      if case .object(let other, _, let usage) = check, other.isSameNode(as: object) {
+        return usage
+      }
+    }
+    let usage = _KeyUsage()
+    storage.pointee.pendingKeyChecks.append(.object(object, path: path, usage: usage))
+    return usage
+  }
+
+  /// Fails on or reports the keys `object` and the containers that read it disagree on.
+  func checkKeys(_ type: Any.Type, of object: JSONNodeCursor, usage: _KeyUsage) throws {
+    guard object.kind == .object else { return }
+    let cursor = object
+    var unknown: [String] = []
+    for position in 0..<cursor.count {
+      let key = cursor.keyString(position)
+      if !usage.asked.contains(keyName(forMember: key)) { unknown.append(key) }
     }
     if !unknown.isEmpty && options.unknownKeyDecodingStrategy == .throw {
       throw DecodingError.dataCorrupted(
@@ -442,6 +504,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, cursor, nil) }
   func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type, cursor, nil) }
   func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type, cursor, nil) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func decode(_ type: Int128.Type) throws -> Int128 { try integer(type, cursor, nil) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type, cursor, nil) }
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, from: cursor) }
 }
 
@@ -508,4 +574,46 @@ extension Array: _DecodableArray where Element: Decodable {
       }
     }
   }
+}
+
+/// The integer that number text writes exactly (`1e3`, `12.50e1`, `-0`), when it is one and
+/// fits a `T`; nil otherwise.
+func _exactInteger<T: FixedWidthInteger>(_ type: T.Type, text: String) -> T? {
+  var digits: [UInt8] = []
+  var exponent = 0
+  var isNegative = false
+  var inFraction = false
+  var bytes = text.utf8[...]
+  while let byte = bytes.popFirst() {
+    switch byte {
+    case UInt8(ascii: "-"): isNegative = true
+    case UInt8(ascii: "."): inFraction = true
+    case UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
+      if inFraction { exponent -= 1 }
+    case UInt8(ascii: "e"), UInt8(ascii: "E"):
+      guard let written = Int(String(decoding: bytes, as: UTF8.self)) else { return nil }
+      exponent += written
+      bytes = bytes[bytes.endIndex...]
+    default: return nil
+    }
+  }
+  if digits.isEmpty { return 0 }
+  while exponent < 0, digits.last == 0 {
+    digits.removeLast()
+    exponent += 1
+  }
+  // A fraction, or more digits than any 128-bit integer has.
+  guard exponent >= 0, digits.count + exponent <= 40 else { return nil }
+  var value: T = 0
+  for digit in digits + [UInt8](repeating: 0, count: exponent) {
+    let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+    let (next, overflow2) =
+      isNegative
+      ? times10.subtractingReportingOverflow(T(digit))
+      : times10.addingReportingOverflow(T(digit))
+    guard !overflow, !overflow2 else { return nil }
+    value = next
+  }
+  return value
 }

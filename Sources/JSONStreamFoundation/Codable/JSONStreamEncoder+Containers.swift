@@ -55,6 +55,10 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt16) throws { try encode(Int(value)) }
   func encode(_ value: UInt32) throws { try encode(Int(value)) }
   func encode(_ value: UInt64) throws { try slot { try $0.number(value) } }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: Int128) throws { try slot { try $0.number(wide: value) } }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: UInt128) throws { try slot { try $0.number(wide: value) } }
 
   func encode<T: Encodable>(_ value: T) throws {
     if let deferredError = state.fields.deferredError { throw deferredError }
@@ -103,6 +107,14 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
   func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
   func encode(_ value: UInt64, forKey key: Key) throws { try member(key) { try $0.number(value) } }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: Int128, forKey key: Key) throws {
+    try member(key) { try $0.number(wide: value) }
+  }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: UInt128, forKey key: Key) throws {
+    try member(key) { try $0.number(wide: value) }
+  }
 
   func encode(_ value: Double, forKey key: Key) throws {
     guard try begin(key) else { return }
@@ -216,6 +228,10 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
   mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
   mutating func encode(_ value: UInt64) throws { try element { try $0.number(value) } }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: Int128) throws { try element { try $0.number(wide: value) } }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: UInt128) throws { try element { try $0.number(wide: value) } }
 
   mutating func encode(_ value: Double) throws {
     let index = try begin()

@@ -239,6 +239,17 @@ final class _EncodeState {
     }
   }
 
+  /// After a custom date or data strategy: a closure that encoded nothing gives `{}`, at the
+  /// top level too, as Foundation writes it (an `encode(to:)` that writes nothing at the top
+  /// level is an error).
+  func emptyObjectIfUnwritten(_ depth: Int) throws {
+    if storage.pointee.awaiting && storage.pointee.open.count == depth
+      && storage.pointee.deferredError == nil
+    {
+      try writeEmptyObject()
+    }
+  }
+
   func writeEmptyObject() throws {
     storage.pointee.awaiting = false
     try storage.pointee.writer.startObject()
@@ -426,6 +437,7 @@ final class _EncodeState {
       try storage.pointee.writer.string(text)
     case .custom(let body):
       try body(date, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
+      try emptyObjectIfUnwritten(depth)
     }
   }
 
@@ -443,6 +455,7 @@ final class _EncodeState {
       try storage.pointee.writer.string(text)
     case .custom(let body):
       try body(data, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
+      try emptyObjectIfUnwritten(depth)
     }
   }
 
@@ -532,5 +545,18 @@ extension Set: _EncodableSet where Element: Encodable {
       try state.encodeChild(element, under: _IndexKey(index), level: level, pathLength: pathLength)
     }
     if let deferredError = state.fields.deferredError { throw deferredError }
+  }
+}
+
+extension _EncoderOutput {
+  /// A 128-bit integer: as `Int64` or `UInt64` when it fits, else as its decimal digits.
+  mutating func number<T: BinaryInteger>(wide value: T) throws {
+    if let small = Int64(exactly: value) { return try number(small) }
+    if let small = UInt64(exactly: value) { return try number(small) }
+    var text = String(value)
+    try text.withUTF8 { bytes in
+      // An integer's decimal digits are always number text.
+      try number(JSONNumber(text: bytes)!)
+    }
   }
 }
