@@ -11,14 +11,15 @@ extension JSONStreamDecoder.Settings {
   /// the nearest enclosing value found) added to its debug description.
   /// Positions count from `base` (the line and offset where `input` starts in the input).
   func locating(
-    _ error: DecodingError, in input: _ScanInput?, base: (line: Int, offset: Int)
+    _ error: DecodingError, in input: _ScanInput?, base: _DocumentBase
   ) -> DecodingError {
     error.mapContext { context in
       guard let position = position(of: context.codingPath, in: input) else { return context }
+      let column = position.line == 1 ? base.column + position.column - 1 : position.column
       return DecodingError.Context(
         codingPath: context.codingPath,
         debugDescription: context.debugDescription
-          + " (line \(base.line + position.line - 1), column \(position.column),"
+          + " (line \(base.line + position.line - 1), column \(column),"
           + " offset \(base.offset + position.offset))",
         underlyingError: context.underlyingError)
     }

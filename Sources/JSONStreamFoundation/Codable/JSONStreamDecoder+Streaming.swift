@@ -428,6 +428,6 @@ extension _DocumentDecoder {
   ) throws -> T {
     try decode(
       type, _ScanInput(UnsafeRawBufferPointer(rebasing: buffer[line.range])),
-      base: (line.number, line.range.lowerBound))
+      base: _DocumentBase(line: line.number, offset: line.range.lowerBound))
   }
 }

@@ -50,7 +50,9 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   public enum UnknownKeyDecodingStrategy: Sendable {
     /// Skip them, as Foundation does.
     case ignore
-    /// Fail with `DecodingError.dataCorrupted` naming them.
+    /// Fail with `DecodingError.dataCorrupted` naming them: checked for every keyed container,
+    /// nested ones and enum payloads included, once the value that made it is decoded; the key a
+    /// super decoder reads (`"super"` or your own) counts as asked for.
     case `throw`
   }
 
@@ -82,7 +84,11 @@ public final class JSONStreamDecoder: @unchecked Sendable {
     var unknownKeyDecodingStrategy = UnknownKeyDecodingStrategy.ignore
     var keyReportHandler: (@Sendable (_ report: JSONKeyReport) -> Void)? = nil
     var parseOptions = JSONParseOptions()
+    var assumesTopLevelDictionary = false
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The configuration of the top-level value (`decode(_:from:configuration:)`), in one
+    /// call's copy.
+    var topLevelConfiguration: _Configuration? = nil
   }
 
   private let lock = NSLock()
@@ -131,6 +137,13 @@ public final class JSONStreamDecoder: @unchecked Sendable {
     get { settings.parseOptions }
     set { lock.withLock { _settings.parseOptions = newValue } }
   }
+  /// Whether input that is not an object is read as an object's members without their
+  /// braces (`"a": 1, "b": 2`), as Foundation's decoder does; false by default. Input that is an
+  /// object (its first byte after whitespace is `{`) is read as it is; empty input is `{}`.
+  public var assumesTopLevelDictionary: Bool {
+    get { settings.assumesTopLevelDictionary }
+    set { lock.withLock { _settings.assumesTopLevelDictionary = newValue } }
+  }
   /// Available to `init(from:)` as `decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] {
     get { settings.userInfo }
@@ -140,7 +153,11 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   /// A decoder with `JSONDecoder`'s defaults.
   public init() {}
 
-  /// Decodes a `T` from JSON bytes: `Data`, `[UInt8]`, a slice, any sequence of bytes.
+  /// Decodes a `T` from JSON bytes: `Data`, `[UInt8]`, a slice, any sequence of bytes. As
+  /// with Foundation's decoder, the text may be UTF-8 (with or without a byte order mark),
+  /// UTF-16 or UTF-32 of either byte order, found from a byte order mark or from where the
+  /// first bytes are zero; positions in errors about UTF-16 or UTF-32 input count in the UTF-8
+  /// text it is converted to.
   ///
   /// - Throws: `DecodingError.dataCorrupted` for input that is not JSON (its debug
   ///   description gives line and column, its underlying error is the ``JSONParseError``), or
@@ -193,10 +210,62 @@ extension JSONStreamDecoder.Settings {
     try _ScanInput.with(contentsOf: bytes) { try decodeInput(type, $0) }
   }
 
-  /// Decodes from `input` (nil when empty).
+  /// Decodes from `input` (nil when empty), in whichever Unicode encoding it is (see
+  /// `_InputEncoding`).
   func decodeInput<T: Decodable>(_ type: T.Type, _ input: _ScanInput?) throws -> T {
     var documents = _DocumentDecoder(options: self)
-    return try documents.decode(type, input, base: (1, 0))
+    guard let input else { return try decodeText(type, nil, base: _DocumentBase(), &documents) }
+    let (encoding, byteOrderMark) = _InputEncoding.detect(input)
+    if encoding == .utf8 {
+      // A UTF-8 byte order mark is passed over, as Foundation's decoder does (counted as the
+      // first column, as the parser counts it when it allows one).
+      let text = byteOrderMark == 0 ? input : input.slice(byteOrderMark, input.count)
+      return try decodeText(
+        type, byteOrderMark == input.count ? nil : text,
+        base: _DocumentBase(offset: byteOrderMark, column: byteOrderMark == 0 ? 1 : 2),
+        &documents)
+    }
+    let utf8: [UInt8]
+    do {
+      utf8 = try encoding.utf8(of: input, from: byteOrderMark)
+    } catch let error as JSONParseError {
+      throw JSONStreamDecoder.notJSON(error)
+    }
+    guard !utf8.isEmpty else { return try decodeText(type, nil, base: _DocumentBase(), &documents) }
+    // Positions in errors are in the UTF-8 text the input became.
+    return try _ScanInput.with(utf8) { try decodeText(type, $0, base: _DocumentBase(), &documents) }
+  }
+
+  /// Decodes from UTF-8 `text` (nil when empty) that starts at `base`, braces added around it
+  /// under ``JSONStreamDecoder/assumesTopLevelDictionary`` when it is not an object.
+  func decodeText<T: Decodable>(
+    _ type: T.Type, _ text: _ScanInput?, base: _DocumentBase, _ documents: inout _DocumentDecoder
+  ) throws -> T {
+    guard assumesTopLevelDictionary, !Self.startsWithBrace(text) else {
+      return try documents.decode(type, text, base: base)
+    }
+    var braced: [UInt8] = [UInt8(ascii: "{")]
+    if let text { text.copy(0, text.count, to: &braced) }
+    braced.append(UInt8(ascii: "}"))
+    // The added brace is not in the input: positions count from the byte after it.
+    var inside = base
+    inside.offset -= 1
+    inside.column -= 1
+    return try _ScanInput.with(braced) { try documents.decode(type, $0, base: inside) }
+  }
+
+  /// Whether the first byte of `text` that is not whitespace is `{`.
+  static func startsWithBrace(_ text: _ScanInput?) -> Bool {
+    guard let text else { return false }
+    var position = 0
+    while let byte = text.byte(at: position) {
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        position += 1
+      default: return byte == UInt8(ascii: "{")
+      }
+    }
+    return false
   }
 
   /// ``JSONStreamDecoder/decode(_:fromBinary:)`` with these settings.
@@ -244,6 +313,13 @@ extension JSONStreamDecoder.Settings {
   }
 }
 
+/// Where a document starts in the decoder's input: its line, byte offset and column.
+struct _DocumentBase {
+  var line = 1
+  var offset = 0
+  var column = 1
+}
+
 /// Decodes documents one after another (a single one, or the lines of NDJSON), sharing what
 /// can be shared between them: the tree builder's stacks and what is known of the types met.
 /// Per line, finding that out again cost more than parsing.
@@ -266,10 +342,10 @@ struct _DocumentDecoder {
     return parseOptions
   }
 
-  /// Decodes the document in `input` (nil when empty), which starts at line `base.line` and
-  /// byte `base.offset` of the input: positions in errors count from there.
+  /// Decodes the document in `input` (nil when empty), which starts at `base`: positions in
+  /// errors count from there.
   mutating func decode<T: Decodable>(
-    _ type: T.Type, _ input: _ScanInput?, base: (line: Int, offset: Int)
+    _ type: T.Type, _ input: _ScanInput?, base: _DocumentBase
   ) throws -> T {
     if let error = options.parseOptions.oneDocumentError(
       "JSONStreamDecoder", instead: JSONStreamDecoder.oneDocument)
@@ -295,7 +371,8 @@ struct _DocumentDecoder {
       throw JSONStreamDecoder.notJSON(
         JSONParseError(
           kind: error.kind, offset: base.offset + error.offset, line: base.line + error.line - 1,
-          column: error.column, message: error.message))
+          column: error.line == 1 ? base.column + error.column - 1 : error.column,
+          message: error.message))
     }
     do {
       return try options.decode(type, from: value, types: &types)
