@@ -63,6 +63,15 @@ enum AnyJSON: Decodable {
   }
 }
 
+/// Any JSON value through `decode(_:from:configuration:)`.
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+struct ConfiguredAnyJSON: DecodableWithConfiguration {
+  var value: AnyJSON
+  init(from decoder: any Decoder, configuration: Void) throws {
+    value = try AnyJSON(from: decoder)
+  }
+}
+
 /// A way in of the Foundation module (see `EntryPoint` in the core module's matrix).
 struct FoundationEntryPoint: Sendable, CustomStringConvertible {
   let name: String
@@ -103,6 +112,12 @@ struct FoundationEntryPoint: Sendable, CustomStringConvertible {
 @Sendable func foundationLinesReference(_ test: ConformanceCase) -> ConformanceOutcome? {
   test.rejectsDuplicateKeys || !finiteNumbers(test)
     ? nil : referenceLinesOutcome(test, asWritten: true)
+}
+
+/// The lines of a case, the bad ones passed over (see `skippedUnit`).
+@Sendable func foundationSkippingLinesReference(_ test: ConformanceCase) -> ConformanceOutcome? {
+  test.rejectsDuplicateKeys || !finiteNumbers(test)
+    ? nil : referenceLinesOutcome(test, asWritten: true, skipping: true)
 }
 
 /// `JSONFoundation.object`: several values are `objects(with:)`'s to read.
@@ -170,6 +185,24 @@ func lineDecoder(_ test: ConformanceCase) -> JSONStreamDecoder {
   let lines = decoder(test)
   lines.parseOptions.allowMultipleValues = false
   return lines
+}
+
+/// The lines an async stream passed over, by their index among the lines.
+final class SkippedLines: @unchecked Sendable {
+  private let lock = NSLock()
+  private var failures: [Int: JSONDocumentReader.Failure] = [:]
+
+  @Sendable func add(_ failure: JSONDocumentReader.Failure) {
+    lock.withLock { failures[failure.index] = failure }
+  }
+
+  var count: Int { lock.withLock { failures.count } }
+
+  /// The unit of the line at `index` if it was passed over.
+  func unit(_ index: Int) throws -> [Event]? {
+    guard let failure = lock.withLock({ failures[index] }) else { return nil }
+    return skippedUnit(try foundationPlace(failure.error))
+  }
 }
 
 /// Every output until the end or an error, checking that it returns nil after throwing.
@@ -254,6 +287,21 @@ enum FoundationMatrix {
       }
     },
     FoundationEntryPoint(
+      name: "JSONStreamDecoder.decode configuration",
+      reference: bytesDecodeReference, wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      guard #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) else {
+        return bytesDecodeReference(test)!
+      }
+      do {
+        let value = try decoder(test).decode(
+          ConfiguredAnyJSON.self, from: test.bytes, configuration: ())
+        return ConformanceOutcome(units: [value.value.events], error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
       name: "JSONValue.decode",
       reference: decodeReference, wholeOnly: true, allOrNothing: true, firstKeyWins: true
     ) { test, _ in
@@ -284,6 +332,54 @@ enum FoundationMatrix {
         let again = #expect(throws: (any Error).self) { _ = try items.finish() }
         #expect(try again.map(foundationPlace) == place)
         return ConformanceOutcome(units: units, error: place)
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.ItemDecoder skipping", reference: foundationReference(.rootElements),
+      firstKeyWins: true
+    ) { test, chunks in
+      // Every item decodes (AnyJSON takes any value): skipping changes nothing, and bad JSON
+      // still ends the items.
+      var items = try JSONStreamDecoder.ItemDecoder(AnyJSON.self, decoder: decoder(test)) {
+        Issue.record("skipped \($0)")
+      }
+      var units: [[Event]] = []
+      do {
+        for chunk in chunks { units += try items.feed(chunk).map(\.events) }
+        units += try items.finish().map(\.events)
+        return ConformanceOutcome(units: units, error: nil)
+      } catch {
+        return ConformanceOutcome(units: units, error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decodeItems skipping", reference: foundationReference(.rootElements),
+      wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      do {
+        let values = try decoder(test).decodeValidItems(AnyJSON.self, from: test.bytes) {
+          Issue.record("skipped \($0)")
+        }
+        return ConformanceOutcome(units: values.map(\.events), error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
+      }
+    },
+    FoundationEntryPoint(
+      name: "JSONStreamDecoder.decodeLines skipping", reference: foundationSkippingLinesReference,
+      wholeOnly: true, allOrNothing: true, firstKeyWins: true
+    ) { test, _ in
+      var skipped: [Int: [Event]] = [:]
+      do {
+        let values = try lineDecoder(test).decodeValidLines(AnyJSON.self, from: test.bytes) {
+          skipped[$0.index] = skippedUnit(try foundationPlace($0.error))
+        }
+        // The values in line order, among the skipped lines' units.
+        var next = values.makeIterator()
+        let units = (0..<(values.count + skipped.count)).map { skipped[$0] ?? next.next()!.events }
+        return ConformanceOutcome(units: units, error: nil)
+      } catch {
+        return ConformanceOutcome(units: [], error: try foundationPlace(error))
       }
     },
     FoundationEntryPoint(
@@ -329,6 +425,29 @@ enum FoundationMatrix {
     ) { test, chunks in
       let (values, error) = try await drainChecked(
         try AsyncChunks(chunks: chunks).decodeItems(AnyJSON.self, decoder: decoder(test)))
+      return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
+    },
+    FoundationEntryPoint(
+      name: "AsyncSequence.decodeLines skipping", reference: foundationSkippingLinesReference,
+      firstKeyWins: true
+    ) { test, chunks in
+      let skipped = SkippedLines()
+      let (values, error) = try await drainChecked(
+        AsyncChunks(chunks: chunks).decodeValidLines(
+          AnyJSON.self, decoder: lineDecoder(test), skipping: skipped.add))
+      var next = values.makeIterator()
+      let units = try (0..<(values.count + skipped.count)).map {
+        try skipped.unit($0) ?? next.next()!.events
+      }
+      return ConformanceOutcome(units: units, error: try error.map(foundationPlace))
+    },
+    FoundationEntryPoint(
+      name: "AsyncSequence.decodeItems skipping", reference: foundationReference(.rootElements),
+      firstKeyWins: true
+    ) { test, chunks in
+      let (values, error) = try await drainChecked(
+        try AsyncChunks(chunks: chunks).decodeValidItems(
+          AnyJSON.self, decoder: decoder(test), skipping: { Issue.record("skipped \($0)") }))
       return ConformanceOutcome(units: values.map(\.events), error: try error.map(foundationPlace))
     },
     FoundationEntryPoint(
@@ -379,13 +498,21 @@ struct FoundationEntryPointInventoryTests {
     "JSONFoundation.object": ["JSONFoundation.object"],
     "JSONFoundation.objects": ["JSONFoundation.objects"],
     "JSONFileReader.parse": ["JSONFileReader.parse"],
-    "JSONStreamDecoder.decode": ["JSONStreamDecoder.decode"],
+    "JSONStreamDecoder.decode": [
+      "JSONStreamDecoder.decode", "JSONStreamDecoder.decode configuration",
+    ],
     "JSONValue.decode": ["JSONValue.decode"],
     "JSONStreamDecoder.decodeItems": ["JSONStreamDecoder.decodeItems"],
     "JSONStreamDecoder.decodeLines": ["JSONStreamDecoder.decodeLines"],
     "JSONStreamDecoder.decodeLinesInParallel": ["JSONStreamDecoder.decodeLinesInParallel"],
-    "ItemDecoder.feed": ["JSONStreamDecoder.ItemDecoder"],
+    "ItemDecoder.feed": [
+      "JSONStreamDecoder.ItemDecoder", "JSONStreamDecoder.ItemDecoder skipping",
+    ],
     "AsyncSequence.decodeItems": ["AsyncSequence.decodeItems"],
+    "JSONStreamDecoder.decodeValidItems": ["JSONStreamDecoder.decodeItems skipping"],
+    "JSONStreamDecoder.decodeValidLines": ["JSONStreamDecoder.decodeLines skipping"],
+    "AsyncSequence.decodeValidItems": ["AsyncSequence.decodeItems skipping"],
+    "AsyncSequence.decodeValidLines": ["AsyncSequence.decodeLines skipping"],
     "AsyncSequence.decodeLines": ["AsyncSequence.decodeLines"],
   ]
 

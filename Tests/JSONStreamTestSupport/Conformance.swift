@@ -208,8 +208,12 @@ public func referenceOutcome(
 /// The reference for NDJSON: each line that is not blank is one document, read by `JSONParser`
 /// alone with its position counted from the line's start; the first error ends the stream. As
 /// for one parser, `maxInputLength` bounds the stream: what lies before it is read, then the
-/// limit is the error, where the bytes run out.
-public func referenceLinesOutcome(_ test: ConformanceCase, asWritten: Bool = false)
+/// limit is the error, where the bytes run out. With `skipping`, a line that is not valid JSON
+/// is a unit of its own, `skipped` and its error's place, and the lines after it are read; only
+/// the limit ends the stream.
+public func referenceLinesOutcome(
+  _ test: ConformanceCase, asWritten: Bool = false, skipping: Bool = false
+)
   -> ConformanceOutcome
 {
   do {
@@ -254,7 +258,10 @@ public func referenceLinesOutcome(_ test: ConformanceCase, asWritten: Bool = fal
         units.append(asWritten ? events : lastKeyWins(events))
       }
     } catch let error as JSONParseError {
-      return ConformanceOutcome(units: units, error: located(error))
+      guard skipping, newline != nil || readable.count == test.bytes.count else {
+        return ConformanceOutcome(units: units, error: located(error))
+      }
+      units.append(skippedUnit(located(error)))
     } catch {
       fatalError("the reference threw \(error)")
     }
@@ -391,3 +398,7 @@ private func canonicalValue(_ events: [Event], _ index: inout Int, _ firstKeyWin
   default: return event.description
   }
 }
+
+/// The unit that stands for a line passed over, in the outcome of a stream that skips bad
+/// lines: its error's place.
+public func skippedUnit(_ place: ErrorPlace) -> [Event] { [.string("skipped: \(place)")] }

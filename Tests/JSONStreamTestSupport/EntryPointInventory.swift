@@ -36,7 +36,7 @@ public enum EntryPointInventory {
 
   static let member = try! NSRegularExpression(
     pattern:
-      #"public\s+(?:static\s+)?(?:mutating\s+)?(?:func\s+(feed|parse|json(?:Events|Items|Documents)|decode(?:Items|Lines|LinesInParallel)?|objects?)\b|(init)(?:<[^>]*>)?\(\s*(?:parsing|binary))"#
+      #"public\s+(?:static\s+)?(?:mutating\s+)?(?:func\s+(feed|parse|json(?:Events|Items|Documents)|decode(?:Valid)?(?:Items|Lines|LinesInParallel)?|objects?)\b|(init)(?:<[^>]*>)?\(\s*(?:parsing|binary))"#
   )
   static let declaration = try! NSRegularExpression(
     pattern:

@@ -28,7 +28,8 @@ import Foundation
 ///
 /// The maps apply to the type's keyed container, with the synthesized `CodingKeys` or your
 /// own: keys are the coding keys' `stringValue`s. Each is read once per type and decode or
-/// encode call.
+/// encode call, and checked then: a name in ``jsonKeys`` or ``jsonExcludedKeys`` that no
+/// coding key stands for fails the call, naming it.
 public protocol JSONModel {
   /// Coding keys whose JSON name differs, with that name: `["firstName": "first"]`. A mapped
   /// name is used as written; the coder's key strategy applies to the other keys.
@@ -38,8 +39,10 @@ public protocol JSONModel {
   /// Decoding still reads them.
   static var jsonExcludedKeys: Set<String> { get }
 
-  /// The formatter for the date under a coding key, or nil for the coder's date strategy
-  /// (JLObjectMapping's `jl_dateFormatterForPropertyNamed:`). Used both ways.
+  /// The formatter for the dates under a coding key, or nil for the coder's date strategy
+  /// (JLObjectMapping's `jl_dateFormatterForPropertyNamed:`). Used both ways, for a `Date`
+  /// property and for the dates in an optional, array or `String`-keyed dictionary property
+  /// (nested ones too), not for those inside other types.
   static func jsonDateFormatter(forKey key: String) -> DateFormatter?
 
   /// Called on a value right after it is decoded (JLObjectMapping's `jl_didDeserialize`).
@@ -73,12 +76,29 @@ final class _ModelMapping {
   let excluded: Set<String>
   /// Formatters by coding key, asked for on first use (nil: none for that key).
   private var formatters: [String: DateFormatter?] = [:]
+  /// The key types the maps were checked against (see `problem(with:)`).
+  private var checkedKeyTypes: [ObjectIdentifier] = []
 
   init(_ type: any JSONModel.Type) {
     self.type = type
     keys = type.jsonKeys
     properties = Dictionary(keys.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     excluded = type.jsonExcludedKeys
+  }
+
+  /// What is wrong with the maps for a keyed container of `Key`, the first time a container
+  /// of that key type is made in a coding call: the names in ``JSONModel/jsonKeys`` and
+  /// ``JSONModel/jsonExcludedKeys`` that no `Key` stands for (a misspelt property name would
+  /// otherwise be ignored without a word). Nil when there is nothing wrong, or it was said.
+  func problem<Key: CodingKey>(with keyType: Key.Type) -> String? {
+    let id = ObjectIdentifier(keyType)
+    if checkedKeyTypes.contains(id) { return nil }
+    checkedKeyTypes.append(id)
+    let unknown = Set(keys.keys).union(excluded).filter { Key(stringValue: $0) == nil }
+    guard !unknown.isEmpty else { return nil }
+    let names = unknown.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    return "\(type)'s jsonKeys or jsonExcludedKeys name \(names), which no coding key of"
+      + " \(type) (\(Key.self)) stands for."
   }
 
   func dateFormatter(forKey key: String) -> DateFormatter? {

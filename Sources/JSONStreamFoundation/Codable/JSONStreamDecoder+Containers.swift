@@ -330,11 +330,17 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode<T: Decodable>(_ type: T.Type, at value: JSONNodeCursor, _ key: Key) throws -> T {
     try withDecoder { decoder in
       try decoder.with(base) {
-        if T.self == Date.self, let mapping,
-          let formatter = mapping.dateFormatter(forKey: key.stringValue)
-        {
-          // The model's own format for this property.
-          return _same(try decoder.date(value, key, formatter), as: T.self)
+        if let mapping, let formatter = mapping.dateFormatter(forKey: key.stringValue) {
+          // The model's own format for this property: its date, or the dates in its value.
+          if T.self == Date.self {
+            return _same(try decoder.date(value, key, formatter), as: T.self)
+          }
+          let enclosing = decoder.storage.pointee.dateFormatter
+          decoder.storage.pointee.dateFormatter = .passUnretained(formatter)
+          defer { decoder.storage.pointee.dateFormatter = enclosing }
+          return try withExtendedLifetime(formatter) {
+            try decoder.decode(type, from: value, key: key)
+          }
         }
         return try decoder.decode(type, from: value, key: key)
       }

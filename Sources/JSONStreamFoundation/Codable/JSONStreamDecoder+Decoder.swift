@@ -36,6 +36,11 @@ struct _DecoderState {
   var usage: _KeyUsage? = nil
   /// Nested containers and super decoders made while a value decodes, when keys are checked.
   var pendingKeyChecks: [_PendingKeyCheck] = []
+  /// A model's format for the property being decoded (``JSONModel/jsonDateFormatter(forKey:)``),
+  /// for the dates in its value: in its arrays, optionals and dictionaries with `String` keys,
+  /// not inside other types, whose keyed containers clear it. Not retained: the type's
+  /// mapping holds it for the call.
+  var dateFormatter: Unmanaged<DateFormatter>? = nil
   var types = _TypeInfos()
   /// The container type of each key type met.
   var containerTypes = _KeyedContainerTypes()
@@ -194,6 +199,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
     storage.pointee.mapping = mapping
+    // A keyed container of this value clears the property's date format: it is this value's
+    // again afterwards.
+    let dateFormatter = storage.pointee.dateFormatter
+    defer { storage.pointee.dateFormatter = dateFormatter }
     var result: T
     if checksKeys {
       let mark = storage.pointee.pendingKeyChecks.count
@@ -340,6 +349,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   // MARK: Dates and data
 
   func decodeDate() throws -> Date {
+    if let formatter = storage.pointee.dateFormatter {
+      return try formatter._withUnsafeGuaranteedRef { try date(cursor, nil, $0) }
+    }
     switch options.dateDecodingStrategy {
     case .deferredToDate: return try Date(from: self)
     case .secondsSince1970:
@@ -463,6 +475,12 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
     if checksKeys && storage.pointee.usage == nil { storage.pointee.usage = _KeyUsage() }
+    if let mapping = storage.pointee.mapping, let problem = mapping.problem(with: Key.self) {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: path, debugDescription: problem))
+    }
+    // A type of its own: its dates are not the enclosing property's.
+    storage.pointee.dateFormatter = nil
     return keyedContainer(Key.self, object: cursor, base: .shared(storage.pointee.path.count))
   }
 

@@ -31,6 +31,10 @@ extension JSONStreamDecoder {
     private var failure: (any Error)? = nil
     /// Items delivered so far.
     public private(set) var count = 0
+    /// Items taken from the input so far, skipped ones included: the next one's number.
+    private var taken = 0
+    /// Where items that do not decode go, when they are skipped.
+    private let skipped: ((DecodingError) -> Void)?
     /// Bytes of tree memory held now: the item in progress (for tests of the bound).
     var heldBytes: Int { parser.handler.heldBytes }
 
@@ -42,7 +46,32 @@ extension JSONStreamDecoder {
     public init(
       _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
     ) throws {
-      settings = decoder.settings
+      try self.init(type, at: path, settings: decoder.settings, skipped: nil)
+    }
+
+    /// An item decoder that passes over the items that do not decode, calling `skipped` with
+    /// each one's `DecodingError` (whose coding path starts at the item and whose description
+    /// says which item it was), and delivers the others. Input that is not valid JSON still
+    /// ends the items: nothing after a syntax error can be trusted.
+    ///
+    /// ```swift
+    /// var items = try JSONStreamDecoder.ItemDecoder(Order.self, at: "$.orders[*]") { error in
+    ///   log.warning("skipped: \(error)")
+    /// }
+    /// ```
+    public init(
+      _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder(),
+      skipping skipped: @escaping (DecodingError) -> Void
+    ) throws {
+      try self.init(type, at: path, settings: decoder.settings, skipped: skipped)
+    }
+
+    init(
+      _ type: Item.Type, at path: String, settings: JSONStreamDecoder.Settings,
+      skipped: ((DecodingError) -> Void)?
+    ) throws {
+      self.settings = settings
+      self.skipped = skipped
       // A repeated key keeps its first value, as Foundation's decoder reads it.
       parser = JSONParser(
         handler: JSONItemStreamer(
@@ -98,9 +127,12 @@ extension JSONStreamDecoder {
       decoded.reserveCapacity(items.count)
       var error = parseError.map { ($0 as? JSONParseError).map(JSONStreamDecoder.notJSON) ?? $0 }
       for item in items {
+        taken += 1
         do {
-          decoded.append(try settings.decodeItem(Item.self, item, number: count))
+          decoded.append(try settings.decodeItem(Item.self, item, number: taken - 1))
           count += 1
+        } catch let decodingError as DecodingError where skipped != nil {
+          skipped?(decodingError)
         } catch let decodingError {
           error = decodingError
           break
@@ -128,11 +160,34 @@ extension JSONStreamDecoder {
     return result
   }
 
+  /// Decodes every value `path` selects in `bytes`, passing over those that do not decode:
+  /// `skipped` is called with each one's `DecodingError` (see
+  /// ``ItemDecoder/init(_:at:decoder:skipping:)``). Input that is not valid JSON still
+  /// throws, after the items before it.
+  public func decodeValidItems<T: Decodable, Bytes: Sequence>(
+    _ type: T.Type, at path: String = "$[*]", from bytes: Bytes,
+    skipping skipped: (DecodingError) -> Void
+  ) throws -> [T] where Bytes.Element == UInt8 {
+    try withoutActuallyEscaping(skipped) { skipped in
+      var items = try ItemDecoder(type, at: path, settings: settings, skipped: skipped)
+      var result: [T] = []
+      try feedAll(bytes, into: &items) { result.append($0) }
+      return result
+    }
+  }
+
   /// Calls `body` with every value `path` selects in `bytes`, decoded, one at a time.
   public func decodeItems<T: Decodable, Bytes: Sequence>(
     _ type: T.Type, at path: String = "$[*]", from bytes: Bytes, _ body: (T) throws -> Void
   ) throws where Bytes.Element == UInt8 {
     var items = try ItemDecoder(type, at: path, decoder: self)
+    try feedAll(bytes, into: &items, body)
+  }
+
+  /// Feeds `bytes` to `items` and hands each item to `body` as it comes.
+  private func feedAll<T: Decodable, Bytes: Sequence>(
+    _ bytes: Bytes, into items: inout ItemDecoder<T>, _ body: (T) throws -> Void
+  ) throws where Bytes.Element == UInt8 {
     let chunk = 64 * 1024
     try Self.withContiguous(bytes) { buffer in
       // In chunks, so that the items found so far are decoded and handed on before the rest
@@ -181,6 +236,49 @@ extension JSONStreamDecoder {
       for line in Self.lines(in: buffer) {
         try body(try documents.decodeLine(type, line, in: buffer))
       }
+    }
+  }
+
+  /// Decodes each line of NDJSON in `bytes` as a `T`, passing over the lines that are not
+  /// valid JSON or do not decode: `skipped` is called with each, in order, as a
+  /// ``JSONDocumentReader/Failure`` that gives its line, its index among the lines that are
+  /// not blank, its byte offset, and the error ``decodeLines(_:from:)`` would have thrown for it
+  /// (which gives the position inside it). Returns the other lines' values, in order.
+  ///
+  /// ```swift
+  /// let events = try decoder.decodeValidLines(Event.self, from: data) { failure in
+  ///   log.warning("skipped line \(failure.line): \(failure.error)")
+  /// }
+  /// ```
+  ///
+  /// - Throws: only what no line is to blame for: invalid parse options, and input longer
+  ///   than ``JSONParseLimits/maxInputLength`` (after the lines before the limit).
+  public func decodeValidLines<T: Decodable, Bytes: Sequence>(
+    _ type: T.Type, from bytes: Bytes,
+    skipping skipped: (JSONDocumentReader.Failure) throws -> Void
+  ) throws -> [T] where Bytes.Element == UInt8 {
+    let settings = self.settings
+    if let error = settings.parseOptions.limits._validationError
+      ?? settings.parseOptions.oneDocumentError("decodeLines", instead: Self.oneDocument)
+    {
+      throw Self.notJSON(error)
+    }
+    return try Self.withContiguous(bytes) { buffer in
+      if buffer.count > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, buffer, skipping: skipped)
+      }
+      var documents = _DocumentDecoder(options: settings)
+      var decoded: [T] = []
+      for (index, line) in Self.lines(in: buffer).enumerated() {
+        do {
+          decoded.append(try documents.decodeLine(type, line, in: buffer))
+        } catch {
+          try skipped(
+            JSONDocumentReader.Failure(
+              line: line.number, index: index, offset: line.range.lowerBound, error: error))
+        }
+      }
+      return decoded
     }
   }
 
@@ -331,6 +429,51 @@ extension JSONStreamDecoder.Settings {
   }
 }
 
+extension JSONStreamDecoder.Settings {
+  /// ``decodeLinesPastLimit(_:_:_:)`` that passes over bad lines, reporting each to `skipped`
+  /// as the lines within the limit are reported.
+  func decodeLinesPastLimit<T: Decodable>(
+    _ type: T.Type, _ buffer: UnsafeRawBufferPointer,
+    skipping skipped: (JSONDocumentReader.Failure) throws -> Void
+  ) throws -> [T] {
+    var reader = JSONDocumentReader(
+      options: parseOptions, duplicateKeys: .firstWins, skipsInvalidDocuments: true)
+    var decoded: [T] = []
+    func take(_ results: [Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>])
+      throws
+    {
+      for result in results {
+        do {
+          decoded.append(try decodeDocument(type, result))
+        } catch let failure as JSONDocumentReader.Failure {
+          try skipped(failure.asDecodeLinesFailure)
+        }
+      }
+    }
+    do {
+      try take(try reader.feed(buffer))
+      try take(try reader.finish())
+    } catch let failure as JSONDocumentReader.Failure {
+      // The limit: no line's fault.
+      throw failure.asDecodeLinesFailure.error
+    }
+    return decoded
+  }
+}
+
+extension JSONDocumentReader.Failure {
+  /// This failure as ``JSONStreamDecoder/decodeValidLines(_:from:skipping:)`` reports a line:
+  /// a parse error as the `DecodingError` that `decodeLines` throws for it, placed in the
+  /// stream.
+  var asDecodeLinesFailure: JSONDocumentReader.Failure {
+    guard let parseError = error as? JSONParseError, let location else { return self }
+    var failure = self
+    failure.error = JSONStreamDecoder.notJSON(
+      JSONParseError(kind: parseError.kind, location: location, message: parseError.message))
+    return failure
+  }
+}
+
 extension DecodingError {
   /// The same error with its context changed.
   func mapContext(_ transform: (Context) -> Context) -> DecodingError {
@@ -367,6 +510,27 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
     }
   }
 
+  /// Each value `path` selects, decoded as a `T` as soon as its last byte arrives, passing
+  /// over those that do not decode: `skipped` is called with each one's `DecodingError`. Input
+  /// that is not valid JSON still ends the sequence with its error.
+  public func decodeValidItems<T: Decodable & SendableMetatype>(
+    _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder(),
+    skipping skipped: @escaping @Sendable (DecodingError) -> Void
+  ) throws -> AsyncThrowingCompactMapSequence<JSONItemSequence<Self>, T> {
+    let settings = decoder.settings
+    return jsonItems(
+      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
+      duplicateKeys: .firstWins
+    ).compactMap { item in
+      do {
+        return try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
+      } catch let error as DecodingError {
+        skipped(error)
+        return nil
+      }
+    }
+  }
+
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete. A bad line
   /// ends the sequence with its error: a ``JSONDocumentReader/Failure`` naming its line.
   public func decodeLines<T: Decodable & SendableMetatype>(
@@ -377,6 +541,20 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
       result in
       try settings.decodeDocument(T.self, result)
     }
+  }
+
+  /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete, passing over
+  /// the lines that are not valid JSON or do not decode: `skipped` is called with each (see
+  /// ``JSONStreamDecoder/decodeValidLines(_:from:skipping:)``).
+  public func decodeValidLines<T: Decodable & SendableMetatype>(
+    _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder(),
+    skipping skipped: @escaping @Sendable (JSONDocumentReader.Failure) -> Void
+  ) -> AsyncThrowingCompactMapSequence<JSONDocumentSequence<Self>, T> {
+    let settings = decoder.settings
+    return settings.decodeLines(
+      jsonDocuments(
+        options: settings.parseOptions, duplicateKeys: .firstWins, skipsInvalidDocuments: true),
+      type, skipping: skipped)
   }
 }
 
@@ -394,6 +572,27 @@ extension AsyncSequence where Element == UInt8 {
     }
   }
 
+  /// Each value `path` selects, decoded as a `T` as soon as its last byte arrives, passing
+  /// over those that do not decode: `skipped` is called with each one's `DecodingError`. Input
+  /// that is not valid JSON still ends the sequence with its error.
+  public func decodeValidItems<T: Decodable & SendableMetatype>(
+    _ type: T.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder(),
+    skipping skipped: @escaping @Sendable (DecodingError) -> Void
+  ) throws -> AsyncThrowingCompactMapSequence<JSONItemSequence<Self>, T> {
+    let settings = decoder.settings
+    return jsonItems(
+      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
+      duplicateKeys: .firstWins
+    ).compactMap { item in
+      do {
+        return try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
+      } catch let error as DecodingError {
+        skipped(error)
+        return nil
+      }
+    }
+  }
+
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete.
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
@@ -404,9 +603,42 @@ extension AsyncSequence where Element == UInt8 {
       try settings.decodeDocument(T.self, result)
     }
   }
+
+  /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete, passing over
+  /// the lines that are not valid JSON or do not decode: `skipped` is called with each.
+  public func decodeValidLines<T: Decodable & SendableMetatype>(
+    _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder(),
+    skipping skipped: @escaping @Sendable (JSONDocumentReader.Failure) -> Void
+  ) -> AsyncThrowingCompactMapSequence<JSONDocumentSequence<Self>, T> {
+    let settings = decoder.settings
+    return settings.decodeLines(
+      jsonDocuments(
+        options: settings.parseOptions, duplicateKeys: .firstWins, skipsInvalidDocuments: true),
+      type, skipping: skipped)
+  }
 }
 
 extension JSONStreamDecoder.Settings {
+  /// The lines of `input` decoded, the bad ones reported to `skipped` and passed over.
+  func decodeLines<Input, T: Decodable & SendableMetatype>(
+    _ documents: JSONDocumentSequence<Input>, _ type: T.Type,
+    skipping skipped: @escaping @Sendable (JSONDocumentReader.Failure) -> Void
+  ) -> AsyncThrowingCompactMapSequence<JSONDocumentSequence<Input>, T> {
+    let settings = self
+    // Invalid options and the input limit end the sequence: no line is to blame.
+    let invalid = parseOptions.limits._validationError != nil
+    return documents.compactMap { result in
+      do {
+        return try settings.decodeDocument(T.self, result)
+      } catch let failure as JSONDocumentReader.Failure {
+        let limit = (failure.error as? JSONParseError)?.kind == .limitExceeded(.inputLength)
+        if invalid || limit { throw failure }
+        skipped(failure.asDecodeLinesFailure)
+        return nil
+      }
+    }
+  }
+
   /// A document of an NDJSON stream, decoded; a failure (or a decoding error) becomes a
   /// ``JSONDocumentReader/Failure`` with the document's line.
   func decodeDocument<T: Decodable>(

@@ -12,7 +12,14 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    // A type of its own: its dates are not the enclosing property's.
+    state.clearDateFormatter()
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
+    if serial >= 0, let mapping = state.fields.open[level].mapping,
+      let problem = mapping.problem(with: Key.self)
+    {
+      state.fail(state.misuse(pathLength, problem))
+    }
     return KeyedEncodingContainer(
       _KeyedEncoder<Key>(state: state, level: level, serial: serial, pathLength: pathLength))
   }
@@ -128,12 +135,17 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    if T.self == Date.self, let mapping = state.fields.open[level].mapping,
+    if let mapping = state.fields.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
-      // The model's own format for this property.
-      try state.fields.writer.string(formatter.string(from: value as! Date))
-      return
+      // The model's own format for this property: its date, or the dates in its value.
+      if T.self == Date.self {
+        try state.fields.writer.string(formatter.string(from: value as! Date))
+        return
+      }
+      return try state.withDateFormatter(formatter) {
+        try state.encodeChild(value, under: key, level: level, pathLength: pathLength)
+      }
     }
     try state.encodeChild(value, under: key, level: level, pathLength: pathLength)
   }

@@ -42,6 +42,11 @@ struct _EncoderFields {
   var pendingDepth = -1
   /// Converted keys (snake_case), each converted once per call.
   var convertedKeys: [String: String] = [:]
+  /// A model's format for the property being encoded (``JSONModel/jsonDateFormatter(forKey:)``),
+  /// for the dates in its value: in its arrays, optionals and dictionaries with `String` keys,
+  /// not inside other types, whose keyed containers clear it. Not retained: the type's
+  /// mapping holds it for the call.
+  var dateFormatter: Unmanaged<DateFormatter>? = nil
 }
 
 final class _EncodeState {
@@ -155,6 +160,10 @@ final class _EncodeState {
   /// Encodes a value that is not a scalar into the slot at `depth`, then closes what it
   /// opened.
   func encodeComposite<T: Encodable>(_ value: T, depth: Int, pathLength: Int) throws {
+    // A keyed container of this value clears the property's date format: it is this value's
+    // again afterwards.
+    let dateFormatter = storage.pointee.dateFormatter
+    defer { storage.pointee.dateFormatter = dateFormatter }
     if T.self == Date.self {
       try encodeDate(value as! Date, depth: depth, pathLength: pathLength)
     } else if T.self == Data.self {
@@ -411,12 +420,34 @@ final class _EncodeState {
           + " nonConformingFloatEncodingStrategy .convertToString to write it as a string."))
   }
 
+  /// Runs `body` with `formatter` as the format of the dates it encodes (see
+  /// `_EncoderFields.dateFormatter`).
+  func withDateFormatter<R>(_ formatter: DateFormatter, _ body: () throws -> R) rethrows -> R {
+    let enclosing = storage.pointee.dateFormatter
+    storage.pointee.dateFormatter = .passUnretained(formatter)
+    defer { storage.pointee.dateFormatter = enclosing }
+    return try withExtendedLifetime(formatter) { try body() }
+  }
+
+  /// Keeps `error` for the next write to throw (where it was met, nothing can throw).
+  func fail(_ error: any Error) {
+    if storage.pointee.deferredError == nil { storage.pointee.deferredError = error }
+  }
+
+  /// No property's date format applies from here on (until the current value is encoded).
+  func clearDateFormatter() { storage.pointee.dateFormatter = nil }
+
   func encodeDate(_ date: Date, depth: Int, pathLength: Int) throws {
     if storage.pointee.writer.isBinary {
       // Native in the binary format, whatever the strategy.
       try claimSlot(depth, pathLength)
       return try storage.pointee.writer.binary!.date(
         secondsSince2001: date.timeIntervalSinceReferenceDate)
+    }
+    if let formatter = storage.pointee.dateFormatter {
+      let text = formatter._withUnsafeGuaranteedRef { $0.string(from: date) }
+      try claimSlot(depth, pathLength)
+      return try storage.pointee.writer.string(text)
     }
     switch options.dateEncodingStrategy {
     case .deferredToDate:
