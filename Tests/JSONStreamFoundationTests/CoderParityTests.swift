@@ -389,6 +389,35 @@ struct CoderParityTests {
     decodeBoth(Doc.self, Data([0x00, 0x22, 0xD8, 0x00, 0x00, 0x22]))
   }
 
+  @Test("errors in UTF-16 and UTF-32 input are at the input's byte offset, line and column")
+  func positionsInConvertedInput() throws {
+    let text = "[\"é日\", x]"  // `x` is the 8th character
+    for (encoding, unit, mark) in [
+      (String.Encoding.utf16LittleEndian, 2, 0), (.utf16BigEndian, 2, 0),
+      (.utf32LittleEndian, 4, 0),
+      (.utf16, 2, 2),
+    ] {
+      let data = try #require(text.data(using: encoding))
+      let error = try #require(throws: DecodingError.self) {
+        try JSONStreamDecoder().decode([String].self, from: data)
+      }
+      guard case .dataCorrupted(let context) = error,
+        let parse = context.underlyingError as? JSONParseError
+      else { throw error }
+      #expect(
+        parse.offset == mark + 7 * unit && parse.line == 1 && parse.column == 8, "\(encoding)")
+    }
+    // An ill-formed unit: a lone high surrogate in UTF-16BE, at its byte.
+    let lone = Data([0x00, 0x5B, 0x00, 0x22, 0xD8, 0x3D, 0x00, 0x22, 0x00, 0x5D])
+    let error = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode([String].self, from: lone)
+    }
+    guard case .dataCorrupted(let context) = error,
+      let parse = context.underlyingError as? JSONParseError
+    else { throw error }
+    #expect(parse.kind == .invalidUTF8 && parse.offset == 4 && parse.column == 3)
+  }
+
   @Test("a UTF-32 byte order mark, which Foundation's decoder refuses, is read")
   func utf32ByteOrderMark() throws {
     let data = Data([0xFF, 0xFE, 0, 0]) + "[1]".data(using: .utf32LittleEndian)!

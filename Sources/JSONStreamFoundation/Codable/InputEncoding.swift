@@ -82,6 +82,24 @@ enum _InputEncoding: Equatable {
     return utf8
   }
 
+  /// The byte offset in `input` (text in this encoding from `start` on) of the character
+  /// that starts at `utf8Offset` in its UTF-8 form (the input's end for the form's end).
+  func inputOffset(ofUTF8 utf8Offset: Int, in input: _ScanInput, from start: Int) -> Int {
+    let unitSize = self == .utf16BigEndian || self == .utf16LittleEndian ? 2 : 4
+    var position = start
+    var converted = 0
+    while converted < utf8Offset, let unit = unit(of: input, at: position, size: unitSize) {
+      if unitSize == 2 && UTF16.isLeadSurrogate(UInt16(unit)) {
+        converted += 4
+        position += 4
+      } else {
+        converted += unit < 0x80 ? 1 : unit < 0x800 ? 2 : unit < 0x10000 ? 3 : 4
+        position += unitSize
+      }
+    }
+    return Swift.min(position, input.count)
+  }
+
   /// The code unit of `size` bytes at `position`, in this encoding's byte order; nil when the
   /// input ends first.
   private func unit(of input: _ScanInput, at position: Int, size: Int) -> UInt32? {

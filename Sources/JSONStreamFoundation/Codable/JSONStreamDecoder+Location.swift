@@ -20,7 +20,7 @@ extension JSONStreamDecoder.Settings {
         codingPath: context.codingPath,
         debugDescription: context.debugDescription
           + " (line \(base.line + position.line - 1), column \(column),"
-          + " offset \(base.offset + position.offset))",
+          + " offset \(base.inputOffset(position.offset)))",
         underlyingError: context.underlyingError)
     }
   }

@@ -156,8 +156,7 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   /// Decodes a `T` from JSON bytes: `Data`, `[UInt8]`, a slice, any sequence of bytes. As
   /// with Foundation's decoder, the text may be UTF-8 (with or without a byte order mark),
   /// UTF-16 or UTF-32 of either byte order, found from a byte order mark or from where the
-  /// first bytes are zero; positions in errors about UTF-16 or UTF-32 input count in the UTF-8
-  /// text it is converted to.
+  /// first bytes are zero; positions in errors are the input's in each.
   ///
   /// - Throws: `DecodingError.dataCorrupted` for input that is not JSON (its debug
   ///   description gives line and column, its underlying error is the ``JSONParseError``), or
@@ -231,9 +230,12 @@ extension JSONStreamDecoder.Settings {
     } catch let error as JSONParseError {
       throw JSONStreamDecoder.notJSON(error)
     }
-    guard !utf8.isEmpty else { return try decodeText(type, nil, base: _DocumentBase(), &documents) }
-    // Positions in errors are in the UTF-8 text the input became.
-    return try _ScanInput.with(utf8) { try decodeText(type, $0, base: _DocumentBase(), &documents) }
+    // Offsets in errors are the input's; lines and columns are the same in both.
+    let base = _DocumentBase(convertedOffset: { offset in
+      encoding.inputOffset(ofUTF8: offset, in: input, from: byteOrderMark)
+    })
+    guard !utf8.isEmpty else { return try decodeText(type, nil, base: base, &documents) }
+    return try _ScanInput.with(utf8) { try decodeText(type, $0, base: base, &documents) }
   }
 
   /// Decodes from UTF-8 `text` (nil when empty) that starts at `base`, braces added around it
@@ -251,6 +253,7 @@ extension JSONStreamDecoder.Settings {
     var inside = base
     inside.offset -= 1
     inside.column -= 1
+    if let converted = base.convertedOffset { inside.convertedOffset = { converted($0 - 1) } }
     return try _ScanInput.with(braced) { try documents.decode(type, $0, base: inside) }
   }
 
@@ -318,6 +321,15 @@ struct _DocumentBase {
   var line = 1
   var offset = 0
   var column = 1
+  /// For text converted to UTF-8 from UTF-16 or UTF-32: the input's byte offset of an
+  /// offset in the converted text.
+  var convertedOffset: ((Int) -> Int)? = nil
+
+  /// The offset in the input of `offset` in the document's text.
+  func inputOffset(_ offset: Int) -> Int {
+    if let convertedOffset { return convertedOffset(offset) }
+    return self.offset + offset
+  }
 }
 
 /// Decodes documents one after another (a single one, or the lines of NDJSON), sharing what
@@ -370,7 +382,8 @@ struct _DocumentDecoder {
     } catch let error as JSONParseError {
       throw JSONStreamDecoder.notJSON(
         JSONParseError(
-          kind: error.kind, offset: base.offset + error.offset, line: base.line + error.line - 1,
+          kind: error.kind, offset: base.inputOffset(error.offset),
+          line: base.line + error.line - 1,
           column: error.line == 1 ? base.column + error.column - 1 : error.column,
           message: error.message))
     }

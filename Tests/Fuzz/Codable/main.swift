@@ -21,7 +21,7 @@
 //
 // Checked, with `fatalError` on a violation:
 // - every error is a DecodingError, and one for input that is not JSON has the parse error,
-//   with its offset within the input, underneath;
+//   with its offset within the input, underneath (UTF-16 and UTF-32 input included);
 // - decoding from bytes and from the parsed JSONValue agree;
 // - an array decoded whole and item by item from chunks agree (items stream only from
 //   arrays);
@@ -107,9 +107,16 @@ private func codableCheckOne<T: Codable>(
   _ type: T.Type, _ bytes: [UInt8], _ decoder: JSONStreamDecoder
 ) {
   let decoded = codableDecode(type, bytes, decoder)
-  if let tree = try? JSONValue(
-    parsing: bytes, options: decoder.parseOptions, duplicateKeys: .firstWins)
-  {
+  // The decoder reads UTF-16 and UTF-32 too, which the tree's parser does not: only the round
+  // trip is checked there.
+  if codableTranscodes(bytes) {
+    if let decoded { codableCheckRoundTrip(decoded) }
+    return
+  }
+  // It passes a UTF-8 byte order mark over.
+  var options = decoder.parseOptions
+  options.allowByteOrderMark = true
+  if let tree = try? JSONValue(parsing: bytes, options: options, duplicateKeys: .firstWins) {
     let fromTree = try? decoder.decode(type, from: tree)
     fuzzCheck(
       (decoded == nil) == (fromTree == nil), "decoding from bytes and from the tree disagree")
@@ -124,9 +131,26 @@ private func codableCheckOne<T: Codable>(
   if let decoded { codableCheckRoundTrip(decoded) }
 }
 
+/// Whether `decode(_:from:)` reads `bytes` as UTF-16 or UTF-32 (a zero among the first four
+/// bytes, or a UTF-16 byte order mark).
+private func codableTranscodes(_ bytes: some Collection<UInt8>) -> Bool {
+  bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF])
+    || bytes.starts(with: [0xFF, 0xFE])
+}
+
+/// Whether `decode(_:from:)` reads `bytes` otherwise than the streaming decoders, which take
+/// UTF-8 only, without a byte order mark.
+private func codableReadsOtherwise(_ bytes: some Collection<UInt8>) -> Bool {
+  codableTranscodes(bytes) || bytes.starts(with: [0xEF, 0xBB, 0xBF])
+}
+
 /// An array: decoded whole and item by item from chunks agree.
 private func codableCheckArray(_ bytes: [UInt8], _ decoder: JSONStreamDecoder, chunk: Int) {
   let whole = codableDecode([FuzzOrder].self, bytes, decoder)
+  if codableReadsOtherwise(bytes) {
+    if let whole { codableCheckRoundTrip(whole) }
+    return
+  }
   var streamed: [FuzzOrder]? = []
   do {
     var items = try JSONStreamDecoder.ItemDecoder(FuzzOrder.self, at: "$[*]", decoder: decoder)
@@ -165,7 +189,11 @@ private func codableCheckLines(_ bytes: [UInt8], _ decoder: JSONStreamDecoder) {
   var each: [FuzzOrder]? = []
   for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-    guard let order = codableDecode(FuzzOrder.self, Array(line), decoder) else {
+    // A line that decode(_:from:) would read as UTF-16 or UTF-32 or after a byte order mark is
+    // no line of NDJSON.
+    guard !codableReadsOtherwise(line),
+      let order = codableDecode(FuzzOrder.self, Array(line), decoder)
+    else {
       each = nil
       break
     }
