@@ -206,3 +206,56 @@ extension Array {
     stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min(count, $0 + size)]) }
   }
 }
+
+@Suite("Snake-case keys: members found in any order, the first of equal keys winning")
+struct SnakeCaseLookupTests {
+  struct Wide: Decodable, Equatable {
+    var fieldA, fieldB, fieldC, fieldD, fieldE, fieldF, fieldG, fieldH, fieldI, fieldJ: Int
+    var fieldK, fieldL, fieldM, fieldN, fieldO, fieldP, fieldQ, fieldR, fieldS, fieldT: Int
+    var userName: String?
+  }
+
+  static func decoder() -> JSONStreamDecoder {
+    let decoder = JSONStreamDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return decoder
+  }
+
+  @Test("small and wide objects, members in order, reversed and repeated, as Foundation reads")
+  func lookups() throws {
+    let letters = "ABCDEFGHIJKLMNOPQRST".map(String.init)
+    func object(_ names: [String], extra: String = "") -> Data {
+      Data(
+        ("{"
+          + names.enumerated().map { "\"field_\($1.lowercased())\":\($0)" }.joined(separator: ",")
+          + extra + "}").utf8)
+    }
+    let foundation = JSONDecoder()
+    foundation.keyDecodingStrategy = .convertFromSnakeCase
+    for names in [letters, letters.reversed(), Array(letters[10...] + letters[..<10])] {
+      for extra in [
+        "", #","user_name":"first","userName":"second""#,
+        #","userName":"plain","user_name":"snake""#,
+      ] {
+        let data = object(names, extra: extra)
+        #expect(
+          try Self.decoder().decode(Wide.self, from: data)
+            == foundation.decode(Wide.self, from: data), "\(String(decoding: data, as: UTF8.self))")
+      }
+    }
+    // A small object with two members that convert to one key: the first wins.
+    struct Small: Decodable, Equatable {
+      var userName: String
+      var id: Int
+    }
+    for text in [
+      #"{"id":1,"user_name":"a","user__name":"b","userName":"c"}"#,
+      #"{"userName":"c","id":1,"user_name":"a"}"#,
+    ] {
+      let data = Data(text.utf8)
+      #expect(
+        try Self.decoder().decode(Small.self, from: data)
+          == foundation.decode(Small.self, from: data), "\(text)")
+    }
+  }
+}

@@ -53,12 +53,12 @@ final class _KeyedExtras {
   let ownPath: [any CodingKey]?
   let mapping: _ModelMapping?
   let usage: _KeyUsage?
-  /// Under a key strategy: member positions by converted key (the first one wins).
-  let converted: [String: Int]?
+  /// Under a key strategy: the members' converted keys.
+  let converted: _ConvertedMembers?
 
   init(
     decoder: _Decoder, ownPath: [any CodingKey]?, mapping: _ModelMapping?, usage: _KeyUsage?,
-    converted: [String: Int]?
+    converted: _ConvertedMembers?
   ) {
     self.decoder = decoder
     self.ownPath = ownPath
@@ -150,14 +150,10 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       ownPath = path
       if decoder.checksKeys { usage = decoder.nestedUsage(of: object, path: path) }
     }
-    var converted: [String: Int]? = nil
+    var converted: _ConvertedMembers? = nil
     if decoder.convertsKeys {
-      var positions: [String: Int] = [:]
-      for position in 0..<object.count {
-        let name = decoder.keyName(forMember: object.keyString(position))
-        if positions[name] == nil { positions[name] = position }
-      }
-      converted = positions
+      converted = _ConvertedMembers(
+        (0..<object.count).map { decoder.keyName(forMember: object.keyString($0)) })
     }
     if ownPath == nil && mapping == nil && usage == nil && converted == nil { return nil }
     return _KeyedExtras(
@@ -193,7 +189,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       if let mapping = extras.mapping, let jsonName = mapping.keys[name] {
         name = jsonName
       } else if let converted = extras.converted {
-        return converted[name].map(object.value)
+        return converted.position(of: name).map(object.value)
       }
     }
     let hint = withDecoder { $0.hint(depth) }
@@ -330,7 +326,10 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode<T: Decodable>(_ type: T.Type, at value: JSONNodeCursor, _ key: Key) throws -> T {
     try withDecoder { decoder in
       try decoder.with(base) {
-        if let mapping, let formatter = mapping.dateFormatter(forKey: key.stringValue) {
+        // Only a container with extras can have a mapping: the common one pays one nil check.
+        if unretainedExtras != nil, let mapping,
+          let formatter = mapping.dateFormatter(forKey: key.stringValue)
+        {
           // The model's own format for this property: its date, or the dates in its value.
           if T.self == Date.self {
             return _same(try decoder.date(value, key, formatter), as: T.self)
@@ -506,6 +505,57 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
     let path = codingPath + [_IndexKey(currentIndex)]
     currentIndex += 1
     return decoder.detached(value, path: path)
+  }
+}
+
+/// Under a key strategy, an object's member keys as converted, to find a member by coding key.
+/// Members are usually asked for in their order, so a small object is searched from just after
+/// the last one found; a larger one, or one where two members convert to the same key, has a
+/// dictionary (the first of equal keys wins). Building a dictionary for every object was half
+/// of decoding snake_case NDJSON.
+final class _ConvertedMembers {
+  private let names: [String]
+  private let positions: [String: Int]?
+  private var next = 0
+
+  /// At most this many members are searched without a dictionary.
+  private static var searched: Int { 16 }
+
+  init(_ names: [String]) {
+    self.names = names
+    var unique = names.count <= Self.searched
+    if unique {
+      search: for (index, name) in names.enumerated() {
+        for earlier in names[..<index] where earlier == name {
+          unique = false
+          break search
+        }
+      }
+    }
+    if unique {
+      positions = nil
+    } else {
+      var positions: [String: Int] = [:]
+      for (position, name) in names.enumerated() where positions[name] == nil {
+        positions[name] = position
+      }
+      self.positions = positions
+    }
+  }
+
+  /// The position of the member whose converted key is `name`.
+  func position(of name: String) -> Int? {
+    if let positions { return positions[name] }
+    let start = next < names.count ? next : 0
+    for position in start..<names.count where names[position] == name {
+      next = position + 1
+      return position
+    }
+    for position in 0..<start where names[position] == name {
+      next = position + 1
+      return position
+    }
+    return nil
   }
 }
 

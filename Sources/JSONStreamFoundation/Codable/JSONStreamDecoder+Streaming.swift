@@ -35,6 +35,8 @@ extension JSONStreamDecoder {
     private var taken = 0
     /// Where items that do not decode go, when they are skipped.
     private let skipped: ((DecodingError) -> Void)?
+    /// What decoding the items so far found out (types, converted keys).
+    private var known = _DecodingKnowledge()
     /// Bytes of tree memory held now: the item in progress (for tests of the bound).
     var heldBytes: Int { parser.handler.heldBytes }
 
@@ -129,7 +131,8 @@ extension JSONStreamDecoder {
       for item in items {
         taken += 1
         do {
-          decoded.append(try settings.decodeItem(Item.self, item, number: taken - 1))
+          decoded.append(
+            try settings.decodeItem(Item.self, item, number: taken - 1, known: &known))
           count += 1
         } catch let decodingError as DecodingError where skipped != nil {
           skipped?(decodingError)
@@ -382,8 +385,16 @@ extension JSONStreamDecoder.Settings {
   func decodeItem<T: Decodable>(_ type: T.Type, _ item: JSONItemStreamer.Item, number: Int)
     throws -> T
   {
+    var known = _DecodingKnowledge()
+    return try decodeItem(type, item, number: number, known: &known)
+  }
+
+  /// A selected item decoded with what earlier items' decoding found out.
+  func decodeItem<T: Decodable>(
+    _ type: T.Type, _ item: JSONItemStreamer.Item, number: Int, known: inout _DecodingKnowledge
+  ) throws -> T {
     do {
-      return try decode(type, from: item.value)
+      return try decode(type, from: item.value, known: &known)
     } catch let error as DecodingError {
       let head: any CodingKey =
         item.match.key.map { _JSONKey($0) } ?? _IndexKey(item.match.index ?? number)

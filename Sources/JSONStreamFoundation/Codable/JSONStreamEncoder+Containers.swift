@@ -14,14 +14,20 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     // A type of its own: its dates are not the enclosing property's.
     state.clearDateFormatter()
+    // A model value about to open its object: its maps are checked against `Key`.
+    let model = state.fields.pendingMapping != nil
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
-    if serial >= 0, let mapping = state.fields.open[level].mapping,
-      let problem = mapping.problem(with: Key.self)
-    {
-      state.fail(state.misuse(pathLength, problem))
+    var hasMapping = false
+    if model, serial >= 0, let mapping = state.fields.open[level].mapping {
+      hasMapping = true
+      if let problem = mapping.problem(with: Key.self) {
+        state.fail(state.misuse(pathLength, problem))
+      }
     }
     return KeyedEncodingContainer(
-      _KeyedEncoder<Key>(state: state, level: level, serial: serial, pathLength: pathLength))
+      _KeyedEncoder<Key>(
+        state: state, level: level, serial: serial, pathLength: pathLength,
+        hasMapping: hasMapping))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -84,6 +90,9 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let level: Int
   let serial: Int
   let pathLength: Int
+  /// It is a model value's own container (`state.open[level].mapping` is set): the one test
+  /// other containers pay per member.
+  var hasMapping = false
 
   var codingPath: [any CodingKey] { state.codingPath(pathLength) }
 
@@ -135,7 +144,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    if let mapping = state.fields.open[level].mapping,
+    if hasMapping, let mapping = state.fields.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
       // The model's own format for this property: its date, or the dates in its value.

@@ -435,7 +435,9 @@ final class _EncodeState {
   }
 
   /// No property's date format applies from here on (until the current value is encoded).
-  func clearDateFormatter() { storage.pointee.dateFormatter = nil }
+  func clearDateFormatter() {
+    if storage.pointee.dateFormatter != nil { storage.pointee.dateFormatter = nil }
+  }
 
   func encodeDate(_ date: Date, depth: Int, pathLength: Int) throws {
     if storage.pointee.writer.isBinary {
