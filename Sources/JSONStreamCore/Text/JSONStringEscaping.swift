@@ -120,18 +120,20 @@ package func _writeEscapedJSONStringContent(
   return out
 }
 
-/// `_writeEscapedJSONStringContent` for well-formed UTF-8 with only the required escapes: no
-/// check of multi-byte characters, which are copied with the runs around them.
+/// `_writeEscapedJSONStringContent` for well-formed UTF-8 without `escapeUnicode`: no check of
+/// multi-byte characters, which are copied with the runs around them. (Foundation's encoder
+/// escapes `/` by default, so a drop-in encoder's strings take this path with `escapeSlash`.)
 @inlinable
 package func _writeEscapedWellFormedContent(
-  _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>
+  _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>,
+  escapeSlash: Bool = false
 ) -> UnsafeMutablePointer<UInt8> {
   guard let base = bytes.baseAddress else { return output }
   let end = base + bytes.count
   var out = output
   var runStart = base
   while true {
-    let p = _skipUnescapedBytes(runStart, end)
+    let p = _skipUnescapedBytes(runStart, end, escapeSlash: escapeSlash)
     let count = p - runStart
     _copyBytes(from: runStart, to: out, count: count)
     out += count
@@ -141,12 +143,13 @@ package func _writeEscapedWellFormedContent(
   }
 }
 
-/// The escape of `"`, `\` or a control character: `\"`, `\n`, … or `\u00XX`; returns the end.
+/// The escape of `"`, `\`, `/` or a control character: `\"`, `\/`, `\n`, … or `\u00XX`;
+/// returns the end.
 @inlinable @inline(__always)
 func _writeEscape(_ c: UInt8, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
   out[0] = ._backslash
   switch c {
-  case ._quote, ._backslash: out[1] = c
+  case ._quote, ._backslash, ._slash: out[1] = c
   case 0x08: out[1] = UInt8(ascii: "b")
   case 0x0C: out[1] = UInt8(ascii: "f")
   case ._newline: out[1] = UInt8(ascii: "n")
@@ -204,8 +207,8 @@ extension _Buffer where Element == UInt8 {
         _copyBytes(from: source, to: content, count: length)
       }
       stop = content + length
-    } else if string._isWellFormed && !escapeUnicode && !escapeSlash {
-      stop = _writeEscapedWellFormedContent(string.utf8, to: content)
+    } else if string._isWellFormed && !escapeUnicode {
+      stop = _writeEscapedWellFormedContent(string.utf8, to: content, escapeSlash: escapeSlash)
     } else {
       stop = _writeEscapedJSONStringContent(
         string.utf8, to: content, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)

@@ -63,21 +63,30 @@ package func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafeP
 /// Skips bytes a JSON string literal may hold unescaped: everything but `"`, `\` and control
 /// characters (below 0x20). For output of text already known to be well-formed UTF-8, so
 /// bytes from 0x80 need no attention. Eight at a time while eight remain.
+/// With `escapeSlash`, `/` stops it too.
 @inlinable
-func _skipUnescapedBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+func _skipUnescapedBytes(
+  _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, escapeSlash: Bool = false
+)
   -> UnsafePointer<UInt8>
 {
   var p = start
+  let ones: UInt64 = 0x0101_0101_0101_0101
   while end - p >= 8 {
     // Little-endian order puts the first byte lowest, where the mask is exact.
     let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
-    let flags = _escapeBytesMask(word) & 0x8080_8080_8080_8080
+    var mask = _escapeBytesMask(word)
+    if escapeSlash {
+      let slash = word ^ (ones &* UInt64(UInt8._slash))
+      mask |= (slash &- ones) & ~slash
+    }
+    let flags = mask & 0x8080_8080_8080_8080
     if flags != 0 { return p + (flags.trailingZeroBitCount &>> 3) }
     p += 8
   }
   while p < end {
     let c = p.pointee
-    if c < 0x20 || c == ._quote || c == ._backslash { break }
+    if c < 0x20 || c == ._quote || c == ._backslash || (escapeSlash && c == ._slash) { break }
     p += 1
   }
   return p

@@ -28,6 +28,17 @@ struct KernelTests {
               return _skipUnescapedBytes(base, base + length) - base
             }
             #expect(stop == position, "length \(length), \(special) at \(position) among \(filler)")
+            // `/` stops it only when slashes are escaped.
+            var slashed = [UInt8](repeating: filler, count: length)
+            if position < length { slashed[position] = ._slash }
+            let (plainStop, slashStop) = slashed.withUnsafeBufferPointer { buffer in
+              let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+              return (
+                _skipUnescapedBytes(base, base + length) - base,
+                _skipUnescapedBytes(base, base + length, escapeSlash: true) - base
+              )
+            }
+            #expect(plainStop == length && slashStop == position, "/ at \(position) of \(length)")
           }
         }
       }
@@ -360,6 +371,7 @@ struct KernelTests {
     let samples = [
       "", "plain", "quote \" and \\ backslash", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}",
       "é😀€ mixed \n with escapes / slash", String(repeating: "ab\"", count: 50),
+      "https://example.com/a/b/c?d=e/f", String(repeating: "/", count: 19), "日本語/テキスト/",
     ]
     for sample in samples {
       var text = sample
@@ -371,12 +383,14 @@ struct KernelTests {
           fast.deallocate()
           checked.deallocate()
         }
-        let fastEnd = _writeEscapedWellFormedContent(bytes, to: fast)
-        let checkedEnd = _writeEscapedJSONStringContent(
-          bytes, to: checked, escapeUnicode: false, escapeSlash: false)!
-        #expect(
-          Array(UnsafeBufferPointer(start: fast, count: fastEnd - fast))
-            == Array(UnsafeBufferPointer(start: checked, count: checkedEnd - checked)))
+        for escapeSlash in [false, true] {
+          let fastEnd = _writeEscapedWellFormedContent(bytes, to: fast, escapeSlash: escapeSlash)
+          let checkedEnd = _writeEscapedJSONStringContent(
+            bytes, to: checked, escapeUnicode: false, escapeSlash: escapeSlash)!
+          #expect(
+            Array(UnsafeBufferPointer(start: fast, count: fastEnd - fast))
+              == Array(UnsafeBufferPointer(start: checked, count: checkedEnd - checked)))
+        }
       }
     }
   }
