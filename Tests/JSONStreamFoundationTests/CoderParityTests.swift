@@ -265,7 +265,8 @@ struct CoderParityTests {
   }
 
   static let order = Order(
-    orderID: 7, placedAt: Date(timeIntervalSince1970: 1_790_000_000.25), customerName: "Ada",
+    orderID: 7, placedAt: Date(timeIntervalSince1970: 1_790_000_000.25),
+    customerName: "Ada / \"Lovelace\" \\ 日本語 https://example.com/a/b\n",
     lines: [
       Order.Line(sku: "A-1", unitPrice: 9.99, quantity: 3),
       Order.Line(sku: "B-2", unitPrice: 0.1, quantity: 255),
@@ -303,6 +304,48 @@ struct CoderParityTests {
     ] {
       decodeBoth([Date].self, text, setup, foundationPathStopsShort: true)
     }
+  }
+
+  struct TwoSuperEncoders: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: TwiceUnderOneKey.AnyKey.self)
+      try [1, 2].encode(to: container.superEncoder(forKey: .init("first")))
+      try "x".encode(to: container.superEncoder(forKey: .init("second")))
+      try 3.encode(to: container.superEncoder())
+    }
+  }
+
+  @Test("several super encoders in one container, and a custom key strategy")
+  func superEncodersAndCustomKeys() throws {
+    encodeBoth(TwoSuperEncoders())
+    struct Pair: Codable, Equatable {
+      var leftValue: Int
+      var rightValue: String
+    }
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = .sortedKeys
+    foundation.keyEncodingStrategy = .custom { path in
+      TwiceUnderOneKey.AnyKey(path.last!.stringValue.uppercased())
+    }
+    let ours = JSONStreamEncoder()
+    ours.outputFormatting = .sortedKeys
+    ours.keyEncodingStrategy = .custom { path in
+      TwiceUnderOneKey.AnyKey(path.last!.stringValue.uppercased())
+    }
+    let pairs = [Pair(leftValue: 1, rightValue: "r")]
+    let text = try foundation.encode(pairs)
+    #expect(try ours.encode(pairs) == text)
+    let foundationDecoder = JSONDecoder()
+    foundationDecoder.keyDecodingStrategy = .custom { path in
+      TwiceUnderOneKey.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
+    }
+    let ourDecoder = JSONStreamDecoder()
+    ourDecoder.keyDecodingStrategy = .custom { path in
+      TwiceUnderOneKey.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
+    }
+    #expect(
+      try ourDecoder.decode([Pair].self, from: text)
+        == foundationDecoder.decode([Pair].self, from: text))
   }
 
   @Test("a subclass's metatype passed as its superclass's decodes the subclass")
