@@ -529,17 +529,11 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
     skipping skipped: @escaping @Sendable (DecodingError) -> Void
   ) throws -> AsyncThrowingCompactMapSequence<JSONItemSequence<Self>, T> {
     let settings = decoder.settings
-    return jsonItems(
-      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
-      duplicateKeys: .firstWins
-    ).compactMap { item in
-      do {
-        return try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
-      } catch let error as DecodingError {
-        skipped(error)
-        return nil
-      }
-    }
+    return settings.decodeValidItems(
+      jsonItems(
+        paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
+        duplicateKeys: .firstWins),
+      type, skipping: skipped)
   }
 
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete. A bad line
@@ -591,17 +585,11 @@ extension AsyncSequence where Element == UInt8 {
     skipping skipped: @escaping @Sendable (DecodingError) -> Void
   ) throws -> AsyncThrowingCompactMapSequence<JSONItemSequence<Self>, T> {
     let settings = decoder.settings
-    return jsonItems(
-      paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
-      duplicateKeys: .firstWins
-    ).compactMap { item in
-      do {
-        return try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
-      } catch let error as DecodingError {
-        skipped(error)
-        return nil
-      }
-    }
+    return settings.decodeValidItems(
+      jsonItems(
+        paths: [try JSONPath.streamable(path)], options: settings.parseOptions,
+        duplicateKeys: .firstWins),
+      type, skipping: skipped)
   }
 
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete.
@@ -630,6 +618,22 @@ extension AsyncSequence where Element == UInt8 {
 }
 
 extension JSONStreamDecoder.Settings {
+  /// The items decoded, those that do not decode reported to `skipped` and passed over.
+  func decodeValidItems<Input, T: Decodable & SendableMetatype>(
+    _ items: JSONItemSequence<Input>, _ type: T.Type,
+    skipping skipped: @escaping @Sendable (DecodingError) -> Void
+  ) -> AsyncThrowingCompactMapSequence<JSONItemSequence<Input>, T> {
+    let settings = self
+    return items.compactMap { item in
+      do {
+        return try settings.decodeItem(T.self, item, number: item.match.index ?? 0)
+      } catch let error as DecodingError {
+        skipped(error)
+        return nil
+      }
+    }
+  }
+
   /// The lines of `input` decoded, the bad ones reported to `skipped` and passed over.
   func decodeLines<Input, T: Decodable & SendableMetatype>(
     _ documents: JSONDocumentSequence<Input>, _ type: T.Type,
