@@ -93,6 +93,58 @@ struct MappingOptionsTests {
       try JSONStreamDecoder().decode([MappingTests.Person].self, from: Data("[]".utf8)).isEmpty)
   }
 
+  /// A model class whose subclass maps a property of its own, and whose superclass has a
+  /// date property with a format: both containers of one value.
+  class Base: Codable, JSONModel {
+    var createdAt: Date
+    init(createdAt: Date) { self.createdAt = createdAt }
+    class var keyMap: [String: String] { ["createdAt": "created"] }
+    static var jsonKeys: [String: String] { keyMap }
+    static func jsonDateFormatter(forKey key: String) -> DateFormatter? {
+      key == "createdAt" ? MappingOptionsTests.day : nil
+    }
+  }
+
+  final class Derived: Base {
+    var nickName: String
+    enum Keys: String, CodingKey { case nickName }
+    init(nickName: String, createdAt: Date) {
+      self.nickName = nickName
+      super.init(createdAt: createdAt)
+    }
+    override class var keyMap: [String: String] { ["nickName": "nick", "createdAt": "created"] }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      nickName = try container.decode(String.self, forKey: .nickName)
+      try super.init(from: decoder)
+    }
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(nickName, forKey: .nickName)
+      try super.encode(to: encoder)
+    }
+  }
+
+  @Test("a subclass's maps name its own and its superclass's keys; one value, two containers")
+  func classHierarchyMaps() throws {
+    let value = Derived(nickName: "n", createdAt: Self.date1)
+    let encoder = JSONStreamEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+    #expect(text == #"{"created":"2026-01-01","nick":"n"}"#)
+    let back = try JSONStreamDecoder().decode(Derived.self, from: Data(text.utf8))
+    #expect(back.nickName == "n" && back.createdAt == Self.date1)
+  }
+
+  @Test("a misspelt map fails every value, not only the first of a stream")
+  func keyMapsCheckedEveryValue() throws {
+    var failures = 0
+    let values = try JSONStreamDecoder().decodeValidLines(
+      Misspelt.self, from: Data(#"{"firstName":"a"}\#n{"firstName":"b"}"#.utf8)
+    ) { _ in failures += 1 }
+    #expect(values.isEmpty && failures == 2)
+  }
+
   struct Event: Codable, Equatable, Sendable {
     var id: Int
     var name: String

@@ -71,7 +71,10 @@ enum _InputEncoding: Equatable {
             + String(unit, radix: 16, uppercase: true))
       }
       UTF8.encode(scalar) { utf8.append($0) }
-      if scalar == "\n" {
+      // Lines end at `\n`, `\r` or `\r\n`, as the parser counts them.
+      if scalar == "\n" && utf8.count >= 2 && utf8[utf8.count - 2] == UInt8(ascii: "\r") {
+        // The `\r` before it ended the line.
+      } else if scalar == "\n" || scalar == "\r" {
         line += 1
         column = 1
       } else {

@@ -76,29 +76,38 @@ final class _ModelMapping {
   let excluded: Set<String>
   /// Formatters by coding key, asked for on first use (nil: none for that key).
   private var formatters: [String: DateFormatter?] = [:]
-  /// The key types the maps were checked against (see `problem(with:)`).
-  private var checkedKeyTypes: [ObjectIdentifier] = []
+  /// The key types of the containers the type's values made (see `problem`).
+  private var keyTypes: [ObjectIdentifier] = []
+  /// The names in the maps that none of those key types stands for.
+  private var unmatched: Set<String>
 
   init(_ type: any JSONModel.Type) {
     self.type = type
     keys = type.jsonKeys
     properties = Dictionary(keys.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     excluded = type.jsonExcludedKeys
+    unmatched = Set(keys.keys).union(excluded)
   }
 
-  /// What is wrong with the maps for a keyed container of `Key`, the first time a container
-  /// of that key type is made in a coding call: the names in ``JSONModel/jsonKeys`` and
-  /// ``JSONModel/jsonExcludedKeys`` that no `Key` stands for (a misspelt property name would
-  /// otherwise be ignored without a word). Nil when there is nothing wrong, or it was said.
-  func problem<Key: CodingKey>(with keyType: Key.Type) -> String? {
+  /// Notes that a value of the type made a keyed container of `Key`: the names `Key` stands
+  /// for are coding keys. (A subclass's value makes its superclass's container too, and a
+  /// hand-written `init(from:)` may make several.)
+  func accept<Key: CodingKey>(_ keyType: Key.Type) {
     let id = ObjectIdentifier(keyType)
-    if checkedKeyTypes.contains(id) { return nil }
-    checkedKeyTypes.append(id)
-    let unknown = Set(keys.keys).union(excluded).filter { Key(stringValue: $0) == nil }
-    guard !unknown.isEmpty else { return nil }
-    let names = unknown.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    if keyTypes.contains(id) { return }
+    keyTypes.append(id)
+    unmatched = unmatched.filter { Key(stringValue: $0) == nil }
+  }
+
+  /// What is wrong with the maps once a value of the type is coded: the names in
+  /// ``JSONModel/jsonKeys`` and ``JSONModel/jsonExcludedKeys`` that no key type of its keyed
+  /// containers stands for (a misspelt property name would otherwise be ignored without a
+  /// word). Nil when nothing is wrong, or when no keyed container was made.
+  var problem: String? {
+    guard !unmatched.isEmpty, !keyTypes.isEmpty else { return nil }
+    let names = unmatched.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
     return "\(type)'s jsonKeys or jsonExcludedKeys name \(names), which no coding key of"
-      + " \(type) (\(Key.self)) stands for."
+      + " \(type) stands for."
   }
 
   func dateFormatter(forKey key: String) -> DateFormatter? {

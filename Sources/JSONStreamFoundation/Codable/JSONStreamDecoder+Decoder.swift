@@ -36,6 +36,8 @@ struct _DecoderState {
   var usage: _KeyUsage? = nil
   /// Nested containers and super decoders made while a value decodes, when keys are checked.
   var pendingKeyChecks: [_PendingKeyCheck] = []
+  /// The usages of the pending nested containers, by their object's node.
+  var nestedUsages: [Int: _KeyUsage] = [:]
   /// A model's format for the property being decoded (``JSONModel/jsonDateFormatter(forKey:)``),
   /// for the dates in its value: in its arrays, optionals and dictionaries with `String` keys,
   /// not inside other types, whose keyed containers clear it. Not retained: the type's
@@ -203,7 +205,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       return try decodeCurrentWithExtras(type, mapping: mapping)
     }
     var result = try type.init(from: self)
-    if mapping != nil { try didDecode(&result) }
+    if let mapping { try didDecode(&result, mapping) }
     return result
   }
 
@@ -222,19 +224,24 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if checksKeys {
       let mark = storage.pointee.pendingKeyChecks.count
       // What a failed decode left (one a caller tried and caught) is not checked.
-      defer { storage.pointee.pendingKeyChecks.removeSubrange(mark...) }
+      defer { dropPendingKeyChecks(from: mark) }
       result = try type.init(from: self)
       try checkKeys(type)
       try checkPendingKeys(type, from: mark)
     } else {
       result = try type.init(from: self)
     }
-    if mapping != nil { try didDecode(&result) }
+    if let mapping { try didDecode(&result, mapping) }
     return result
   }
 
-  /// ``JSONModel/didDecode()`` on a model value just decoded.
-  func didDecode<T>(_ result: inout T) throws {
+  /// ``JSONModel/didDecode()`` on a model value just decoded, once its maps are known to name
+  /// only its coding keys.
+  func didDecode<T>(_ result: inout T, _ mapping: _ModelMapping) throws {
+    if let problem = mapping.problem {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: path, debugDescription: problem))
+    }
     var model = result as! any JSONModel
     try model.didDecode()
     result = model as! T
@@ -426,9 +433,13 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     guard case .convertFromSnakeCase = options.keyDecodingStrategy else {
       return options.keyDecodingStrategy.name(forMember: key, in: path)
     }
-    // Each distinct key is converted once per call.
+    // Each distinct key is converted once per call, or per stream of documents (bounded there,
+    // for streams of ever new keys).
     if let converted = storage.pointee.convertedKeys[key] { return converted }
     let converted = options.keyDecodingStrategy.name(forMember: key, in: path)
+    if storage.pointee.convertedKeys.count >= 4096 {
+      storage.pointee.convertedKeys.removeAll(keepingCapacity: true)
+    }
     storage.pointee.convertedKeys[key] = converted
     return converted
   }
@@ -456,14 +467,23 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// The usage to record for a nested keyed container of `object`, at `path`: one per object,
   /// checked when the current value is decoded.
   func nestedUsage(of object: JSONNodeCursor, path: [any CodingKey]) -> _KeyUsage {
-    for check in storage.pointee.pendingKeyChecks {
-      if case .object(let other, _, let usage) = check, other.isSameNode(as: object) {
-        return usage
-      }
-    }
+    // Found by node, not by a scan of the pending checks: a loop of nested containers would
+    // make that quadratic.
+    if let usage = storage.pointee.nestedUsages[object.nodeIdentity] { return usage }
     let usage = _KeyUsage()
     storage.pointee.pendingKeyChecks.append(.object(object, path: path, usage: usage))
+    storage.pointee.nestedUsages[object.nodeIdentity] = usage
     return usage
+  }
+
+  /// Drops the pending checks from `mark` on (checked, or left by a failed decode).
+  func dropPendingKeyChecks(from mark: Int) {
+    for check in storage.pointee.pendingKeyChecks[mark...] {
+      if case .object(let object, _, _) = check {
+        storage.pointee.nestedUsages[object.nodeIdentity] = nil
+      }
+    }
+    storage.pointee.pendingKeyChecks.removeSubrange(mark...)
   }
 
   /// Fails on or reports the keys `object` and the containers that read it disagree on.
@@ -493,10 +513,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
     if checksKeys && storage.pointee.usage == nil { storage.pointee.usage = _KeyUsage() }
-    if let mapping = storage.pointee.mapping, let problem = mapping.problem(with: Key.self) {
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: path, debugDescription: problem))
-    }
+    storage.pointee.mapping?.accept(Key.self)
     // A type of its own: its dates are not the enclosing property's.
     storage.pointee.dateFormatter = nil
     return keyedContainer(Key.self, object: cursor, base: .shared(storage.pointee.path.count))
@@ -628,8 +645,11 @@ func _exactInteger<T: FixedWidthInteger>(_ type: T.Type, text: String) -> T? {
       if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
       if inFraction { exponent -= 1 }
     case UInt8(ascii: "e"), UInt8(ascii: "E"):
-      guard let written = Int(String(decoding: bytes, as: UTF8.self)) else { return nil }
-      exponent += written
+      // Any exponent past ±100,000 says as much as one of ±100,000 (the number is zero, or no
+      // 128-bit integer), and keeps the sums below from overflowing.
+      let text = String(decoding: bytes, as: UTF8.self)
+      let written = Int(text) ?? (text.hasPrefix("-") ? -100_000 : 100_000)
+      exponent += Swift.max(-100_000, Swift.min(100_000, written))
       bytes = bytes[bytes.endIndex...]
     default: return nil
     }

@@ -15,7 +15,7 @@ extension JSONStreamDecoder.Settings {
   ) -> DecodingError {
     error.mapContext { context in
       guard let position = position(of: context.codingPath, in: input) else { return context }
-      let column = position.line == 1 ? base.column + position.column - 1 : position.column
+      let column = base.inputColumn(line: position.line, column: position.column)
       return DecodingError.Context(
         codingPath: context.codingPath,
         debugDescription: context.debugDescription

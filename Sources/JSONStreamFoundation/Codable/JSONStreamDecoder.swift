@@ -231,9 +231,12 @@ extension JSONStreamDecoder.Settings {
       throw JSONStreamDecoder.notJSON(error)
     }
     // Offsets in errors are the input's; lines and columns are the same in both.
-    let base = _DocumentBase(convertedOffset: { offset in
-      encoding.inputOffset(ofUTF8: offset, in: input, from: byteOrderMark)
-    })
+    // A byte order mark counts as the first column, as in UTF-8.
+    let base = _DocumentBase(
+      column: byteOrderMark == 0 ? 1 : 2,
+      convertedOffset: { offset in
+        encoding.inputOffset(ofUTF8: offset, in: input, from: byteOrderMark)
+      })
     guard !utf8.isEmpty else { return try decodeText(type, nil, base: base, &documents) }
     return try _ScanInput.with(utf8) { try decodeText(type, $0, base: base, &documents) }
   }
@@ -253,6 +256,7 @@ extension JSONStreamDecoder.Settings {
     var inside = base
     inside.offset -= 1
     inside.column -= 1
+    inside.textStart = (base.inputOffset(0), base.column)
     if let converted = base.convertedOffset { inside.convertedOffset = { converted($0 - 1) } }
     return try _ScanInput.with(braced) { try documents.decode(type, $0, base: inside) }
   }
@@ -336,11 +340,20 @@ struct _DocumentBase {
   /// For text converted to UTF-8 from UTF-16 or UTF-32: the input's byte offset of an
   /// offset in the converted text.
   var convertedOffset: ((Int) -> Int)? = nil
+  /// Where the input's own text starts, when a brace was added before it
+  /// (`assumesTopLevelDictionary`): no position is before it.
+  var textStart: (offset: Int, column: Int)? = nil
 
   /// The offset in the input of `offset` in the document's text.
   func inputOffset(_ offset: Int) -> Int {
-    if let convertedOffset { return convertedOffset(offset) }
-    return self.offset + offset
+    let converted = convertedOffset?(offset) ?? self.offset + offset
+    return Swift.max(converted, textStart?.offset ?? converted)
+  }
+
+  /// The column in the input of `column` on line `line` of the document's text.
+  func inputColumn(line: Int, column: Int) -> Int {
+    guard line == 1 else { return column }
+    return Swift.max(self.column + column - 1, textStart?.column ?? 1)
   }
 }
 
@@ -396,7 +409,7 @@ struct _DocumentDecoder {
         JSONParseError(
           kind: error.kind, offset: base.inputOffset(error.offset),
           line: base.line + error.line - 1,
-          column: error.line == 1 ? base.column + error.column - 1 : error.column,
+          column: base.inputColumn(line: error.line, column: error.column),
           message: error.message))
     }
     do {

@@ -14,16 +14,12 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     // A type of its own: its dates are not the enclosing property's.
     state.clearDateFormatter()
-    // A model value about to open its object: its maps are checked against `Key`.
-    let model = state.fields.pendingMapping != nil
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
-    var hasMapping = false
-    if model, serial >= 0, let mapping = state.fields.open[level].mapping {
-      hasMapping = true
-      if let problem = mapping.problem(with: Key.self) {
-        state.fail(state.misuse(pathLength, problem))
-      }
-    }
+    // A model value's container (its first or, from a superclass, a later one): `Key` stands
+    // for coding keys its maps may name.
+    let mapping = serial >= 0 ? state.fields.open[level].mapping : nil
+    mapping?.accept(Key.self)
+    let hasMapping = mapping != nil
     return KeyedEncodingContainer(
       _KeyedEncoder<Key>(
         state: state, level: level, serial: serial, pathLength: pathLength,

@@ -188,6 +188,7 @@ final class _EncodeState {
         storage.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
+        if let problem = mapping.problem { throw misuse(pathLength, problem) }
       } else if let set = conformances.encodableSet, storage.pointee.writer.isBinary {
         // A set is native in the binary format.
         try withUnsafePointer(to: value) {
