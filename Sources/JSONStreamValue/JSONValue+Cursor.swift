@@ -31,9 +31,6 @@ package struct JSONNodeCursor {
     }
   }
 
-  /// Whether `other` is a cursor on the same node of the same document.
-  @inlinable package func isSameNode(as other: JSONNodeCursor) -> Bool { node == other.node }
-
   /// The node's identity while its document lives: equal for cursors on the same node.
   @inlinable package var nodeIdentity: Int { Int(bitPattern: node) }
 

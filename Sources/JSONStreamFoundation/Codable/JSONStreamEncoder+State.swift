@@ -430,11 +430,6 @@ final class _EncodeState {
     return try withExtendedLifetime(formatter) { try body() }
   }
 
-  /// Keeps `error` for the next write to throw (where it was met, nothing can throw).
-  func fail(_ error: any Error) {
-    if storage.pointee.deferredError == nil { storage.pointee.deferredError = error }
-  }
-
   /// No property's date format applies from here on (until the current value is encoded).
   func clearDateFormatter() {
     if storage.pointee.dateFormatter != nil { storage.pointee.dateFormatter = nil }
