@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "JSONStream",
+  // The oldest releases with what the library needs (`ContinuousClock`, for the tool's
+  // progress); newer standard library APIs are used behind `#available`.
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "JSONStream", targets: ["JSONStream"]),
     .library(name: "JSONStreamFoundation", targets: ["JSONStreamFoundation"]),

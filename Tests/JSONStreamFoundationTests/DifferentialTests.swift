@@ -17,7 +17,9 @@ struct DifferentialTests {
     return (0..<count).map { generator.document(shape: $0 % 4) }
   }()
 
-  @Test("the same tree as JSONSerialization, and again after writing it back")
+  @Test(
+    "the same tree as JSONSerialization, and again after writing it back", .hugeInput,
+    .tags(.hugeInput))
   func sameTree() throws {
     for (index, document) in Self.documents.enumerated() {
       let ours = try JSONValue(parsing: document)
@@ -36,7 +38,9 @@ struct DifferentialTests {
     }
   }
 
-  @Test("the same events at every chunking: 1 byte, random sizes, every split in two")
+  @Test(
+    "the same events at every chunking: 1 byte, random sizes, every split in two", .hugeInput,
+    .tags(.hugeInput))
   func sameEvents() throws {
     var random = SplitMix(seed: Self.seed)
     for (index, document) in Self.documents.enumerated() {

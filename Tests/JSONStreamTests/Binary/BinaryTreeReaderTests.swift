@@ -60,7 +60,9 @@ struct BinaryTreeReaderTests {
     return nil
   }
 
-  @Test("the sample and the corpus read to the streaming reader's values")
+  @Test(
+    "the sample and the corpus read to the streaming reader's values", .hugeInput, .tags(.hugeInput)
+  )
   func values() throws {
     let sample = try binary(BinaryFormatTests.sample)
     #expect(expectSameAsReader(sample) == (try JSONValue(parsing: BinaryFormatTests.sample)))

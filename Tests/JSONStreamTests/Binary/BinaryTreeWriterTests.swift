@@ -61,7 +61,9 @@ struct BinaryTreeWriterTests {
     return trees
   }
 
-  @Test("binaryBytes() gives the bytes the value's events give, and reads back as the value")
+  @Test(
+    "binaryBytes() gives the bytes the value's events give, and reads back as the value",
+    .hugeInput, .tags(.hugeInput))
   func matchesReplay() throws {
     for (name, value) in try trees() {
       let bytes = try value.binaryBytes()
@@ -84,7 +86,9 @@ struct BinaryTreeWriterTests {
         == "[1,[NaN,-Infinity],{\"n\":Infinity}]")
   }
 
-  @Test("trees inside a document: in arrays, as members' values, one after another")
+  @Test(
+    "trees inside a document: in arrays, as members' values, one after another", .hugeInput,
+    .tags(.hugeInput))
   func nested() throws {
     for (name, value) in try trees() {
       for multiple in [false, true] {
@@ -140,7 +144,9 @@ struct BinaryTreeWriterTests {
     #expect(writer.bytes == events.bytes)
   }
 
-  @Test("output goes to the sink in chunks of about the chunk size, whatever the tree")
+  @Test(
+    "output goes to the sink in chunks of about the chunk size, whatever the tree", .hugeInput,
+    .tags(.hugeInput))
   func chunks() throws {
     for (name, value) in try trees() {
       // A byte or seven at a time only for the small trees: the corpus's are 200,000 bytes.

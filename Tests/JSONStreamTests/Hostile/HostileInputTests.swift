@@ -90,7 +90,9 @@ struct HostileInputTests {
     #expect(try JSONValue(parsing: changed, options: raised) != value)
   }
 
-  @Test("a 100 MB string fed in 64 KiB and in 1-byte chunks: one event, each byte copied once")
+  @Test(
+    "a 100 MB string fed in 64 KiB and in 1-byte chunks: one event, each byte copied once",
+    .hugeInput, .tags(.hugeInput))
   func hugeString() throws {
     // 12 bytes a round, characters of 1 to 4 bytes: every split of a sequence happens.
     let unit = Array("abcé€😀".utf8)
@@ -168,7 +170,9 @@ struct HostileInputTests {
     #expect(double == 9_007_199_254_740_994)
   }
 
-  @Test("1,000,000 keys in one object: built once, each found by its key")
+  @Test(
+    "1,000,000 keys in one object: built once, each found by its key", .hugeInput, .tags(.hugeInput)
+  )
   func millionKeys() throws {
     var document: [UInt8] = [UInt8(ascii: "{")]
     document.reserveCapacity(16_000_000)

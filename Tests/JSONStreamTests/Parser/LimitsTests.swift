@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Limits, each with its own error")
 struct LimitsTests {
-  @Test("1,000,000 nested arrays: the depth error, no crash; parses once the limit is raised")
+  @Test(
+    "1,000,000 nested arrays: the depth error, no crash; parses once the limit is raised",
+    .hugeInput, .tags(.hugeInput))
   func millionDeep() {
     let depth = 1_000_000
     let bytes = [UInt8](repeating: 0x5B, count: depth) + [UInt8](repeating: 0x5D, count: depth)

@@ -129,7 +129,7 @@ struct JSONPathStreamingMemoryTests {
     return (parser.handler.downstream.values, most.bytes, most.values)
   }
 
-  @Test("memory is bounded by the candidate, never by the document")
+  @Test("memory is bounded by the candidate, never by the document", .hugeInput, .tags(.hugeInput))
   func bounded() throws {
     let bytes = Self.orders(20_000)  // about 1.4 MB
     let document = try JSONValue(parsing: bytes)

@@ -98,7 +98,9 @@ struct SnapshotTests {
     #expect(parser.snapshot()?["days"]?[2]?["ok"] == true)
   }
 
-  @Test("a snapshot after every byte costs O(N) in all: the work grows with N, not N²")
+  @Test(
+    "a snapshot after every byte costs O(N) in all: the work grows with N, not N²", .hugeInput,
+    .tags(.hugeInput))
   func linearCost() throws {
     func shapes(_ size: Int) -> [(String, String)] {
       [

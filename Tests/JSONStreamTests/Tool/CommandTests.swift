@@ -1,5 +1,6 @@
 import Foundation
 import JSONStream
+import JSONStreamTestSupport
 import Testing
 
 @Suite(
@@ -195,6 +196,7 @@ struct CommandTests {
 
   @Test(
     "progress: a line on a terminal for a large input, erased at the end; none otherwise",
+    .hugeInput, .tags(.hugeInput),
     .enabled(
       if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
       "needs script(1) for a terminal; skipped"))

@@ -1,4 +1,5 @@
 import Foundation
+import JSONStreamTestSupport
 import Testing
 
 /// `jsonstream patch`: both routes (streamed, tree), what a failure leaves, and the memory the
@@ -154,7 +155,9 @@ struct PatchCommandTests {
     #expect(written.contains("[1E2]"))
   }
 
-  @Test("streamed, a 20 MB document fits in a data limit that the tree does not")
+  @Test(
+    "streamed, a 20 MB document fits in a data limit that the tree does not", .hugeInput,
+    .tags(.hugeInput))
   func memory() throws {
     let scratch = try Scratch()
     let record = #"{"id":1234567,"name":"an item of the list","tags":["a","b","c"],"price":12.5}"#
