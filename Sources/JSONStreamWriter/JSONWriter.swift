@@ -117,6 +117,15 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _box.withUnique { try $0.key(key) }
   }
 
+  /// Writes an object key given already quoted and escaped as the options say (`quoted`,
+  /// quotes included), with its own bytes (`key`, to sort by): for a writer of the same keys
+  /// again and again, the Codable encoder, which makes each key's text once. Throws
+  /// ``JSONWriterError`` outside an object or where a value is due.
+  @inlinable
+  package mutating func writeQuotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
+    try _box.withUnique { try $0.quotedKey(quoted, key: key) }
+  }
+
   /// Writes a string value, escaped as the options say. Throws ``JSONWriterError`` where no value
   /// may go, or for ill-formed UTF-8.
   @inlinable
@@ -359,6 +368,27 @@ struct _WriterState: _ManualState {
         out.count = rollback
         throw Self.invalidUTF8("key")
       }
+      out.append(._colon)
+      if options.indent != nil { out.append(._space) }
+    }
+    stack[depth &- 1] = top | Self.hasMembers | Self.awaitingValue
+  }
+
+  /// See `JSONWriter.writeQuotedKey(_:key:)`.
+  @inlinable @inline(__always)
+  mutating func quotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
+    let depth = stack.count
+    guard depth > 0, case let top = stack[depth &- 1], top & Self.isObject != 0,
+      top & Self.awaitingValue == 0
+    else {
+      throw misplacedKey()
+    }
+    if options.sortKeys {
+      startSortedMember(key: key, quoted: quoted)
+    } else {
+      if top & Self.hasMembers != 0 { out.append(._comma) }
+      newline(depth: depth)
+      out.append(contentsOf: quoted)
       out.append(._colon)
       if options.indent != nil { out.append(._space) }
     }

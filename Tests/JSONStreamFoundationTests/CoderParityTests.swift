@@ -308,7 +308,7 @@ struct CoderParityTests {
 
   struct TwoSuperEncoders: Encodable {
     func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: TwiceUnderOneKey.AnyKey.self)
+      var container = encoder.container(keyedBy: KeyedBody.AnyKey.self)
       try [1, 2].encode(to: container.superEncoder(forKey: .init("first")))
       try "x".encode(to: container.superEncoder(forKey: .init("second")))
       try 3.encode(to: container.superEncoder())
@@ -325,23 +325,23 @@ struct CoderParityTests {
     let foundation = JSONEncoder()
     foundation.outputFormatting = .sortedKeys
     foundation.keyEncodingStrategy = .custom { path in
-      TwiceUnderOneKey.AnyKey(path.last!.stringValue.uppercased())
+      KeyedBody.AnyKey(path.last!.stringValue.uppercased())
     }
     let ours = JSONStreamEncoder()
     ours.outputFormatting = .sortedKeys
     ours.keyEncodingStrategy = .custom { path in
-      TwiceUnderOneKey.AnyKey(path.last!.stringValue.uppercased())
+      KeyedBody.AnyKey(path.last!.stringValue.uppercased())
     }
     let pairs = [Pair(leftValue: 1, rightValue: "r")]
     let text = try foundation.encode(pairs)
     #expect(try ours.encode(pairs) == text)
     let foundationDecoder = JSONDecoder()
     foundationDecoder.keyDecodingStrategy = .custom { path in
-      TwiceUnderOneKey.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
+      KeyedBody.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
     }
     let ourDecoder = JSONStreamDecoder()
     ourDecoder.keyDecodingStrategy = .custom { path in
-      TwiceUnderOneKey.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
+      KeyedBody.AnyKey(path.last!.stringValue == "LEFTVALUE" ? "leftValue" : "rightValue")
     }
     #expect(
       try ourDecoder.decode([Pair].self, from: text)
@@ -599,11 +599,12 @@ struct CoderParityTests {
     }
   }
 
-  struct TwiceUnderOneKey: Encodable {
+  /// Encodes with `body` into a keyed container of string keys.
+  struct KeyedBody: Encodable {
+    let body: @Sendable (inout KeyedEncodingContainer<AnyKey>) throws -> Void
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: AnyKey.self)
-      try container.encode(0, forKey: AnyKey("key"))
-      try container.encode(42, forKey: AnyKey("key"))
+      try body(&container)
     }
     struct AnyKey: CodingKey {
       var stringValue: String
@@ -613,12 +614,159 @@ struct CoderParityTests {
       init?(intValue: Int) { nil }
     }
   }
+  typealias K = KeyedBody.AnyKey
 
-  @Test("one key encoded twice: Foundation keeps the last value")
-  func duplicateKeysEncoding() {
-    withKnownIssue("the encoder writes as it goes: a repeated key is written twice") {
-      encodeBoth(TwiceUnderOneKey())
+  @Test("one key encoded twice: the last value wins; containers asked for again merge")
+  func repeatedKeysEncoding() {
+    // Every case is Foundation's own output, member order included.
+    encodeBoth(
+      KeyedBody { container in
+        try container.encode(0, forKey: K("key"))
+        try container.encode(1, forKey: K("b"))
+        try container.encode(42, forKey: K("key"))
+      })
+    encodeBoth(
+      KeyedBody { container in
+        var first = container.nestedContainer(keyedBy: K.self, forKey: K("n"))
+        try first.encode(1, forKey: K("x"))
+        try container.encode(2, forKey: K("m"))
+        var second = container.nestedContainer(keyedBy: K.self, forKey: K("n"))
+        try second.encode(3, forKey: K("y"))
+        var list = container.nestedUnkeyedContainer(forKey: K("u"))
+        try list.encode(1)
+        var again = container.nestedUnkeyedContainer(forKey: K("u"))
+        try again.encode(2)
+      })
+    // A value's container asked for again under its key: added to.
+    encodeBoth(
+      KeyedBody { container in
+        try container.encode([1, 2], forKey: K("p"))
+        var list = container.nestedUnkeyedContainer(forKey: K("p"))
+        try list.encode(3)
+        try container.encode(["a": 1], forKey: K("q"))
+        var object = container.nestedContainer(keyedBy: K.self, forKey: K("q"))
+        try object.encode(3, forKey: K("b"))
+      })
+    // A whole value again, or a value after a nested container: replaced.
+    encodeBoth(
+      KeyedBody { container in
+        try container.encode(["x": 1], forKey: K("t"))
+        try container.encode(["y": 1], forKey: K("t"))
+        var object = container.nestedContainer(keyedBy: K.self, forKey: K("v"))
+        try object.encode(1, forKey: K("x"))
+        try container.encode(9, forKey: K("v"))
+      })
+    // Deeper (the parity cases sort keys).
+    encodeBoth(
+      [
+        KeyedBody { container in
+          var object = container.nestedContainer(keyedBy: K.self, forKey: K("o"))
+          try object.encode("a", forKey: K("s"))
+          try object.encode("b", forKey: K("s"))
+          try container.encode(1.5, forKey: K("d"))
+        }
+      ])
+  }
+
+  @Test("one key encoded twice: the value tree and the binary output")
+  func repeatedKeysOtherOutputs() throws {
+    let value = KeyedBody { container in
+      try container.encode(0, forKey: K("key"))
+      try container.encode(Float(0.1), forKey: K("f"))
+      try container.encode(42, forKey: K("key"))
     }
+    let tree = try JSONStreamEncoder().encodeToValue(value)
+    #expect(tree == ["f": 0.1, "key": 42])
+    #expect(
+      String(decoding: try JSONStreamEncoder().encode(value), as: UTF8.self)
+        == #"{"f":0.1,"key":42}"#)
+    #expect(throws: EncodingError.self) { try JSONStreamEncoder().encodeBinary(value) }
+    // The signal caught by the value's own code does not let the repeat through.
+    let swallowing = KeyedBody { container in
+      try container.encode(0, forKey: K("key"))
+      try? container.encode(42, forKey: K("key"))
+    }
+    #expect(
+      String(decoding: try JSONStreamEncoder().encode(swallowing), as: UTF8.self) == #"{"key":42}"#)
+  }
+
+  /// Objects nested `depth` deep, each with a member "k" written twice and one "d" holding
+  /// the next.
+  struct Nest: Encodable {
+    let depth: Int
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: K.self)
+      try container.encode(0, forKey: K("k"))
+      if depth > 0 { try container.encode(Nest(depth: depth - 1), forKey: K("d")) }
+      try container.encode(depth, forKey: K("k"))
+    }
+  }
+
+  @Test("a key repeated at every level of a deep nest")
+  func repeatedKeysDeep() throws {
+    // Deeper than the key check's first allocation, which then grows.
+    encodeBoth(Nest(depth: 40))
+    var expected: JSONValue = ["k": 0]
+    for depth in 1...40 { expected = ["d": expected, "k": .number(JSONValue.Number(depth))] }
+    #expect(try JSONStreamEncoder().encodeToValue(Nest(depth: 40)) == expected)
+  }
+
+  /// Writes `keys` in turn, each with its position as the value.
+  struct Keys: Encodable {
+    let keys: [String]
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: K.self)
+      for (index, key) in keys.enumerated() { try container.encode(index, forKey: K(key)) }
+    }
+  }
+
+  @Test("a repeat is found in any value of a type, whatever its keys' order and number")
+  func repeatedKeysManyValues() throws {
+    // The first value of a type teaches its key order; later ones are checked against it:
+    // the same keys, keys left out, new keys, keys in another order, and more than 64.
+    let wide = (0..<70).map { "k\($0)" }
+    let cases: [[String]] = [
+      ["a", "b", "c"], ["a", "c"], ["a", "b", "c", "d"], ["d", "c", "b", "a"], ["b", "e"],
+      wide, wide.reversed(), ["a"] + wide,
+    ]
+    for repeated in cases.indices {
+      for at in cases[repeated].indices {
+        var values = cases.map(Keys.init)
+        // The value at `repeated` writes its key at `at` again, last.
+        values[repeated] = Keys(keys: cases[repeated] + [cases[repeated][at]])
+        encodeBoth(values)
+      }
+    }
+    encodeBoth(cases.map(Keys.init))
+    // Unsorted, each key where it was written, with its quotes and escapes.
+    let escaped = [["a/b", "ü", "\"q\"", "a/b"], ["ü", "a/b"]]
+    let text = String(
+      decoding: try JSONStreamEncoder().encode((cases + escaped).map(Keys.init)), as: UTF8.self)
+    let expected = (cases + escaped).map { keys in
+      var members: [(String, Int)] = []
+      for (index, key) in keys.enumerated() {
+        members.removeAll { $0.0 == key }
+        members.append((key, index))
+      }
+      let json = { (key: String) in
+        key.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+          of: "/", with: "\\/")
+      }
+      return "{" + members.map { "\"\(json($0.0))\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+    #expect(text == "[" + expected.joined(separator: ",") + "]")
+  }
+
+  @Test("keys that share a filter bit but differ are written once each, in order")
+  func distinctKeysManyMembers() throws {
+    // 300 keys fill the 64-bit filter: the exact check must find no repeat among them.
+    let names = (0..<300).map { "member\($0)" }
+    let value = KeyedBody { container in
+      for (index, name) in names.enumerated() { try container.encode(index, forKey: K(name)) }
+    }
+    let text = String(decoding: try JSONStreamEncoder().encode(value), as: UTF8.self)
+    let expected = "{" + names.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+    #expect(text == expected)
   }
 
   @Test("trailing commas: Foundation's decoder accepts them; ours with allowTrailingCommas")

@@ -125,10 +125,22 @@ final class _ModelMapping {
 final class _TypeInfo {
   let mapping: _ModelMapping?
   let conformances: _Conformances
+  /// The keys its values' objects write, for the encoder's check for a key written twice.
+  /// Memory of its own: the check reads it for every key, where a stored `var` would be
+  /// checked for exclusive access at run time.
+  let keyOrder: UnsafeMutablePointer<_KeyOrder>
 
   init(_ type: Any.Type) {
     conformances = _Conformances.of(type)
     mapping = conformances.model.map(_ModelMapping.init)
+    keyOrder = .allocate(capacity: 1)
+    keyOrder.initialize(to: _KeyOrder())
+  }
+
+  deinit {
+    keyOrder.pointee.deallocate()
+    keyOrder.deinitialize(count: 1)
+    keyOrder.deallocate()
   }
 }
 

@@ -16,6 +16,8 @@ struct _EncoderOutput {
   /// What an encode call makes.
   enum Format {
     case json, binary, value
+    /// A tree with Foundation's rules for a key encoded twice (see `_MergingTree`).
+    case merging
   }
 
   var isBinary: Bool { binary != nil }

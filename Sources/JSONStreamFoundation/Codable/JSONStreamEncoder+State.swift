@@ -47,10 +47,21 @@ struct _EncoderFields {
   /// not inside other types, whose keyed containers clear it. Not retained: the type's
   /// mapping holds it for the call.
   var dateFormatter: Unmanaged<DateFormatter>? = nil
+  /// The keys written in the open objects (see `_EncodeState.emitKey`).
+  var keyCheck = _KeyCheck()
+  /// The key order of a value about to open its object at `pendingDepth`.
+  var pendingKeyOrder: UnsafeMutablePointer<_KeyOrder>? = nil
+  /// A key came twice in one object: the value is to be encoded again, merging.
+  var repeatedKey = false
+  /// This is that second encoding: keys go to the tree's `_MergingTree`.
+  var mergesRepeatedKeys = false
 }
 
 final class _EncodeState {
   let options: JSONStreamEncoder.Settings
+  /// What the state was made with, for a second encoding (see `encodeRootOrMerge`).
+  let writeOptions: JSONWriteOptions
+  let indentBase: Int
   /// The fields' memory, the object's own: allocated in `init`, freed in `deinit`. This
   /// file's hot paths use it directly; the rest use `fields`.
   private let storage: UnsafeMutablePointer<_EncoderFields>
@@ -66,6 +77,8 @@ final class _EncodeState {
     format: _EncoderOutput.Format = .json
   ) {
     self.options = options
+    self.writeOptions = writeOptions
+    self.indentBase = indentBase
     var writer = JSONWriter(options: writeOptions)
     if indentBase > 0 { writer.setIndentBase(indentBase) }
     storage = .allocate(capacity: 1)
@@ -73,10 +86,17 @@ final class _EncodeState {
       to: _EncoderFields(
         writer: _EncoderOutput(
           json: writer, binary: format == .binary ? JSONBinaryWriter() : nil,
-          tree: format == .value ? _TreeOutput(options: writeOptions) : nil)))
+          tree: format == .value || format == .merging
+            ? _TreeOutput(options: writeOptions, mergingRepeatedKeys: format == .merging) : nil),
+        mergesRepeatedKeys: format == .merging))
+    if format == .json {
+      storage.pointee.keyCheck.quoting = _KeyQuoting(
+        escapeUnicode: writeOptions.escapeUnicode, escapeSlash: writeOptions.escapeSlash)
+    }
   }
 
   deinit {
+    storage.pointee.keyCheck.deallocate()
     storage.deinitialize(count: 1)
     storage.deallocate()
   }
@@ -94,15 +114,42 @@ final class _EncodeState {
 
   /// Encodes `value` as the whole output; returns its text.
   func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try encodeRoot(value)
+    if let merged = try encodeRootOrMerge(value) {
+      let output = _EncodeState(
+        options: options, writeOptions: writeOptions, indentBase: indentBase)
+      try output.storage.pointee.writer.write(merged)
+      try output.storage.pointee.writer.finish()
+      return output.storage.pointee.writer.bytes
+    }
     try storage.pointee.writer.finish()
     return storage.pointee.writer.bytes
   }
 
   /// Encodes `value` as the whole output, a tree; returns it.
   func encodeTopLevelToValue<T: Encodable>(_ value: T) throws -> JSONValue {
-    try encodeRoot(value)
+    if let merged = try encodeRootOrMerge(value) {
+      // Through the tree output, which sorts keys and checks numbers as it does for any value.
+      var tree = _TreeOutput(options: writeOptions)
+      try tree.write(merged)
+      return tree.finish()
+    }
     return storage.pointee.writer.finishValue()
+  }
+
+  /// Encodes `value` as the whole output; nil when done, or, when a key came twice in one
+  /// object, `value` encoded again as a tree with Foundation's rules for that (see
+  /// `_MergingTree`), to be written out instead.
+  private func encodeRootOrMerge<T: Encodable>(_ value: T) throws -> JSONValue? {
+    do {
+      try encodeRoot(value)
+    } catch {
+      guard storage.pointee.repeatedKey else { throw error }
+    }
+    // Even if the value's own code caught the signal and went on.
+    guard storage.pointee.repeatedKey else { return nil }
+    let merging = _EncodeState(options: options, writeOptions: writeOptions, format: .merging)
+    try merging.encodeRoot(value)
+    return merging.storage.pointee.writer.tree!.finish()
   }
 
   func encodeRoot<T: Encodable>(_ value: T) throws {
@@ -179,13 +226,14 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try storage.pointee.writer.write(Self.documentValue(value))
     } else {
-      let (conformances, mapping) = storage.pointee.types.info(for: T.self)
-        ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
+      let (conformances, mapping, keyOrder) = storage.pointee.types.info(for: T.self)
+        ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping, $0.keyOrder) }
+      storage.pointee.pendingKeyOrder = keyOrder
+      storage.pointee.pendingDepth = depth
       if let mapping {
         var model = value as! any JSONModel
         try model.willEncode()
         storage.pointee.pendingMapping = mapping
-        storage.pointee.pendingDepth = depth
         try (model as! T).encode(
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
         if let problem = mapping.problem { throw misuse(pathLength, problem) }
@@ -225,6 +273,7 @@ final class _EncodeState {
   /// `{}` (as Foundation writes it), a top-level one an error.
   func finishSlot(depth: Int, pathLength: Int, type: Any.Type) throws {
     storage.pointee.pendingMapping = nil
+    storage.pointee.pendingKeyOrder = nil
     if let deferredError = storage.pointee.deferredError { throw deferredError }
     try close(downTo: depth)
     guard storage.pointee.awaiting else { return }
@@ -241,7 +290,9 @@ final class _EncodeState {
   func close(downTo depth: Int) throws {
     while storage.pointee.open.count > depth {
       if storage.pointee.awaiting { try writeEmptyObject() }
-      if storage.pointee.open.removeLast().isObject {
+      let closed = storage.pointee.open.removeLast()
+      if closed.isObject {
+        storage.pointee.keyCheck.close(level: storage.pointee.open.count)
         try storage.pointee.writer.endObject()
       } else {
         try storage.pointee.writer.endArray()
@@ -327,8 +378,11 @@ final class _EncodeState {
       }
       let mapping =
         isObject && storage.pointee.pendingDepth == depth ? storage.pointee.pendingMapping : nil
+      let keyOrder = storage.pointee.pendingDepth == depth ? storage.pointee.pendingKeyOrder : nil
       storage.pointee.pendingMapping = nil
+      storage.pointee.pendingKeyOrder = nil
       storage.pointee.nextSerial &+= 1
+      if isObject { storage.pointee.keyCheck.open(level: depth, order: keyOrder) }
       storage.pointee.open.append(
         _OpenContainer(serial: storage.pointee.nextSerial, isObject: isObject, mapping: mapping))
       return (depth, storage.pointee.nextSerial)
@@ -349,33 +403,74 @@ final class _EncodeState {
   }
 
   /// Writes the key for `key` of the object at `level`; false when the model leaves it out
-  /// (and `excluding`).
+  /// (and `excluding`, which is false for a nested container or super encoder).
   func writeKey(_ key: some CodingKey, level: Int, pathLength: Int, excluding: Bool = true)
     throws -> Bool
   {
     let name = key.stringValue
-    if let mapping = storage.pointee.open[level].mapping {
-      if excluding && mapping.excluded.contains(name) { return false }
-      if let mapped = mapping.keys[name] {
-        try storage.pointee.writer.key(mapped)
-        return true
+    let written: String
+    if let mapping = storage.pointee.open[level].mapping,
+      let mapped = try mappedKey(name, mapping, excluding)
+    {
+      guard let mapped else { return false }
+      written = mapped
+    } else {
+      switch options.keyEncodingStrategy {
+      case .useDefaultKeys:
+        written = name
+      case .convertToSnakeCase:
+        if let converted = storage.pointee.convertedKeys[name] {
+          written = converted
+        } else {
+          written = _convertToSnakeCase(name)
+          storage.pointee.convertedKeys[name] = written
+        }
+      case .custom(let body):
+        written = body(codingPath(pathLength) + [key]).stringValue
       }
     }
-    switch options.keyEncodingStrategy {
-    case .useDefaultKeys:
-      try storage.pointee.writer.key(name)
-    case .convertToSnakeCase:
-      if let converted = storage.pointee.convertedKeys[name] {
-        try storage.pointee.writer.key(converted)
-      } else {
-        let converted = _convertToSnakeCase(name)
-        storage.pointee.convertedKeys[name] = converted
-        try storage.pointee.writer.key(converted)
-      }
-    case .custom(let body):
-      try storage.pointee.writer.key(body(codingPath(pathLength) + [key]).stringValue)
-    }
+    try emitKey(written, level: level, reopens: !excluding, pathLength)
     return true
+  }
+
+  /// A model's key for `name`: nil when its maps say nothing of it, `.some(nil)` when it is
+  /// left out (and `excluding`).
+  func mappedKey(_ name: String, _ mapping: _ModelMapping, _ excluding: Bool) throws -> String?? {
+    if excluding && mapping.excluded.contains(name) { return .some(nil) }
+    return mapping.keys[name].map { .some($0) }
+  }
+
+  /// Writes `name` as the next key of the object at `level` (the innermost open one), after
+  /// checking that it has not come before in that object (see `_KeyCheck`). A key that has
+  /// stops this encoding (see `encodeRootOrMerge`); on the second encoding, keys go to the
+  /// merging tree, `reopens` saying whether a nested container asked for the key.
+  @inline(__always)
+  func emitKey(_ name: String, level: Int, reopens: Bool, _ pathLength: Int) throws {
+    if storage.pointee.mergesRepeatedKeys {
+      return storage.pointee.writer.tree!.merging!.key(name, reopens: reopens)
+    }
+    let position = storage.pointee.keyCheck.insert(name, level: level)
+    if position >= 0 && storage.pointee.keyCheck.quoting != nil {
+      let key = storage.pointee.keyCheck.quotedKey(level: level, position: position)
+      return try storage.pointee.writer.json.writeQuotedKey(key.quoted, key: key.bytes)
+    }
+    if position == _KeyCheck.repeated { try repeated(name, pathLength) }
+    try storage.pointee.writer.key(name)
+  }
+
+  /// `name` has come before in its object (or, very rarely, another key with the same hash:
+  /// the merging encoding compares the keys themselves).
+  @inline(never)
+  func repeated(_ name: String, _ pathLength: Int) throws {
+    if storage.pointee.writer.isBinary {
+      // Its native dates, data and sets have no place in the merging tree.
+      throw misuse(
+        pathLength,
+        "The key \"\(name)\" was encoded twice in one object; the binary output does not merge"
+          + " repeated keys.")
+    }
+    storage.pointee.repeatedKey = true
+    throw _RepeatedKey()
   }
 
   func misuse(_ pathLength: Int, _ message: String) -> EncodingError {
@@ -588,4 +683,305 @@ extension _EncoderOutput {
       try number(JSONNumber(text: bytes)!)
     }
   }
+}
+
+/// The keys a type's objects have written, in the order they first came: distinct, at most
+/// 64. Learned from the first of the type's values in an encode call (whose keys are checked
+/// by their hashes); the objects of the others are then checked against it, a bit per key,
+/// which for the same keys in the same order costs a comparison of two words per key.
+struct _KeyOrder {
+  enum Phase {
+    case unknown, learning, known
+  }
+  static let capacity = 64
+  /// `count` keys, in memory of its own (freed by `_TypeInfo`).
+  let keys = UnsafeMutablePointer<String>.allocate(capacity: capacity)
+  /// For JSON text, each key quoted and escaped, and its bytes (empty otherwise): the writer
+  /// takes them as they are (see `JSONWriter.writeQuotedKey`).
+  let quoted = UnsafeMutablePointer<[UInt8]>.allocate(capacity: capacity)
+  let bytes = UnsafeMutablePointer<[UInt8]>.allocate(capacity: capacity)
+  var count = 0
+  var phase = Phase.unknown
+  /// Open objects checked against it (more than one when a type contains itself).
+  var users = 0
+
+  func deallocate() {
+    keys.deinitialize(count: count)
+    keys.deallocate()
+    quoted.deinitialize(count: count)
+    quoted.deallocate()
+    bytes.deinitialize(count: count)
+    bytes.deallocate()
+  }
+
+  /// Puts `key` at `position`, moving those after it along; quoted for JSON text when
+  /// `quoting` says how.
+  mutating func insert(_ key: String, at position: Int, quoting: _KeyQuoting?) {
+    let moved = count - position
+    (keys + position + 1).moveInitialize(from: keys + position, count: moved)
+    (quoted + position + 1).moveInitialize(from: quoted + position, count: moved)
+    (bytes + position + 1).moveInitialize(from: bytes + position, count: moved)
+    (keys + position).initialize(to: key)
+    (quoted + position).initialize(to: quoting?.quoted(key) ?? [])
+    (bytes + position).initialize(to: quoting == nil ? [] : Array(key.utf8))
+    count += 1
+  }
+
+  /// Where `key` is, searched from `start` on, then from the beginning. Lengths are compared
+  /// first: cheap, where `==` of two unequal strings calls the general comparison.
+  func position(of key: String, from start: Int) -> Int? {
+    let length = key.utf8.count
+    var index = start
+    while index < count {
+      if keys[index].utf8.count == length && keys[index] == key { return index }
+      index += 1
+    }
+    index = 0
+    while index < start && index < count {
+      if keys[index].utf8.count == length && keys[index] == key { return index }
+      index += 1
+    }
+    return nil
+  }
+}
+
+/// The check that no key comes twice in one object, for each object open in the encoder (see
+/// `_EncodeState.emitKey`).
+/// How the JSON writer quotes keys: its escaping options.
+struct _KeyQuoting {
+  var escapeUnicode: Bool
+  var escapeSlash: Bool
+
+  /// `key` in quotes, escaped.
+  func quoted(_ key: String) -> [UInt8] {
+    var key = key
+    return key.withJSONString { string in
+      var buffer = _Buffer<UInt8>(capacity: string.utf8.count + 2)
+      defer { buffer.deallocate() }
+      // A String's bytes are well-formed: this cannot fail.
+      _ = buffer.appendQuoted(string, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
+      return buffer.array()
+    }
+  }
+}
+
+private struct _KeyLevel {
+  /// The key order it is checked against; nil when checked by hashes.
+  var order: UnsafeMutablePointer<_KeyOrder>?
+  /// It is the first of its type: checked by hashes, its keys become the order.
+  var learning = false
+  /// Where in the order its next key is expected.
+  var position = 0
+  /// The keys of the order it has written, a bit each.
+  var written: UInt64 = 0
+  /// Where its keys' hashes begin.
+  var hashStart = 0
+  /// A filter of its keys' hashes, 256 bits: "not there" for most keys without a search.
+  var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+}
+
+/// The check that no key comes twice in one object, for the objects open in the encoder: an
+/// object of a type whose key order is known against it, any other by its keys' hashes (those
+/// of the open objects, innermost last). In memory of its own, freed by `_EncodeState`: the
+/// path every key takes has no copy-on-write or exclusivity check.
+struct _KeyCheck {
+  private var hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: 64)
+  private var capacity = 64
+  private var count = 0
+  private var levels = UnsafeMutablePointer<_KeyLevel>.allocate(capacity: 16)
+  private var levelCapacity = 16
+  /// Set for JSON text: keys in a key order are kept quoted too.
+  var quoting: _KeyQuoting?
+
+  /// What `insert` returns for a key that came before in its object.
+  static let repeated = -1
+  /// What `insert` returns for a new key not in a key order.
+  static let unordered = -2
+
+  func deallocate() {
+    hashes.deallocate()
+    levels.deallocate()
+  }
+
+  /// An object opens at `level`, with no keys yet; `order` is its type's key order.
+  mutating func open(level: Int, order: UnsafeMutablePointer<_KeyOrder>?) {
+    if level >= levelCapacity {
+      let grown = UnsafeMutablePointer<_KeyLevel>.allocate(capacity: 2 * level)
+      grown.moveInitialize(from: levels, count: levelCapacity)
+      levels.deallocate()
+      levels = grown
+      levelCapacity = 2 * level
+    }
+    var state = _KeyLevel(hashStart: count)
+    if let order {
+      switch order.pointee.phase {
+      case .known:
+        state.order = order
+        order.pointee.users += 1
+      case .unknown:
+        order.pointee.phase = .learning
+        state.order = order
+        state.learning = true
+      case .learning:
+        // An enclosing value of the same type is learning it.
+        break
+      }
+    }
+    (levels + level).initialize(to: state)
+  }
+
+  /// The object at `level` has closed.
+  mutating func close(level: Int) {
+    let state = levels + level
+    count = state.pointee.hashStart
+    if let order = state.pointee.order {
+      if state.pointee.learning { order.pointee.phase = .known } else { order.pointee.users -= 1 }
+    }
+  }
+
+  /// Adds `name` to the keys of the object at `level`: its position in the object's key
+  /// order, ``unordered`` when it has none, or ``repeated`` (and nothing added) when the key
+  /// is already there (or, very rarely, another key with the same hash).
+  @inline(__always)
+  mutating func insert(_ name: String, level: Int) -> Int {
+    let state = levels + level
+    if let order = state.pointee.order, !state.pointee.learning {
+      let position = state.pointee.position
+      let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: position)
+      if position < order.pointee.count && order.pointee.keys[position] == name
+        && state.pointee.written & bit == 0
+      {
+        state.pointee.written |= bit
+        state.pointee.position = position &+ 1
+        return position
+      }
+      return insertOutOfOrder(name, state, order)
+    }
+    guard insert(hash: _keyHash(name), state) else { return Self.repeated }
+    if let order = state.pointee.order, order.pointee.count < _KeyOrder.capacity {
+      // Learning: its keys, checked distinct, are the order.
+      let position = order.pointee.count
+      order.pointee.insert(name, at: position, quoting: quoting)
+      return position
+    }
+    return Self.unordered
+  }
+
+  /// The key at `position` in the key order of the object at `level`, quoted, and its bytes.
+  @inline(__always)
+  func quotedKey(level: Int, position: Int) -> (quoted: [UInt8], bytes: [UInt8]) {
+    let order = levels[level].order.unsafelyUnwrapped
+    return (order.pointee.quoted[position], order.pointee.bytes[position])
+  }
+
+  private mutating func insert(hash: UInt64, _ state: UnsafeMutablePointer<_KeyLevel>) -> Bool {
+    let bit: UInt64 = 1 &<< (hash & 63)
+    let word: UInt64
+    switch (hash &>> 6) & 3 {
+    case 0: word = state.pointee.filter.0
+    case 1: word = state.pointee.filter.1
+    case 2: word = state.pointee.filter.2
+    default: word = state.pointee.filter.3
+    }
+    if word & bit != 0 && contains(hash, from: state.pointee.hashStart) { return false }
+    switch (hash &>> 6) & 3 {
+    case 0: state.pointee.filter.0 |= bit
+    case 1: state.pointee.filter.1 |= bit
+    case 2: state.pointee.filter.2 |= bit
+    default: state.pointee.filter.3 |= bit
+    }
+    if count == capacity { grow() }
+    hashes[count] = hash
+    count &+= 1
+    return true
+  }
+
+  private func contains(_ hash: UInt64, from start: Int) -> Bool {
+    var index = start
+    while index < count {
+      if hashes[index] == hash { return true }
+      index &+= 1
+    }
+    return false
+  }
+
+  /// A key not where the order expects it: elsewhere in the order, new to it (added while
+  /// there is room), or, the order full, the object goes on by hashes.
+  @inline(never)
+  private mutating func insertOutOfOrder(
+    _ name: String, _ state: UnsafeMutablePointer<_KeyLevel>,
+    _ order: UnsafeMutablePointer<_KeyOrder>
+  ) -> Int {
+    let expected = min(state.pointee.position, order.pointee.count)
+    if let position = order.pointee.position(of: name, from: expected) {
+      let bit: UInt64 = 1 &<< UInt64(position)
+      if state.pointee.written & bit != 0 { return Self.repeated }
+      state.pointee.written |= bit
+      state.pointee.position = position + 1
+      return position
+    }
+    if order.pointee.count < _KeyOrder.capacity {
+      // New to the order: where this object expected its next key, so that the order follows
+      // the type's, unless another open object (the type contains itself) counts on the
+      // positions; then at the end.
+      let position = order.pointee.users == 1 ? expected : order.pointee.count
+      order.pointee.insert(name, at: position, quoting: quoting)
+      let below: UInt64 = (1 &<< UInt64(position)) &- 1
+      let written = state.pointee.written
+      state.pointee.written = (written & below) | ((written & ~below) &<< 1) | (below &+ 1)
+      state.pointee.position = position + 1
+      return position
+    }
+    // The order is full: this object goes on by hashes, of the keys it has written first.
+    order.pointee.users -= 1
+    state.pointee.order = nil
+    var written = state.pointee.written
+    while written != 0 {
+      _ = insert(hash: _keyHash(order.pointee.keys[written.trailingZeroBitCount]), state)
+      written &= written &- 1
+    }
+    return insert(hash: _keyHash(name), state) ? Self.unordered : Self.repeated
+  }
+
+  private mutating func grow() {
+    let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * capacity)
+    grown.moveInitialize(from: hashes, count: count)
+    hashes.deallocate()
+    hashes = grown
+    capacity *= 2
+  }
+}
+
+/// A hash of a key's UTF-8 bytes, for `_EncodeState.emitKey`'s check: every byte counts, read
+/// eight at a time, the last word overlapping the one before; shorter keys as two overlapping
+/// four-byte words, or their first, middle and last bytes.
+@inline(__always)
+func _keyHash(_ key: String) -> UInt64 {
+  key.utf8.withContiguousStorageIfAvailable(_keyHash)
+    ?? Array(key.utf8).withUnsafeBufferPointer(_keyHash)
+}
+
+@inline(__always)
+func _keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  let count = bytes.count
+  let raw = UnsafeRawBufferPointer(bytes)
+  var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+  if count >= 8 {
+    var offset = 0
+    while count &- offset > 8 {
+      hash =
+        (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0xBF58_476D_1CE4_E5B9
+      offset &+= 8
+    }
+    hash ^= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+  } else if count >= 4 {
+    let first = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+    let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+    hash ^= first &<< 32 | last
+  } else if count > 0 {
+    hash ^= UInt64(raw[0]) &<< 16 | UInt64(raw[count &>> 1]) &<< 8 | UInt64(raw[count &- 1])
+  }
+  hash = (hash ^ (hash &>> 32)) &* 0xBF58_476D_1CE4_E5B9
+  return hash ^ (hash &>> 29)
 }

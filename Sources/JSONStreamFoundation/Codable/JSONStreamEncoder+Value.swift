@@ -73,23 +73,58 @@ struct _TreeOutput: JSONEventHandler {
   /// Whether a non-finite number in a `JSONValue` is kept (the writer writes it) or refused.
   let allowNonFiniteNumbers: Bool
 
-  init(options: JSONWriteOptions) {
+  /// Set when a key came twice in one object: the value is being encoded again, into this
+  /// instead of the builder (see `_MergingTree`).
+  var merging: _MergingTree?
+
+  init(options: JSONWriteOptions, mergingRepeatedKeys: Bool = false) {
     sortKeys = options.sortKeys
     allowNonFiniteNumbers = options.allowNonFiniteNumbers
+    if mergingRepeatedKeys { merging = _MergingTree() }
     // The builder's state is its own for the whole encode: no uniqueness check per event.
     builder.beginEventRun()
   }
 
   // MARK: Events
 
-  mutating func startObject() { builder.startObject() }
-  mutating func endObject() { builder.endObject() }
-  mutating func startArray() { builder.startArray() }
-  mutating func endArray() { builder.endArray() }
-  mutating func key(_ key: borrowing JSONString) throws { try builder.key(key) }
-  mutating func string(_ value: borrowing JSONString) { builder.string(value) }
-  mutating func bool(_ value: Bool) { builder.bool(value) }
-  mutating func null() { builder.null() }
+  @inline(__always)
+  mutating func startObject() {
+    if merging != nil { return merging!.startObject() }
+    builder.startObject()
+  }
+  @inline(__always)
+  mutating func endObject() {
+    if merging != nil { return merging!.endContainer() }
+    builder.endObject()
+  }
+  @inline(__always)
+  mutating func startArray() {
+    if merging != nil { return merging!.startArray() }
+    builder.startArray()
+  }
+  @inline(__always)
+  mutating func endArray() {
+    if merging != nil { return merging!.endContainer() }
+    builder.endArray()
+  }
+  mutating func key(_ key: borrowing JSONString) throws {
+    if merging != nil { return merging!.key(key.string, reopens: false) }
+    try builder.key(key)
+  }
+  mutating func string(_ value: borrowing JSONString) {
+    if merging != nil { return merging!.add(.string(value.string)) }
+    builder.string(value)
+  }
+  @inline(__always)
+  mutating func bool(_ value: Bool) {
+    if merging != nil { return merging!.add(.bool(value)) }
+    builder.bool(value)
+  }
+  @inline(__always)
+  mutating func null() {
+    if merging != nil { return merging!.add(.null) }
+    builder.null()
+  }
 
   /// A number, refused when non-finite as the JSON writer refuses it (its error, its
   /// message), unless the options allow it.
@@ -97,6 +132,7 @@ struct _TreeOutput: JSONEventHandler {
     if value.isNonFinite && !allowNonFiniteNumbers {
       throw JSONWriterError(kind: .nonFiniteNumber, message: "\(value.text) is not a JSON number")
     }
+    if merging != nil { return merging!.add { $0.number(value) } }
     builder.number(value)
   }
 
@@ -105,6 +141,7 @@ struct _TreeOutput: JSONEventHandler {
       throw JSONWriterError(
         kind: .nonFiniteNumber, message: "\(double.description) is not a JSON number")
     }
+    if merging != nil { return merging!.add { $0.binaryNumber(value) } }
     builder.binaryNumber(value)
   }
 
@@ -115,21 +152,29 @@ struct _TreeOutput: JSONEventHandler {
 
   // MARK: The encoder's values
 
+  @inline(__always)
   mutating func key(_ key: String) throws {
+    if merging != nil { return merging!.key(key, reopens: false) }
     var key = key
     try key.withJSONString { try builder.key($0) }
   }
 
+  @inline(__always)
   mutating func string(_ value: String) {
+    if merging != nil { return merging!.add(.string(value)) }
     var value = value
     value.withJSONString { builder.string($0) }
   }
 
+  @inline(__always)
   mutating func number(_ value: Int64) {
+    if merging != nil { return merging!.add(.number(JSONValue.Number(value))) }
     builder.binaryNumber(.int(value))
   }
 
+  @inline(__always)
   mutating func number(_ value: UInt64) {
+    if merging != nil { return merging!.add(.number(JSONValue.Number(value))) }
     builder.binaryNumber(value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value))
   }
 
@@ -137,6 +182,9 @@ struct _TreeOutput: JSONEventHandler {
   /// the number node parsing that text makes.
   mutating func double(_ description: String) {
     var text = description
+    if merging != nil {
+      return text.withTrimmedFloatingPointText { number in merging!.add { $0.number(number) } }
+    }
     text.withTrimmedFloatingPointText { builder.number($0) }
   }
 
@@ -147,6 +195,8 @@ struct _TreeOutput: JSONEventHandler {
 
   /// The complete value.
   mutating func finish() -> JSONValue {
+    // Merged values are sorted where they are written (see `encodeRootOrMerge`).
+    if let merging { return merging.value! }
     builder.endEventRun()
     let value = builder.value!
     return sortKeys ? Self.sortingKeys(value) : value

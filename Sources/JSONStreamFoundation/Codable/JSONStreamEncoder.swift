@@ -18,11 +18,12 @@ import JSONStream
 /// builds a ``JSONValue`` the same way, with no text in between.
 ///
 /// Output is what `JSONEncoder` gives for the same value and options, up to whitespace in
-/// pretty output and the text of numbers (the shortest that reads back the same). Two
-/// things differ for unusual `encode(to:)` implementations, because nothing is held back:
-/// a key encoded twice in one container is written twice (`JSONEncoder` keeps the last), and
-/// a container used again after a sibling or its parent has moved on fails the encode
-/// (`JSONEncoder` allows it). Synthesized conformances never do either.
+/// pretty output and the text of numbers (the shortest that reads back the same). A key
+/// encoded twice in one container gets `JSONEncoder`'s answer (the last value; a nested
+/// container asked for again adds to the one there): the value is then encoded a second
+/// time, into a tree. One thing differs for unusual `encode(to:)` implementations, because
+/// nothing is held back: a container used again after a sibling or its parent has moved on
+/// fails the encode (`JSONEncoder` allows it). Synthesized conformances never do that.
 ///
 /// A class, as Foundation's is, `Sendable`: its settings can be changed after creation, under
 /// a lock, and each call reads them once at its start, so one encoder can serve many tasks at
