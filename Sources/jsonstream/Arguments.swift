@@ -199,6 +199,26 @@ let numberFlags: [NumberFlag] = [
 
 extension Arguments {
   /// Parses `arguments` (without the program name). `--help` anywhere asks for help.
+  /// A path (select's JSONPaths first), the patch (patch's first file) or an input file.
+  mutating func addPositional(_ argument: String, command: Command, pathTexts: inout [String])
+    throws(ToolError)
+  {
+    if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
+      // A JSONPath starts with `$`; the first argument is always one.
+      pathTexts.append(argument)
+    } else if command == .patch && patchPath == nil {
+      // The first file is the patch.
+      patchPath = argument
+    } else if inputPath == nil {
+      inputPath = argument
+    } else if command == .select {
+      moreInputPaths.append(argument)
+    } else {
+      throw ToolError.usage(
+        "'\(command.rawValue)' reads one file; got '\(inputPath!)' and '\(argument)'")
+    }
+  }
+
   static func parse(_ arguments: [String]) throws(ToolError) -> Arguments {
     guard let first = arguments.first else {
       throw ToolError.usage("missing command (try 'jsonstream --help')")
@@ -210,10 +230,37 @@ extension Arguments {
     if command == .fmt { result.writeOptions.indent = 2 }
     var pathTexts: [String] = []
     var index = 1
+    /// After `--`, every argument is a path or file, even one that starts with `-`.
+    var optionsEnded = false
     while index < arguments.count {
-      let argument = arguments[index]
+      var argument = arguments[index]
       index += 1
-      if argument == "--help" || argument == "-h" {
+      // `--name=value` is `--name value`.
+      var attachedValue: String?
+      if !optionsEnded, argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        attachedValue = String(argument[argument.index(after: equals)...])
+        argument = String(argument[..<equals])
+      }
+      /// The option's value: attached with `=`, or the next argument.
+      func value() -> String? {
+        if let attachedValue { return attachedValue }
+        guard index < arguments.count else { return nil }
+        index += 1
+        return arguments[index - 1]
+      }
+      let takesValue =
+        argument == "--to" || argument == "-o" || argument == "--output"
+        || numberFlags.contains { $0.name == argument }
+      if attachedValue != nil && !takesValue {
+        throw ToolError.usage("option '\(argument)' takes no value")
+      }
+      if !optionsEnded && argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      if optionsEnded {
+        try result.addPositional(argument, command: command, pathTexts: &pathTexts)
+      } else if argument == "--help" || argument == "-h" {
         result.wantsHelp = true
       } else if argument == "--quiet" || argument == "-q" {
         result.quiet = true
@@ -234,16 +281,14 @@ extension Arguments {
       } else if argument == "--rfc-order" && command == .select {
         result.rfcOrder = true
       } else if argument == "--to" && command == .convert {
-        guard index < arguments.count, ["binary", "json"].contains(arguments[index]) else {
+        guard let to = value(), ["binary", "json"].contains(to) else {
           throw ToolError.usage("--to needs 'binary' or 'json'")
         }
-        result.convertTo = arguments[index]
-        index += 1
+        result.convertTo = to
       } else if (argument == "-o" || argument == "--output") && command != .validate {
         // validate writes nothing: an output file would only be emptied.
-        guard index < arguments.count else { throw ToolError.usage("\(argument) needs a file") }
-        result.outputPath = arguments[index]
-        index += 1
+        guard let path = value() else { throw ToolError.usage("\(argument) needs a file") }
+        result.outputPath = path
       } else if let flag = optionFlags.first(where: { $0.name == argument }) {
         flag.apply(&result.options)
       } else if command.writesJSON, let flag = writerFlags.first(where: { $0.name == argument }) {
@@ -251,35 +296,23 @@ extension Arguments {
       } else if let flag = numberFlags.first(where: { $0.name == argument }),
         flag.appliesTo(command)
       {
-        guard index < arguments.count else {
+        guard let text = value() else {
           throw ToolError.usage("\(argument) needs a number")
         }
-        guard let value = Int(arguments[index]), flag.accepted.contains(value) else {
+        guard let number = Int(text), flag.accepted.contains(number) else {
           let wanted =
             flag.accepted == 1...Int.max
             ? "a positive whole number"
             : flag.accepted.upperBound == Int.max
               ? "a whole number, 0 or more"
               : "a whole number from \(flag.accepted.lowerBound) to \(flag.accepted.upperBound)"
-          throw ToolError.usage("\(argument) needs \(wanted), not '\(arguments[index])'")
+          throw ToolError.usage("\(argument) needs \(wanted), not '\(text)'")
         }
-        index += 1
-        flag.apply(&result, value)
+        flag.apply(&result, number)
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
-      } else if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
-        // A JSONPath starts with `$`; the first argument is always one.
-        pathTexts.append(argument)
-      } else if command == .patch && result.patchPath == nil {
-        // The first file is the patch.
-        result.patchPath = argument
-      } else if result.inputPath == nil {
-        result.inputPath = argument
-      } else if command == .select {
-        result.moreInputPaths.append(argument)
       } else {
-        throw ToolError.usage(
-          "'\(command.rawValue)' reads one file; got '\(result.inputPath!)' and '\(argument)'")
+        try result.addPositional(argument, command: command, pathTexts: &pathTexts)
       }
     }
     if command == .convert && result.convertTo == nil && !result.wantsHelp {
@@ -338,8 +371,10 @@ func generalHelp() -> String {
   }
   text += """
 
-    Run 'jsonstream COMMAND --help' for a command's options; 'jsonstream --version'
-    for the version.
+    Run 'jsonstream help COMMAND' (or 'jsonstream COMMAND --help') for a command's
+    options; 'jsonstream --version' for the version. An option's value may follow
+    it or be attached ('--indent=4'); after '--', every argument is a path or
+    file, even one that starts with '-'.
     Exit status: 0 success, 1 invalid JSON (or an invalid or failing patch),
     2 usage error, 3 I/O error.
 

@@ -17,11 +17,29 @@ func runTool(_ arguments: [String]) -> Int32 {
     output.flush()
     return 0
   }
-  if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+  if arguments.isEmpty {
+    // A usage error: the usage goes where errors go.
+    writeStandardError(generalHelp())
+    return 2
+  }
+  if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
     let output = ByteOutput(fd: 1)
     output.write(generalHelp())
     output.flush()
-    return arguments.isEmpty ? 2 : 0
+    return 0
+  }
+  if arguments.first == "help" {
+    // `help COMMAND` is `COMMAND --help`.
+    guard arguments.count == 2, let command = Command(rawValue: arguments[1]) else {
+      writeStandardError(
+        "jsonstream: 'help' takes one command: \(Command.allCases.map(\.rawValue).joined(separator: ", "))\n"
+      )
+      return 2
+    }
+    let output = ByteOutput(fd: 1)
+    output.write(commandHelp(command))
+    output.flush()
+    return 0
   }
   do {
     var parsed = try Arguments.parse(arguments)

@@ -162,6 +162,57 @@ struct ToolTests {
     #expect(eventsHelp.stdout.contains("--allow-comments"))
   }
 
+  @Test("usage with no arguments goes to standard error; help COMMAND is COMMAND --help")
+  func helpAndUsage() throws {
+    let none = try Tool.run([])
+    #expect(none.status == 2)
+    #expect(none.stdout.isEmpty)
+    #expect(none.stderr.contains("Usage: jsonstream COMMAND"))
+    let help = try Tool.run(["help", "fmt"])
+    #expect(help.status == 0)
+    #expect(help.stdout == (try Tool.run(["fmt", "--help"])).stdout)
+    #expect(help.stdout.contains("--indent"))
+    for wrong in [["help", "frobnicate"], ["help", "fmt", "select"]] {
+      let result = try Tool.run(wrong)
+      #expect(result.status == 2)
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr.hasPrefix("jsonstream: 'help' takes one command: validate, "))
+    }
+  }
+
+  @Test("--option=value is --option value; after --, arguments starting with - are files")
+  func attachedValuesAndEndOfOptions() throws {
+    let input = #"{"a":[1,2]}"#
+    #expect(
+      try Tool.run(["fmt", "--indent=4"], input: input).stdout
+        == (try Tool.run(["fmt", "--indent", "4"], input: input)).stdout)
+    #expect(try Tool.run(["fmt", "--indent=4"], input: input).stdout.contains("\n    \"a\""))
+    #expect(try Tool.run(["validate", "--max-depth=1"], input: input).status == 1)
+    #expect(try Tool.run(["validate", "--max-depth=2"], input: input).status == 0)
+    // A value where none is taken, and a bad attached value, are usage errors.
+    let quiet = try Tool.run(["validate", "--quiet=yes"], input: input)
+    #expect(quiet.status == 2)
+    #expect(quiet.stderr == "jsonstream: option '--quiet' takes no value\n")
+    #expect(try Tool.run(["fmt", "--indent="], input: input).status == 2)
+    #expect(try Tool.run(["convert", "--to=xml"], input: input).status == 2)
+    // After --, "-x.json" is a file (here, a missing one: an I/O error, not an option).
+    let dashed = try Tool.run(["validate", "--", "-x.json"])
+    #expect(dashed.status == 3)
+    #expect(dashed.stderr.hasPrefix("jsonstream: cannot open -x.json"))
+    #expect(try Tool.run(["validate", "-x.json"]).status == 2)
+    // select: a path after -- too.
+    let selected = try Tool.run(["select", "--", "$.a[0]"], input: input)
+    #expect(selected.stdout == "1\n")
+    // -o=FILE is not an option; --output=FILE is.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "attached-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("out.json").path
+    #expect(try Tool.run(["minify", "--output=\(output)"], input: input).status == 0)
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == input + "\n")
+  }
+
   @Test("events on invalid input: the events so far, then the error, exit 1")
   func eventsThenError() throws {
     let result = try Tool.run(["events"], input: "[1, x]")
