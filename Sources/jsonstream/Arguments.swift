@@ -29,8 +29,9 @@ struct Arguments {
   /// `stats --json` and `--top N`.
   var json = false
   var top = 10
-  /// `convert --to binary|json`.
+  /// `convert --to binary|json`, and `--force` to write binary to a terminal.
   var convertTo: String?
+  var force = false
   /// `patch PATCH`: the patch file, `--merge` for a merge patch, and the patch once read
   /// (before the output is created).
   var patchPath: String?
@@ -280,6 +281,8 @@ extension Arguments {
         result.count = true
       } else if argument == "--rfc-order" && command == .select {
         result.rfcOrder = true
+      } else if argument == "--force" && command == .convert {
+        result.force = true
       } else if argument == "--to" && command == .convert {
         guard let to = value(), ["binary", "json"].contains(to) else {
           throw ToolError.usage("--to needs 'binary' or 'json'")
@@ -490,7 +493,8 @@ func commandHelp(_ command: Command) -> String {
       documentation: a header, a tag per value, keys and short strings written once);
       --to json reads the binary format and writes JSON, compact or with --indent N.
       Both stream: files of any size convert in constant memory. Numbers keep their
-      exact text both ways. Errors in binary input give the byte offset.
+      exact text both ways. Errors in binary input give the byte offset. Binary
+      output is refused on a terminal: use -o FILE or a pipe, or --force.
 
       Examples:
         jsonstream convert --to binary data.json -o data.jsb

@@ -49,6 +49,13 @@ func runTool(_ arguments: [String]) -> Int32 {
       output.flush()
       return 0
     }
+    if parsed.command == .convert && parsed.convertTo == "binary" && !parsed.force
+      && (parsed.outputPath ?? "-") == "-" && isatty(1) == 1
+    {
+      throw ToolError.usage(
+        "binary output is not for a terminal: use -o FILE or a pipe, or --force to write it"
+          + " anyway")
+    }
     // The input opens before the output is created: a missing input must not cost an
     // existing output file anything.
     let input = try ByteInput(

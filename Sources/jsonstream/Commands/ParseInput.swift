@@ -24,11 +24,18 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
     writeStandardError("\(input.name): byte \(error.offset): \(error.message)\n")
     return
   }
-  var message = "\(input.name):\(error.line):\(error.column): \(error.message)\n"
+  var message =
+    "\(input.name):\(error.line):\(error.column): \(TerminalText.escaped(error.message))\n"
   if let line = input.line(around: error.offset) {
-    // The caret line repeats the tabs before the column so that it lines up.
-    let indent = String(line.before.unicodeScalars.map { $0 == "\t" ? "\t" : " " })
-    message += "  \(line.text)\n  \(indent)^\n"
+    // Control characters shown escaped, and the caret under the column however wide the
+    // characters before it.
+    message +=
+      "  \(TerminalText.escaped(line.text))\n  \(TerminalText.caretIndent(line.before))^\n"
+  }
+  if case .trailingText = error.kind, !arguments.options.allowMultipleValues {
+    message +=
+      "hint: a second value follows the first; for NDJSON or other streams of values, add"
+      + " --multiple-values\n"
   }
   writeStandardError(message)
 }

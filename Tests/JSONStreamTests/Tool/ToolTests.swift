@@ -213,6 +213,67 @@ struct ToolTests {
     #expect(try String(contentsOfFile: output, encoding: .utf8) == input + "\n")
   }
 
+  @Test("error excerpts: control characters escaped, the caret under wide characters' column")
+  func excerpts() throws {
+    // An escape sequence in the input reaches the terminal as text, not as a command.
+    let hostile = try Tool.run(["validate"], input: "[\"\u{1B}[2J\u{9B}31m\", 1 2]")
+    #expect(hostile.status == 1)
+    #expect(!hostile.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" })
+    #expect(hostile.stderr.contains(#"\u{1B}[2J\u{9B}31m"#))
+    // The caret: under "x", after three characters two columns wide each.
+    let wide = try Tool.run(["validate"], input: "[\"日本語\", x]")
+    #expect(wide.stderr.hasSuffix("  [\"日本語\", x]\n  " + String(repeating: " ", count: 11) + "^\n"))
+    // A control character before the error counts as its escaped text.
+    let control = try Tool.run(["validate", "--allow-comments"], input: "[1, /*\u{7}*/ x]")
+    #expect(
+      control.stderr.hasSuffix(
+        "  [1, /*\\u{7}*/ x]\n  " + String(repeating: " ", count: 14) + "^\n"))
+    // A combining accent takes no column.
+    let combining = try Tool.run(["validate"], input: "[\"e\u{301}\", x]")
+    #expect(combining.stderr.hasSuffix(String(repeating: " ", count: 8) + "^\n"))
+  }
+
+  @Test("a second top-level value: a hint to use --multiple-values")
+  func multipleValuesHint() throws {
+    let lines = try Tool.run(["fmt"], input: "{\"a\":1}\n{\"b\":2}\n")
+    #expect(lines.status == 1)
+    #expect(lines.stderr.contains("\nhint: a second value follows the first; for NDJSON"))
+    #expect(
+      (try Tool.run(["validate"], input: "1 2")).stderr.hasSuffix("add --multiple-values\n"))
+    // Not for other errors, and not when the flag is on.
+    #expect(!(try Tool.run(["fmt"], input: "[1,]")).stderr.contains("hint"))
+    #expect(try Tool.run(["fmt", "--multiple-values"], input: "{}\n{}\n").status == 0)
+  }
+
+  @Test(
+    "binary output is refused on a terminal unless forced",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      "needs script(1) for a terminal; skipped"))
+  func binaryOnTerminal() throws {
+    func onTerminal(_ arguments: String) throws -> (status: Int32, text: String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      process.arguments = [
+        "-qec", "echo '[1]' | '\(Tool.binary.path)' convert --to binary \(arguments)",
+        "/dev/null",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = output
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    let refused = try onTerminal("")
+    #expect(refused.status == 2)
+    #expect(refused.text.contains("binary output is not for a terminal"))
+    #expect(try onTerminal("--force").status == 0)
+    // Not a terminal: written.
+    #expect(try Tool.run(["convert", "--to", "binary"], input: "[1]").status == 0)
+  }
+
   @Test("events on invalid input: the events so far, then the error, exit 1")
   func eventsThenError() throws {
     let result = try Tool.run(["events"], input: "[1, x]")
