@@ -74,10 +74,13 @@ struct DifferentialTests {
     {
       let document = Array(text.utf8)
       #expect(try JSONValue(parsing: document)[0]?.stringValue == expected)
+      // JSONSerialization here takes that U+FEFF for a byte order mark and drops it (so the
+      // differential suite leaves U+FEFF out of the strings it compares). Pinned down: should
+      // a later Foundation keep it, this fails, and the suite may compare U+FEFF too.
       let theirs = try JSONSerialization.jsonObject(with: Data(document)) as? [String]
-      withKnownIssue("JSONSerialization takes U+FEFF there for a byte order mark") {
-        #expect(theirs?.first?.unicodeScalars.elementsEqual(expected.unicodeScalars) == true)
-      }
+      let dropped = String(
+        String.UnicodeScalarView(expected.unicodeScalars.filter { $0 != "\u{FEFF}" }))
+      #expect(theirs?.first?.unicodeScalars.elementsEqual(dropped.unicodeScalars) == true)
     }
   }
 
