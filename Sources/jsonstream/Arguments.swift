@@ -377,7 +377,8 @@ func generalHelp() -> String {
     Run 'jsonstream help COMMAND' (or 'jsonstream COMMAND --help') for a command's
     options; 'jsonstream --version' for the version. An option's value may follow
     it or be attached ('--indent=4'); after '--', every argument is a path or
-    file, even one that starts with '-'.
+    file, even one that starts with '-'. 'jsonstream completions bash' (or zsh)
+    prints a shell completion script.
     Exit status: 0 success, 1 invalid JSON (or an invalid or failing patch),
     2 usage error, 3 I/O error.
 

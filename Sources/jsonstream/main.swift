@@ -28,6 +28,16 @@ func runTool(_ arguments: [String]) -> Int32 {
     output.flush()
     return 0
   }
+  if arguments.first == "completions" {
+    guard arguments.count == 2, let script = completionScript(for: arguments[1]) else {
+      writeStandardError("jsonstream: 'completions' takes a shell: bash or zsh\n")
+      return 2
+    }
+    let output = ByteOutput(fd: 1)
+    output.write(script)
+    output.flush()
+    return 0
+  }
   if arguments.first == "help" {
     // `help COMMAND` is `COMMAND --help`.
     guard arguments.count == 2, let command = Command(rawValue: arguments[1]) else {

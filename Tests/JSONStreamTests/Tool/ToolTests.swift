@@ -274,6 +274,62 @@ struct ToolTests {
     #expect(try Tool.run(["convert", "--to", "binary"], input: "[1]").status == 0)
   }
 
+  /// Runs `script` with `shell` (`bash -c` / `zsh -c`); its standard output.
+  static func shell(_ shell: String, _ script: String) throws -> (status: Int32, stdout: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: shell)
+    process.arguments = ["-c", script]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test("completions bash: commands, each command's options, --to's values, files")
+  func bashCompletions() throws {
+    let script = try Tool.run(["completions", "bash"])
+    #expect(script.status == 0)
+    let path = try Tool.file(script.stdout)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    func complete(_ words: [String]) throws -> [String] {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let result = try Self.shell(
+        "/bin/bash",
+        "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _jsonstream;"
+          + " printf '%s\\n' \"${COMPREPLY[@]}\"")
+      #expect(result.status == 0)
+      return result.stdout.split(separator: "\n").map(String.init)
+    }
+    #expect(try complete(["jsonstream", "fm"]) == ["fmt"])
+    #expect(try complete(["jsonstream", "co"]) == ["convert", "completions"])
+    #expect(try complete(["jsonstream", "select", "--c"]) == ["--chunk-size", "--count"])
+    #expect(try complete(["jsonstream", "convert", "--to", ""]) == ["binary", "json"])
+    #expect(try complete(["jsonstream", "fmt", "--ind"]) == ["--indent"])
+    // Options of one command only where they apply.
+    #expect(try complete(["jsonstream", "validate", "--ind"]) == [])
+    #expect(try complete(["jsonstream", "help", "pa"]) == ["patch"])
+    #expect(try Tool.run(["completions", "fish"]).status == 2)
+  }
+
+  @Test(
+    "completions zsh: a script zsh reads",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh; skipped"))
+  func zshCompletions() throws {
+    let script = try Tool.run(["completions", "zsh"])
+    #expect(script.status == 0)
+    #expect(script.stdout.hasPrefix("#compdef jsonstream\n"))
+    let path = try Tool.file(script.stdout)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try Self.shell("/usr/bin/zsh", "zsh -n '\(path)'").status == 0)
+    for command in ["validate", "select", "convert", "patch"] {
+      #expect(script.stdout.contains("\n      \(command)) _arguments '--help'"))
+    }
+    #expect(script.stdout.contains("'--to=[output format]:format:(binary json)'"))
+  }
+
   @Test("events on invalid input: the events so far, then the error, exit 1")
   func eventsThenError() throws {
     let result = try Tool.run(["events"], input: "[1, x]")
