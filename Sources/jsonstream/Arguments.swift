@@ -41,6 +41,18 @@ struct Arguments {
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
   var wantsHelp = false
+  /// `--color=auto|always|never`.
+  var color = ColorChoice.auto
+
+  /// Whether the output is JSON text, to be coloured on a terminal.
+  var colorsOutput: Bool {
+    switch command {
+    case .fmt, .minify, .ndjson, .patch: return true
+    case .convert: return convertTo == "json"
+    case .select: return selectOutput == .values && !raw && !count
+    case .validate, .events, .stats: return false
+    }
+  }
 }
 
 enum Command: String, CaseIterable {
@@ -250,7 +262,7 @@ extension Arguments {
         return arguments[index - 1]
       }
       let takesValue =
-        argument == "--to" || argument == "-o" || argument == "--output"
+        argument == "--to" || argument == "-o" || argument == "--output" || argument == "--color"
         || numberFlags.contains { $0.name == argument }
       if attachedValue != nil && !takesValue {
         throw ToolError.usage("option '\(argument)' takes no value")
@@ -281,6 +293,11 @@ extension Arguments {
         result.count = true
       } else if argument == "--rfc-order" && command == .select {
         result.rfcOrder = true
+      } else if argument == "--color" {
+        guard let text = value(), let choice = ColorChoice(rawValue: text) else {
+          throw ToolError.usage("--color needs auto, always or never")
+        }
+        result.color = choice
       } else if argument == "--force" && command == .convert {
         result.force = true
       } else if argument == "--to" && command == .convert {
@@ -543,6 +560,9 @@ func commandHelp(_ command: Command) -> String {
       "  " + "-o FILE, --output FILE".padding(32) + "write to FILE (replaced only on success)\n"
   }
   text += "  " + "-q, --quiet".padding(32) + "no message about invalid input (exit status only)\n"
+  text +=
+    "  " + "--color WHEN".padding(32)
+    + "auto (on a terminal, unless NO_COLOR is set), always or never\n"
   if command == .ndjson {
     text += "  " + "--to-array".padding(32) + "NDJSON lines to one array\n"
   }

@@ -82,6 +82,9 @@ func runTool(_ arguments: [String]) -> Int32 {
       }
     }
     let output = try ByteOutput(path: parsed.outputPath)
+    if parsed.colorsOutput && (parsed.outputPath ?? "-") == "-" && parsed.color.colors(1) {
+      output.colorizer = JSONColorizer()
+    }
     do {
       let status = try runWriting(parsed, input: input, output: output)
       // Any failure, invalid input included, leaves an -o FILE as it was.

@@ -10,7 +10,7 @@ func completionScript(for shell: String) -> String? {
 
 /// Every option `command` takes.
 func options(of command: Command) -> [String] {
-  var names = ["--help", "--quiet"]
+  var names = ["--help", "--quiet", "--color"]
   names += optionFlags.map(\.name)
   names += numberFlags.filter { $0.appliesTo(command) }.map(\.name)
   if command.writesJSON { names += writerFlags.map(\.name) }
@@ -49,6 +49,7 @@ private func bashCompletion() -> String {
       esac
       case ${COMP_WORDS[COMP_CWORD-1]} in
         --to) COMPREPLY=($(compgen -W "binary json" -- "$current")); return ;;
+        --color) COMPREPLY=($(compgen -W "auto always never" -- "$current")); return ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$current")); return ;;
       esac
       if [[ $current == -* ]]; then
@@ -68,6 +69,7 @@ private func zshCompletion() -> String {
     let specs = options(of: command).map { name -> String in
       if name == "--to" { return "'--to=[output format]:format:(binary json)'" }
       if name == "--output" { return "'--output=[output file]:file:_files'" }
+      if name == "--color" { return "'--color=[when to colour]:when:(auto always never)'" }
       if numberFlags.contains(where: { $0.name == name }) { return "'\(name)=[number]:number:'" }
       return "'\(name)'"
     }

@@ -24,13 +24,19 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
     writeStandardError("\(input.name): byte \(error.offset): \(error.message)\n")
     return
   }
+  // On a terminal: the place bold, the message red, the caret green.
+  let colors = arguments.color.colors(2)
+  let (bold, red, green, reset) =
+    colors ? ("\u{1B}[1m", "\u{1B}[31m", "\u{1B}[32m", "\u{1B}[0m") : ("", "", "", "")
   var message =
-    "\(input.name):\(error.line):\(error.column): \(TerminalText.escaped(error.message))\n"
+    "\(bold)\(input.name):\(error.line):\(error.column):\(reset) "
+    + "\(red)\(TerminalText.escaped(error.message))\(reset)\n"
   if let line = input.line(around: error.offset) {
     // Control characters shown escaped, and the caret under the column however wide the
     // characters before it.
     message +=
-      "  \(TerminalText.escaped(line.text))\n  \(TerminalText.caretIndent(line.before))^\n"
+      "  \(TerminalText.escaped(line.text))\n"
+      + "  \(TerminalText.caretIndent(line.before))\(green)^\(reset)\n"
   }
   if case .trailingText = error.kind, !arguments.options.allowMultipleValues {
     message +=

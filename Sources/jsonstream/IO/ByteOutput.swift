@@ -87,7 +87,16 @@ final class ByteOutput {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Set when the output is JSON text to be coloured (`--color`).
+  var colorizer: JSONColorizer?
+
   private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+    guard colorizer != nil else { return writeRaw(bytes) }
+    let colored = colorizer!.color(bytes)
+    colored.withUnsafeBytes { writeRaw($0) }
+  }
+
+  private func writeRaw(_ bytes: UnsafeRawBufferPointer) {
     var written = 0
     while written < bytes.count {
       let n = systemWrite(fd, bytes.baseAddress! + written, bytes.count - written)

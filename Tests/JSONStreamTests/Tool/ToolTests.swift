@@ -304,7 +304,9 @@ struct ToolTests {
     }
     #expect(try complete(["jsonstream", "fm"]) == ["fmt"])
     #expect(try complete(["jsonstream", "co"]) == ["convert", "completions"])
-    #expect(try complete(["jsonstream", "select", "--c"]) == ["--chunk-size", "--count"])
+    #expect(
+      try complete(["jsonstream", "select", "--c"]) == ["--color", "--chunk-size", "--count"])
+    #expect(try complete(["jsonstream", "fmt", "--color", ""]) == ["auto", "always", "never"])
     #expect(try complete(["jsonstream", "convert", "--to", ""]) == ["binary", "json"])
     #expect(try complete(["jsonstream", "fmt", "--ind"]) == ["--indent"])
     // Options of one command only where they apply.
@@ -328,6 +330,61 @@ struct ToolTests {
       #expect(script.stdout.contains("\n      \(command)) _arguments '--help'"))
     }
     #expect(script.stdout.contains("'--to=[output format]:format:(binary json)'"))
+  }
+
+  @Test("--color: JSON output and errors coloured when asked; NO_COLOR; never in a file")
+  func colors() throws {
+    let input = #"{"a":[1,"x",null,true,NaN],"b":{"c":"{\",\"d\":"}}"#
+    let plain = try Tool.run(["minify", "--allow-nan"], input: input)
+    #expect(!plain.stdout.contains("\u{1B}"), "not a terminal: no colour")
+    let colored = try Tool.run(["minify", "--allow-nan", "--color=always"], input: input)
+    let key = "\u{1B}[34;1m"
+    let string = "\u{1B}[32m"
+    let null = "\u{1B}[1;30m"
+    let reset = "\u{1B}[0m"
+    #expect(
+      colored.stdout
+        == "{\(key)\"a\"\(reset):[1,\(string)\"x\"\(reset),\(null)null\(reset),true,NaN],"
+        + "\(key)\"b\"\(reset):{\(key)\"c\"\(reset):\(string)\"{\\\",\\\"d\\\":\"\(reset)}}\n")
+    // Without the codes, the same text.
+    let stripped = colored.stdout.replacingOccurrences(of: key, with: "")
+      .replacingOccurrences(of: string, with: "").replacingOccurrences(of: null, with: "")
+      .replacingOccurrences(of: reset, with: "")
+    #expect(stripped == plain.stdout)
+    // Errors: the place, the message and the caret.
+    let error = try Tool.run(["validate", "--color", "always"], input: "[1,x]")
+    #expect(error.stderr.hasPrefix("\u{1B}[1m<stdin>:1:4:\u{1B}[0m \u{1B}[31mexpected"))
+    // auto: not a terminal here; never: none; a bad choice: a usage error.
+    #expect(!(try Tool.run(["fmt", "--color=auto"], input: input)).stdout.contains("\u{1B}"))
+    #expect(try Tool.run(["fmt", "--color=sometimes"], input: input).status == 2)
+    // select's raw strings and paths are not JSON: never coloured.
+    let raw = try Tool.run(
+      ["select", "-r", "--allow-nan", "--color=always", "$.b.c"], input: input)
+    #expect(raw.stdout == "{\",\"d\":\n")
+  }
+
+  @Test(
+    "--color=auto on a terminal colours, unless NO_COLOR is set",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      "needs script(1) for a terminal; skipped"))
+  func colorOnTerminal() throws {
+    func onTerminal(_ environment: String) throws -> String {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      process.arguments = [
+        "-qec", "echo '{\"a\":null}' | \(environment) '\(Tool.binary.path)' minify", "/dev/null",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+    // The tests may run with NO_COLOR set: unset for the first run.
+    #expect(try onTerminal("env -u NO_COLOR").contains("\u{1B}[34;1m\"a\""))
+    #expect(!(try onTerminal("env NO_COLOR=1")).contains("\u{1B}"))
   }
 
   @Test("events on invalid input: the events so far, then the error, exit 1")
