@@ -51,6 +51,7 @@ if let operation = option("--profile") {
   // text through a select filter, or not, into JSONWriter), chaintree (binarytree through a
   // path tracker), chainbinarywrite (binarywrite through a transform),
   // shipmentlines / shipments (the Codable suite's records as NDJSON or one array, decoded),
+  // encodeshipments (the records, encoded with the default strategies),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format), encodevalue (a JSONValue, no text),
   // encodeparse (its text, parsed into a JSONValue) or jsonencoder (Foundation's) of that
@@ -77,6 +78,9 @@ if let operation = option("--profile") {
   shipmentDecoder.dateDecodingStrategy = .iso8601
   shipmentDecoder.keyDecodingStrategy = .convertFromSnakeCase
   var shipmentText = Data()
+  // For encodeshipments: the records, encoded with the default strategies.
+  let shipmentRecords = operation == "encodeshipments" ? Shipment.generate(count: 2_000) : []
+  let shipmentEncoder = JSONStreamEncoder()
   if operation == "shipmentlines" || operation == "shipments" {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
@@ -132,6 +136,8 @@ if let operation = option("--profile") {
       blackHole(try shipmentDecoder.decodeLines(Shipment.self, from: shipmentText))
     case "shipments":
       blackHole(try shipmentDecoder.decode([Shipment].self, from: shipmentText))
+    case "encodeshipments":
+      blackHole(try shipmentEncoder.encode(shipmentRecords))
     case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))
     case "tokenize4k", "tokenize64k", "tokenize256":
       var parser = JSONParser(handler: Ignore())
