@@ -342,14 +342,21 @@ struct _WriterState: _ManualState {
     return endValue()
   }
 
+  /// The innermost container, which must be an object waiting for a key.
   @inlinable @inline(__always)
-  mutating func key(_ key: borrowing JSONString) throws {
+  func placeForKey() throws -> (depth: Int, top: UInt8) {
     let depth = stack.count
     guard depth > 0, case let top = stack[depth &- 1], top & Self.isObject != 0,
       top & Self.awaitingValue == 0
     else {
       throw misplacedKey()
     }
+    return (depth, top)
+  }
+
+  @inlinable @inline(__always)
+  mutating func key(_ key: borrowing JSONString) throws {
+    let (depth, top) = try placeForKey()
     if options.sortKeys {
       var quoted = _Buffer<UInt8>(capacity: key.count &+ 2)
       defer { quoted.deallocate() }
@@ -377,12 +384,7 @@ struct _WriterState: _ManualState {
   /// See `JSONWriter.writeQuotedKey(_:key:)`.
   @inlinable @inline(__always)
   mutating func quotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
-    let depth = stack.count
-    guard depth > 0, case let top = stack[depth &- 1], top & Self.isObject != 0,
-      top & Self.awaitingValue == 0
-    else {
-      throw misplacedKey()
-    }
+    let (depth, top) = try placeForKey()
     if options.sortKeys {
       startSortedMember(key: key, quoted: quoted)
     } else {

@@ -198,7 +198,7 @@ struct CommandTests {
     "progress: a line on a terminal for a large input, erased at the end; none otherwise",
     .hugeInput, .tags(.hugeInput),
     .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      if: Tool.hasTerminal,
       "needs script(1) for a terminal; skipped"))
   func progress() throws {
     // 52 MB: over the 50 MB threshold (the tool here is a debug build: a few seconds).
@@ -210,18 +210,9 @@ struct CommandTests {
     let plain = try Tool.run(["validate", big])
     #expect(plain.status == 0 && plain.stderr.isEmpty)
     // A terminal (script(1) gives the tool one): progress lines, then the line erased.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    process.arguments = [
-      "-qc", "'\(Tool.binary.path)' validate --chunk-size 4096 '\(big)'", "/dev/null",
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let (status, text) = try Tool.runOnTerminal(
+      "'\(Tool.binary.path)' validate --chunk-size 4096 '\(big)'")
+    #expect(status == 0)
     #expect(text.hasSuffix("\r\u{1B}[K"), "the progress line is erased at the end")
     // Drawn at most four times a second: a fast machine may finish before the first one.
     if text.count > 4 {

@@ -15,6 +15,24 @@ struct Tool {
 
   static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
+  /// Whether script(1) is there to give the tool a terminal.
+  static var hasTerminal: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+
+  /// Runs `command`, a shell command line, on a terminal that script(1) provides: its exit
+  /// status, and what it wrote to the terminal (standard output and error together).
+  static func runOnTerminal(_ command: String) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", command, "/dev/null"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
   /// Runs the tool with `input` on its standard input, or with the file at `pipedPath` piped
   /// in by `cat` (large inputs: written here before the output is read, they would fill both
   /// pipes). `setup` is shell commands run before the tool, for what only a shell sets, such
@@ -248,23 +266,13 @@ struct ToolTests {
   @Test(
     "binary output is refused on a terminal unless forced",
     .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      if: Tool.hasTerminal,
       "needs script(1) for a terminal; skipped"))
   func binaryOnTerminal() throws {
     func onTerminal(_ arguments: String) throws -> (status: Int32, text: String) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-      process.arguments = [
-        "-qec", "echo '[1]' | '\(Tool.binary.path)' convert --to binary \(arguments)",
-        "/dev/null",
-      ]
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = output
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+      let result = try Tool.runOnTerminal(
+        "echo '[1]' | '\(Tool.binary.path)' convert --to binary \(arguments)")
+      return (result.status, result.output)
     }
     let refused = try onTerminal("")
     #expect(refused.status == 2)
@@ -366,21 +374,13 @@ struct ToolTests {
   @Test(
     "--color=auto on a terminal colours, unless NO_COLOR is set",
     .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      if: Tool.hasTerminal,
       "needs script(1) for a terminal; skipped"))
   func colorOnTerminal() throws {
     func onTerminal(_ environment: String) throws -> String {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-      process.arguments = [
-        "-qec", "echo '{\"a\":null}' | \(environment) '\(Tool.binary.path)' minify", "/dev/null",
-      ]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
+      try Tool.runOnTerminal(
+        "echo '{\"a\":null}' | \(environment) '\(Tool.binary.path)' minify"
+      ).output
     }
     // The tests may run with NO_COLOR set: unset for the first run.
     #expect(try onTerminal("env -u NO_COLOR").contains("\u{1B}[34;1m\"a\""))
