@@ -757,6 +757,27 @@ struct CoderParityTests {
     #expect(text == "[" + expected.joined(separator: ",") + "]")
   }
 
+  @Test("keys are compared byte for byte: canonically equivalent keys are different keys")
+  func canonicallyEquivalentKeys() throws {
+    // "é" precomposed and decomposed are one String (==) but two JSON keys; so are the Kelvin
+    // sign and "K". The first value of the type teaches its key order; the later ones must
+    // neither take another key's bytes from it nor miss a repeat.
+    let values = [
+      Keys(keys: ["\u{E9}", "K"]), Keys(keys: ["e\u{301}", "e\u{301}", "\u{212A}"]),
+      Keys(keys: ["\u{212A}", "K", "\u{E9}", "e\u{301}"]),
+    ]
+    let text = String(decoding: try JSONStreamEncoder().encode(values), as: UTF8.self)
+    #expect(
+      Array(text.utf8)
+        == Array(
+          "[{\"\u{E9}\":0,\"K\":1},{\"e\u{301}\":1,\"\u{212A}\":2},"
+            .utf8)
+        + Array("{\"\u{212A}\":0,\"K\":1,\"\u{E9}\":2,\"e\u{301}\":3}]".utf8))
+    #expect(
+      try JSONStreamEncoder().encodeToValue(values)
+        == JSONValue(parsing: Array(text.utf8)))
+  }
+
   @Test("keys that share a filter bit but differ are written once each, in order")
   func distinctKeysManyMembers() throws {
     // 300 keys fill the 64-bit filter: the exact check must find no repeat among them.

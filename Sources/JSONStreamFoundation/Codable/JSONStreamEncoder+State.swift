@@ -560,6 +560,8 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try storage.pointee.writer.string(text)
     case .custom(let body):
+      // Its object is the closure's, not the enclosing type's: no key order of that type.
+      storage.pointee.pendingKeyOrder = nil
       try body(date, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
       try emptyObjectIfUnwritten(depth)
     }
@@ -578,6 +580,7 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try storage.pointee.writer.string(text)
     case .custom(let body):
+      storage.pointee.pendingKeyOrder = nil
       try body(data, _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
       try emptyObjectIfUnwritten(depth)
     }
@@ -700,6 +703,8 @@ struct _KeyOrder {
   /// takes them as they are (see `JSONWriter.writeQuotedKey`).
   let quoted = UnsafeMutablePointer<[UInt8]>.allocate(capacity: capacity)
   let bytes = UnsafeMutablePointer<[UInt8]>.allocate(capacity: capacity)
+  /// Whether each key is ASCII (see `isKey`).
+  let ascii = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
   var count = 0
   var phase = Phase.unknown
   /// Open objects checked against it (more than one when a type contains itself).
@@ -712,6 +717,7 @@ struct _KeyOrder {
     quoted.deallocate()
     bytes.deinitialize(count: count)
     bytes.deallocate()
+    ascii.deallocate()
   }
 
   /// Puts `key` at `position`, moving those after it along; quoted for JSON text when
@@ -721,6 +727,8 @@ struct _KeyOrder {
     (keys + position + 1).moveInitialize(from: keys + position, count: moved)
     (quoted + position + 1).moveInitialize(from: quoted + position, count: moved)
     (bytes + position + 1).moveInitialize(from: bytes + position, count: moved)
+    (ascii + position + 1).moveInitialize(from: ascii + position, count: moved)
+    (ascii + position).initialize(to: key.utf8.allSatisfy { $0 < 0x80 })
     (keys + position).initialize(to: key)
     (quoted + position).initialize(to: quoting?.quoted(key) ?? [])
     (bytes + position).initialize(to: quoting == nil ? [] : Array(key.utf8))
@@ -730,19 +738,32 @@ struct _KeyOrder {
   /// Where `key` is, searched from `start` on, then from the beginning. Lengths are compared
   /// first: cheap, where `==` of two unequal strings calls the general comparison.
   func position(of key: String, from start: Int) -> Int? {
-    let length = key.utf8.count
     var index = start
     while index < count {
-      if keys[index].utf8.count == length && keys[index] == key { return index }
+      if isKey(index, key) { return index }
       index += 1
     }
     index = 0
     while index < start && index < count {
-      if keys[index].utf8.count == length && keys[index] == key { return index }
+      if isKey(index, key) { return index }
       index += 1
     }
     return nil
   }
+
+  /// Whether the key at `index` is `key`, byte for byte: `==` compares canonical equivalence,
+  /// where "é" and "e\u{301}" are one String and two keys. Lengths first (cheap, and most
+  /// unequal keys differ there). Then, for an ASCII key, `==` (quick when both are the same
+  /// string) says it: a string canonically equivalent to ASCII with as many bytes is that
+  /// ASCII (the characters that decompose to ASCII, such as the Kelvin sign, are longer).
+  /// Any other key, byte by byte.
+  @inline(__always)
+  func isKey(_ index: Int, _ key: String) -> Bool {
+    guard keys[index].utf8.count == key.utf8.count else { return false }
+    if ascii[index] { return keys[index] == key }
+    return keys[index].utf8.elementsEqual(key.utf8)
+  }
+
 }
 
 /// The check that no key comes twice in one object, for each object open in the encoder (see
@@ -848,7 +869,7 @@ struct _KeyCheck {
     if let order = state.pointee.order, !state.pointee.learning {
       let position = state.pointee.position
       let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: position)
-      if position < order.pointee.count && order.pointee.keys[position] == name
+      if position < order.pointee.count && order.pointee.isKey(position, name)
         && state.pointee.written & bit == 0
       {
         state.pointee.written |= bit

@@ -72,7 +72,9 @@ struct JSONColorizer {
         inString = true
       case UInt8(ascii: "n"):
         // `null` (not the n of `Infinity`): a token's first letter.
-        if !inNull && !(UInt8(ascii: "A")...UInt8(ascii: "z")).contains(previous) {
+        if !inNull && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(previous)
+          && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(previous)
+        {
           out += Self.null
           inNull = true
         }

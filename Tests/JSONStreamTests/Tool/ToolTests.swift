@@ -342,7 +342,7 @@ struct ToolTests {
 
   @Test("--color: JSON output and errors coloured when asked; NO_COLOR; never in a file")
   func colors() throws {
-    let input = #"{"a":[1,"x",null,true,NaN],"b":{"c":"{\",\"d\":"}}"#
+    let input = #"{"a":[1,"x",null,true,NaN,[null]],"b":{"c":"{\",\"d\":"}}"#
     let plain = try Tool.run(["minify", "--allow-nan"], input: input)
     #expect(!plain.stdout.contains("\u{1B}"), "not a terminal: no colour")
     let colored = try Tool.run(["minify", "--allow-nan", "--color=always"], input: input)
@@ -352,7 +352,8 @@ struct ToolTests {
     let reset = "\u{1B}[0m"
     #expect(
       colored.stdout
-        == "{\(key)\"a\"\(reset):[1,\(string)\"x\"\(reset),\(null)null\(reset),true,NaN],"
+        == "{\(key)\"a\"\(reset):[1,\(string)\"x\"\(reset),\(null)null\(reset),true,NaN,"
+        + "[\(null)null\(reset)]],"
         + "\(key)\"b\"\(reset):{\(key)\"c\"\(reset):\(string)\"{\\\",\\\"d\\\":\"\(reset)}}\n")
     // Without the codes, the same text.
     let stripped = colored.stdout.replacingOccurrences(of: key, with: "")
