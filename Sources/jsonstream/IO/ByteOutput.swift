@@ -125,6 +125,12 @@ private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -
 }
 
 /// Writes a message to standard error, unbuffered (messages are few and must not be lost).
+/// Whether the environment variable `name` is set to something non-empty.
+func isSetInEnvironment(_ name: String) -> Bool {
+  guard let value = getenv(name) else { return false }
+  return value.pointee != 0
+}
+
 func writeStandardError(_ message: String) {
   var message = message
   message.withUTF8 { bytes in

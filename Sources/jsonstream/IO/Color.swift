@@ -17,7 +17,7 @@ enum ColorChoice: String, CaseIterable {
     case .never: return false
     case .auto:
       // https://no-color.org: a non-empty NO_COLOR turns colour off.
-      if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+      if isSetInEnvironment("NO_COLOR") { return false }
       return isatty(fd) == 1
     }
   }
@@ -42,7 +42,7 @@ struct JSONColorizer {
   private var previous: UInt8 = 0
 
   /// `bytes` with colour codes.
-  mutating func color(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+  mutating func color(_ bytes: some Collection<UInt8>) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count + bytes.count / 4)
     for byte in bytes {
