@@ -28,12 +28,16 @@ let package = Package(
       dependencies: ["JSONStreamCore", "JSONStreamValue", "JSONStreamWriter"]),
     // JSONPath, path tracking, and the filters, transforms and item streamer built on it.
     .target(name: "JSONStreamPath", dependencies: ["JSONStreamCore", "JSONStreamValue"]),
+    // JSON Pointer, JSON Patch and Merge Patch: on a tree, and streamed as filters.
+    .target(
+      name: "JSONStreamPatch",
+      dependencies: ["JSONStreamCore", "JSONStreamParser", "JSONStreamValue"]),
     // Streams of documents, the async adapters, and the re-exports.
     .target(
       name: "JSONStream",
       dependencies: [
         "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
-        "JSONStreamBinary", "JSONStreamPath",
+        "JSONStreamBinary", "JSONStreamPath", "JSONStreamPatch",
       ]),
     // Foundation trees (NSDictionary, NSArray, …) from events and back: the only target that
     // imports Foundation.
@@ -57,7 +61,8 @@ let package = Package(
       name: "JSONStreamTests",
       dependencies: [
         "JSONStream", "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
-        "JSONStreamBinary", "JSONStreamPath", "JSONStreamTestSupport", "jsonstream",
+        "JSONStreamBinary", "JSONStreamPath", "JSONStreamPatch", "JSONStreamTestSupport",
+        "jsonstream",
       ]),
     .testTarget(
       name: "JSONStreamFoundationTests",

@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The modules below JSONStreamFoundation, in dependency order (see Package.swift).
 modules=(JSONStreamCore JSONStreamParser JSONStreamValue JSONStreamWriter JSONStreamBinary
-  JSONStreamPath JSONStream)
+  JSONStreamPath JSONStreamPatch JSONStream)
 
 # Each platform: its name in Package.swift, its target triple (VERSION for the deployment
 # target), the SDK folder, the interface file's name.

@@ -4,6 +4,7 @@
 @_exported import JSONStreamBinary
 @_exported import JSONStreamCore
 @_exported import JSONStreamParser
+@_exported import JSONStreamPatch
 @_exported import JSONStreamPath
 @_exported import JSONStreamValue
 @_exported import JSONStreamWriter

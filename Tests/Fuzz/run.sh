@@ -77,7 +77,7 @@ mkdir -p "$out" "$corpus" "$artifacts"
 # JSONSTREAM_TEST_COUNTERS keeps the work counters that targets check (see _WorkCounter).
 flags=(-sanitize=fuzzer,address -D JSONSTREAM_TEST_COUNTERS -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
 # In dependency order (see Package.swift).
-core_modules=(JSONStreamCore JSONStreamParser JSONStreamValue JSONStreamWriter JSONStreamBinary JSONStreamPath JSONStream)
+core_modules=(JSONStreamCore JSONStreamParser JSONStreamValue JSONStreamWriter JSONStreamBinary JSONStreamPath JSONStreamPatch JSONStream)
 library_sources() {
   find "$repo_root/Sources/$1" -name '*.swift' -print0 | sort -z
 }

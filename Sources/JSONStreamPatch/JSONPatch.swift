@@ -2,6 +2,7 @@
 
 import JSONStreamCore
 import JSONStreamParser
+import JSONStreamValue
 
 /// A JSON Patch (RFC 6902): operations applied in order to a document, all or nothing.
 ///

@@ -3,6 +3,9 @@
 // back, rather than copying the document; all container edits go through
 // JSONValue+PatchEdits.swift. The walk keeps its own stack: any depth works.
 
+import JSONStreamCore
+import JSONStreamValue
+
 extension JSONValue {
   /// The value `pointer` addresses, or nil when there is none (a missing member, an index past
   /// the end or not an index, `-`, a step into a string or number).

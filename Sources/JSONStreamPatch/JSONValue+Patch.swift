@@ -1,6 +1,9 @@
 // Applying a JSON Patch to a tree: each operation through the pointer walk, all of them on a
 // copy that replaces the value only when every one succeeded.
 
+import JSONStreamCore
+import JSONStreamValue
+
 extension JSONValue {
   /// Applies `patch`'s operations in order. Atomic: when one fails, the value is as it was.
   ///

@@ -1,5 +1,8 @@
 // RFC 7396 JSON Merge Patch on a tree, walked with a stack of its own: any depth works.
 
+import JSONStreamCore
+import JSONStreamValue
+
 extension JSONValue {
   /// Applies a JSON Merge Patch (RFC 7396): an object patch sets each of its members in this
   /// value (made an object if it is not one), merging objects into objects, and removes the

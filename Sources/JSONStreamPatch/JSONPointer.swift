@@ -1,5 +1,8 @@
 // RFC 6901 JSON Pointer: `/a/b~1c/0` addresses a value in a document by its keys and indexes.
 
+import JSONStreamCore
+import JSONStreamValue
+
 /// A location in a JSON document, as RFC 6901 writes it: `""` is the whole document, `/a/0/b`
 /// the member `b` of the first element of the member `a`.
 ///

@@ -1,12 +1,12 @@
-// Every change the pointer and patch code makes to a container goes through these functions,
-// on the containers' in-place (copy-on-write) mutation. `_take` is where a value leaves its
-// container for an edit below it: it swaps `null` in, so that the value taken is the only
-// reference to its storage and the edit below does not copy it; `_put` writes it back,
-// edited, or as it was after a failure.
+// Container edits and reads for the JSON Pointer and Patch module, on the containers'
+// in-place (copy-on-write) mutation. `_take` is where a value leaves its container for an
+// edit below it: it swaps `null` in, so that the value taken is the only reference to its
+// storage and the edit below does not copy it; `_put` writes it back, edited, or as it was
+// after a failure.
 
 extension JSONObject {
   /// The value at member `position`, taken out for an edit below it (`null` stands in).
-  mutating func _take(at position: Int) -> JSONValue {
+  package mutating func _take(at position: Int) -> JSONValue {
     var members = _takeMembers()
     defer { _storage = .members(members) }
     let value = members.values[position]
@@ -15,19 +15,19 @@ extension JSONObject {
   }
 
   /// Writes the value taken at `position`, edited, back.
-  mutating func _put(_ value: JSONValue, at position: Int) {
+  package mutating func _put(_ value: JSONValue, at position: Int) {
     var members = _takeMembers()
     members.values[position] = value
     _storage = .members(members)
   }
 
   /// Sets the member `key`: replaces its value where it is, or adds it at the end.
-  mutating func _set(_ value: JSONValue, forKey key: String) {
+  package mutating func _set(_ value: JSONValue, forKey key: String) {
     updateValue(value, forKey: key)
   }
 
   /// Removes the member at `position` and returns its value.
-  mutating func _remove(at position: Int) -> JSONValue {
+  package mutating func _remove(at position: Int) -> JSONValue {
     var members = _takeMembers()
     defer { _storage = .members(members) }
     return members.remove(at: position)
@@ -36,7 +36,7 @@ extension JSONObject {
 
 extension JSONArray {
   /// The element at `position`, taken out for an edit below it (`null` stands in).
-  mutating func _take(at position: Int) -> JSONValue {
+  package mutating func _take(at position: Int) -> JSONValue {
     var values = _takeValues()
     defer { _storage = .values(values) }
     let value = values[position]
@@ -45,42 +45,18 @@ extension JSONArray {
   }
 
   /// Writes the element taken at `position`, edited, back; or replaces the element.
-  mutating func _put(_ value: JSONValue, at position: Int) {
+  package mutating func _put(_ value: JSONValue, at position: Int) {
     self[position] = value
   }
 
   /// Inserts `value` before the element at `position` (at the end when it is `count`).
-  mutating func _insert(_ value: JSONValue, at position: Int) {
+  package mutating func _insert(_ value: JSONValue, at position: Int) {
     insert(value, at: position)
   }
 
   /// Removes the element at `position` and returns it.
-  mutating func _remove(at position: Int) -> JSONValue {
+  package mutating func _remove(at position: Int) -> JSONValue {
     remove(at: position)
-  }
-}
-
-extension JSONValue {
-  /// Calls `object` or `array` with this value's container moved out (`null` stands in, so
-  /// that it is uniquely held and changes in place), then puts it back; calls `other` with
-  /// any other value. Matched with `if case`: a `switch` holds a copy of its subject while it
-  /// runs, and the container would be copied on every change.
-  mutating func _changeContainer<Result, Failure: Error>(
-    object: (inout JSONObject) throws(Failure) -> Result,
-    array: (inout JSONArray) throws(Failure) -> Result,
-    other: (JSONValue) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    if case .object(var container) = self {
-      self = .null
-      defer { self = .object(container) }
-      return try object(&container)
-    }
-    if case .array(var container) = self {
-      self = .null
-      defer { self = .array(container) }
-      return try array(&container)
-    }
-    return try other(self)
   }
 }
 

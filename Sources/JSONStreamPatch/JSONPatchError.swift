@@ -1,6 +1,9 @@
 // The one error of JSON Pointer, JSON Patch and their streaming filters. The messages are made
 // here only, so that a patch applied to a tree and the same patch streamed fail alike.
 
+import JSONStreamCore
+import JSONStreamValue
+
 /// Why a JSON Pointer, a JSON Patch or one of its operations failed: the ``kind``, the
 /// operation (``operationIndex``, ``operation``), the ``pointer`` it was about and a ``message``.
 ///
