@@ -114,6 +114,7 @@ final class _EncodeState {
 
   /// Encodes `value` as the whole output; returns its text.
   func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
+    if storage.pointee.writer.isBinary { return try encodeBinaryTopLevel(value) }
     if let merged = try encodeRootOrMerge(value) {
       let output = _EncodeState(
         options: options, writeOptions: writeOptions, indentBase: indentBase)
@@ -123,6 +124,27 @@ final class _EncodeState {
     }
     try storage.pointee.writer.finish()
     return storage.pointee.writer.bytes
+  }
+
+  /// Encodes `value` as the whole binary output; returns its bytes. A key repeated in an
+  /// object is an error there; the first encoding checks keys by hash, and when it meets one
+  /// that came before, a second encoding that compares the keys themselves says whether the
+  /// key did, or only its hash.
+  private func encodeBinaryTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
+    do {
+      try encodeRoot(value)
+    } catch {
+      guard storage.pointee.repeatedKey else { throw error }
+    }
+    guard storage.pointee.repeatedKey else {
+      try storage.pointee.writer.finish()
+      return storage.pointee.writer.bytes
+    }
+    let exact = _EncodeState(options: options, writeOptions: writeOptions, format: .binary)
+    exact.storage.pointee.keyCheck.comparesNames()
+    try exact.encodeRoot(value)
+    try exact.storage.pointee.writer.finish()
+    return exact.storage.pointee.writer.bytes
   }
 
   /// Encodes `value` as the whole output, a tree; returns it.
@@ -459,10 +481,11 @@ final class _EncodeState {
   }
 
   /// `name` has come before in its object (or, very rarely, another key with the same hash:
-  /// the merging encoding compares the keys themselves).
+  /// the merging encoding compares the keys themselves, and so does binary output's second
+  /// encoding).
   @inline(never)
   func repeated(_ name: String, _ pathLength: Int) throws {
-    if storage.pointee.writer.isBinary {
+    if storage.pointee.writer.isBinary && storage.pointee.keyCheck.keepsNames {
       // Its native dates, data and sets have no place in the merging tree.
       throw misuse(
         pathLength,
@@ -813,6 +836,9 @@ struct _KeyCheck {
   private var levelCapacity = 16
   /// Set for JSON text: keys in a key order are kept quoted too.
   var quoting: _KeyQuoting?
+  /// The keys beside their hashes, when a hash that comes again is to be confirmed by its key
+  /// (see `comparesNames()`); nil otherwise.
+  private var names: UnsafeMutablePointer<String>?
 
   /// What `insert` returns for a key that came before in its object.
   static let repeated = -1
@@ -820,8 +846,25 @@ struct _KeyCheck {
   static let unordered = -2
 
   func deallocate() {
+    if let names {
+      names.deinitialize(count: count)
+      names.deallocate()
+    }
     hashes.deallocate()
     levels.deallocate()
+  }
+
+  /// Whether a hash that comes again is confirmed by its key (see `comparesNames()`).
+  var keepsNames: Bool { names != nil }
+
+  /// From now on a key whose hash is already in its object is ``repeated`` only when it is
+  /// the same key, byte for byte: two keys with one hash go through. The keys checked by hash
+  /// are kept for that, which costs a copy of each: binary output, which refuses a repeat,
+  /// turns this on for a second encoding when the first met one (see
+  /// `_EncodeState.encodeBinaryTopLevel`). Call it before the first key.
+  mutating func comparesNames() {
+    precondition(count == 0 && names == nil)
+    names = .allocate(capacity: capacity)
   }
 
   /// An object opens at `level`, with no keys yet; `order` is its type's key order.
@@ -854,6 +897,8 @@ struct _KeyCheck {
   /// The object at `level` has closed.
   mutating func close(level: Int) {
     let state = levels + level
+    names?.advanced(by: state.pointee.hashStart).deinitialize(
+      count: count - state.pointee.hashStart)
     count = state.pointee.hashStart
     if let order = state.pointee.order {
       if state.pointee.learning { order.pointee.phase = .known } else { order.pointee.users -= 1 }
@@ -878,7 +923,7 @@ struct _KeyCheck {
       }
       return insertOutOfOrder(name, state, order)
     }
-    guard insert(hash: _keyHash(name), state) else { return Self.repeated }
+    guard insert(name, hash: _keyHash(name), state) else { return Self.repeated }
     if let order = state.pointee.order, order.pointee.count < _KeyOrder.capacity {
       // Learning: its keys, checked distinct, are the order.
       let position = order.pointee.count
@@ -895,7 +940,12 @@ struct _KeyCheck {
     return (order.pointee.quoted[position], order.pointee.bytes[position])
   }
 
-  private mutating func insert(hash: UInt64, _ state: UnsafeMutablePointer<_KeyLevel>) -> Bool {
+  /// Adds `name`, whose hash is `hash`, to the keys of the object at `state` checked by hash;
+  /// false (nothing added) when the hash is there already, and, if `names` are kept, its key
+  /// too.
+  private mutating func insert(
+    _ name: String, hash: UInt64, _ state: UnsafeMutablePointer<_KeyLevel>
+  ) -> Bool {
     let bit: UInt64 = 1 &<< (hash & 63)
     let word: UInt64
     switch (hash &>> 6) & 3 {
@@ -904,7 +954,7 @@ struct _KeyCheck {
     case 2: word = state.pointee.filter.2
     default: word = state.pointee.filter.3
     }
-    if word & bit != 0 && contains(hash, from: state.pointee.hashStart) { return false }
+    if word & bit != 0 && contains(name, hash, from: state.pointee.hashStart) { return false }
     switch (hash &>> 6) & 3 {
     case 0: state.pointee.filter.0 |= bit
     case 1: state.pointee.filter.1 |= bit
@@ -913,14 +963,18 @@ struct _KeyCheck {
     }
     if count == capacity { grow() }
     hashes[count] = hash
+    names?.advanced(by: count).initialize(to: name)
     count &+= 1
     return true
   }
 
-  private func contains(_ hash: UInt64, from start: Int) -> Bool {
+  private func contains(_ name: String, _ hash: UInt64, from start: Int) -> Bool {
     var index = start
     while index < count {
-      if hashes[index] == hash { return true }
+      if hashes[index] == hash {
+        guard let names else { return true }
+        if names[index].utf8.elementsEqual(name.utf8) { return true }
+      }
       index &+= 1
     }
     return false
@@ -958,10 +1012,11 @@ struct _KeyCheck {
     state.pointee.order = nil
     var written = state.pointee.written
     while written != 0 {
-      _ = insert(hash: _keyHash(order.pointee.keys[written.trailingZeroBitCount]), state)
+      let key = order.pointee.keys[written.trailingZeroBitCount]
+      _ = insert(key, hash: _keyHash(key), state)
       written &= written &- 1
     }
-    return insert(hash: _keyHash(name), state) ? Self.unordered : Self.repeated
+    return insert(name, hash: _keyHash(name), state) ? Self.unordered : Self.repeated
   }
 
   private mutating func grow() {
@@ -969,6 +1024,12 @@ struct _KeyCheck {
     grown.moveInitialize(from: hashes, count: count)
     hashes.deallocate()
     hashes = grown
+    if let names {
+      let grownNames = UnsafeMutablePointer<String>.allocate(capacity: 2 * capacity)
+      grownNames.moveInitialize(from: names, count: count)
+      names.deallocate()
+      self.names = grownNames
+    }
     capacity *= 2
   }
 }
