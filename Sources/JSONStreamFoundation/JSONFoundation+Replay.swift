@@ -4,7 +4,7 @@ import JSONStream
 extension JSONFoundation {
   /// Walks a Foundation tree and delivers it to `handler` as events, as if it had been parsed:
   /// the inverse of ``JSONFoundationBuilder``, for writers, validators and any other
-  /// ``JSONEventHandler``.
+  /// ``JSONStream/JSONEventHandler``.
   ///
   /// ```swift
   /// var recorder = MyHandler()
@@ -14,14 +14,16 @@ extension JSONFoundation {
   /// Accepted, as `JSONSerialization` accepts them: `NSDictionary` and Swift dictionaries with
   /// string keys; `NSArray` and Swift arrays; `NSString` and `String`; `NSNumber` (a boolean one
   /// as `true`/`false`, an `NSDecimalNumber` as its digits); `NSNull` and `nil`; the Swift
-  /// integer types, `Double`, `Float`, `CGFloat`, `Bool` and `Decimal`. Integers are delivered as their
-  /// decimal text, floating-point numbers as their shortest round-trip text (`0.1`, `5.0`,
+  /// integer types, `Double`, `Float`, `CGFloat`, `Bool` and `Decimal`. Integers are delivered as
+  /// their decimal text, floating-point numbers as their shortest round-trip text (`0.1`, `5.0`,
   /// `1e-07`), strings as their UTF-8 bytes.
   ///
   /// The walk is iterative (an explicit stack, however deep the tree), and stops early when the
-  /// handler's ``JSONEventHandler/isDone`` becomes `true`.
+  /// handler's ``JSONStream/JSONEventHandler/isDone`` becomes `true`.
   ///
   /// - Parameters:
+  ///   - object: the Foundation tree (or a single scalar).
+  ///   - handler: the handler the events go to.
   ///   - sortedKeys: deliver each dictionary's members sorted by the UTF-8 bytes of their keys
   ///     (which is Unicode code point order); otherwise in the dictionary's enumeration order.
   /// - Throws: ``JSONFoundationError`` with a ``JSONFoundationError/path`` for a non-string key,

@@ -3,8 +3,9 @@ import JSONStream
 
 extension JSONFoundation {
   /// JSON text for a Foundation tree (NSDictionary/`[String: Any]`, NSArray/`[Any]`,
-  /// NSString/`String`, NSNumber and Swift numbers, `Bool`, NSNull): replay → ``JSONWriter``.
-  /// Like `JSONSerialization.data(withJSONObject:options:)`, with the writer's options.
+  /// NSString/`String`, NSNumber and Swift numbers, `Bool`, NSNull): replay →
+  /// ``JSONStream/JSONWriter``. Like `JSONSerialization.data(withJSONObject:options:)`, with the
+  /// writer's options.
   ///
   /// ```swift
   /// let data = try JSONFoundation.data(withJSONObject: ["b": 1, "a": [true, NSNull()]],

@@ -16,9 +16,9 @@ public enum JSONFoundation {
   ///   - bytes: UTF-8 JSON text.
   ///   - options: mutable containers or leaves, and whether a top-level scalar is allowed.
   ///   - parseOptions: the parser's strictness and limits (strict RFC 8259 by default). With
-  ///     ``JSONParseOptions/allowMultipleValues``, the result is the first value; use
+  ///     ``JSONStream/JSONParseOptions/allowMultipleValues``, the result is the first value; use
   ///     ``objects(with:options:parseOptions:)`` for all of them.
-  /// - Throws: ``JSONParseError`` for malformed input; ``JSONFoundationError`` (with its
+  /// - Throws: ``JSONStream/JSONParseError`` for malformed input; ``JSONFoundationError`` (with its
   ///   ``JSONFoundationError/location``) for a fragment that is not allowed or a number out of
   ///   range.
   public static func object<Bytes: Sequence<UInt8>>(
@@ -53,7 +53,7 @@ public enum JSONFoundation {
   }
 
   /// Every top-level value of the input: one for a JSON document; any number (zero included)
-  /// with ``JSONParseOptions/allowMultipleValues`` (NDJSON, concatenated JSON).
+  /// with ``JSONStream/JSONParseOptions/allowMultipleValues`` (NDJSON, concatenated JSON).
   public static func objects<Bytes: Sequence<UInt8>>(
     with bytes: Bytes, options: JSONFoundationReadingOptions = [],
     parseOptions: JSONParseOptions = JSONParseOptions()

@@ -1,10 +1,11 @@
 import Foundation
 import JSONStream
 
-/// A ``JSONEventHandler`` that builds the tree `JSONSerialization.jsonObject(with:options:)`
-/// returns. On swift-corelibs-foundation (Linux) that is `[String: Any]`, `[Any]`, `String`,
-/// `NSNumber` and `NSNull`; with `.mutableContainers`, `NSMutableDictionary` and
-/// `NSMutableArray` (keys `NSString`); with `.mutableLeaves`, `NSMutableString` values.
+/// A ``JSONStream/JSONEventHandler`` that builds the tree
+/// `JSONSerialization.jsonObject(with:options:)` returns. On swift-corelibs-foundation (Linux) that
+/// is `[String: Any]`, `[Any]`, `String`, `NSNumber` and `NSNull`; with `.mutableContainers`,
+/// `NSMutableDictionary` and `NSMutableArray` (keys `NSString`); with `.mutableLeaves`,
+/// `NSMutableString` values.
 ///
 /// ```swift
 /// var parser = JSONParser(handler: JSONFoundationBuilder(options: [.mutableContainers]))
@@ -21,8 +22,8 @@ import JSONStream
 ///   other numbers are `Double` `NSNumber`s; a number beyond `Double`'s range (`1e400`) is an
 ///   error, as it is for `JSONSerialization`.
 /// - `NaN`, `Infinity` and `-Infinity` (accepted only with
-///   ``JSONParseOptions/allowNonFiniteNumbers``; `JSONSerialization` never reads them) become
-///   `Double` `NSNumber`s.
+///   ``JSONStream/JSONParseOptions/allowNonFiniteNumbers``; `JSONSerialization` never reads them)
+///   become `Double` `NSNumber`s.
 /// - Duplicate keys: the last value wins. The dictionaries of a document share one key object
 ///   (an `NSString`, or a long `String`'s storage) per recurring key.
 /// - On swift-corelibs-foundation, reading a member (`object(at:)`, subscripts, enumeration)
@@ -31,13 +32,14 @@ import JSONStream
 ///   `NSDictionary.allValues`, for example), as with `JSONSerialization`'s own mutable trees.
 ///
 /// The builder keeps open containers on an explicit stack, so nesting depth is bounded by the
-/// parser's ``JSONParseLimits/maxDepth``, not by the call stack. Reuse it with ``reset()``.
+/// parser's ``JSONStream/JSONParseLimits/maxDepth``, not by the call stack. Reuse it with
+/// ``reset()``.
 public struct JSONFoundationBuilder: JSONEventHandler {
   /// The kind of objects made.
   public let options: JSONFoundationReadingOptions
 
   /// Every complete top-level value, in order: one for a JSON document, several with
-  /// ``JSONParseOptions/allowMultipleValues``.
+  /// ``JSONStream/JSONParseOptions/allowMultipleValues``.
   public private(set) var values: [Any] = []
 
   /// The top-level value (the first one, when there are several); `nil` until it is complete.

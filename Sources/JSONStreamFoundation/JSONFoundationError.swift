@@ -3,12 +3,12 @@ import JSONStream
 /// Why a JSON document could not become a Foundation tree, or a Foundation tree could not become
 /// events.
 ///
-/// Errors of the input's syntax are ``JSONParseError``s; this type covers what is valid JSON but
-/// not acceptable here (a top-level fragment without ``JSONFoundationReadingOptions/fragmentsAllowed``,
-/// a number no `NSNumber` holds) and, for ``JSONFoundation/replay(_:into:sortedKeys:)``, objects
-/// that have no JSON form.
+/// Errors of the input's syntax are ``JSONStream/JSONParseError``s; this type covers what is valid
+/// JSON but not acceptable here (a top-level fragment without
+/// ``JSONFoundationReadingOptions/fragmentsAllowed``, a number no `NSNumber` holds) and, for
+/// ``JSONFoundation/replay(_:into:sortedKeys:)``, objects that have no JSON form.
 ///
-/// `description` reads like ``JSONParseError``'s when the position is known:
+/// `description` reads like ``JSONStream/JSONParseError``'s when the position is known:
 /// `line 1, column 1: a top-level string is not allowed without .fragmentsAllowed`.
 public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong.
@@ -31,7 +31,7 @@ public struct JSONFoundationError: Error, Sendable, Equatable, CustomStringConve
     case unreadableFile(code: Int32)
   }
 
-  /// The old name of ``JSONLocation``, which every error about input now shares.
+  /// The old name of ``JSONStream/JSONLocation``, which every error about input now shares.
   @available(*, deprecated, renamed: "JSONLocation")
   public typealias Position = JSONLocation
 

@@ -63,8 +63,9 @@ public protocol JSONEventHandler {
   /// `true` for a handler type that may ask to skip (``skipsContainerContents``): the parser
   /// leaves skipping out of its code for the others. The default is `false`.
   static var canSkipContainers: Bool { get }
-  /// `true` once the handler has what it needs; the parser then stops and ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)``
-  /// returns ``JSONParseStatus/stopped``. Checked after every event.
+  /// `true` once the handler has what it needs; the parser then stops and
+  /// ``JSONParser/feed(_:)-(UnsafeRawBufferPointer)`` returns ``JSONParseStatus/stopped``. Checked
+  /// after every event.
   var isDone: Bool { get }
 }
 
@@ -85,7 +86,7 @@ extension JSONEventHandler {
   @inlinable public mutating func number(_ value: borrowing JSONNumber) throws {}
   /// Ignores the Boolean.
   @inlinable public mutating func bool(_ value: Bool) throws {}
-  /// Makes the number's JSON text and passes it to ``number(_:)``.
+  /// Makes the number's JSON text and passes it to ``JSONEventHandler/number(_:)``.
   @inlinable public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
     try value.withJSONNumber { try number($0) }
   }

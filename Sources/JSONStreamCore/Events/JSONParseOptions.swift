@@ -80,7 +80,7 @@ public struct JSONParseOptions: Sendable, Equatable {
 }
 
 /// Limits that protect a program from hostile or runaway input. Exceeding one is an error of
-/// kind ``JSONParseError/Kind/limitExceeded``, naming the limit, at the same place whatever
+/// kind ``JSONParseError/Kind/limitExceeded(_:)``, naming the limit, at the same place whatever
 /// reads the input (the parser, a tree, a filter that skips what it does not need, a document
 /// reader, a decoder, the tool) and however it is chunked.
 public struct JSONParseLimits: Sendable, Equatable {

@@ -33,8 +33,8 @@ enum _InputEncoding: Equatable {
 
   /// The bytes of `input` from `start` on, in this encoding (not UTF-8), as UTF-8.
   ///
-  /// - Throws: a ``JSONParseError`` of kind `invalidUTF8` at the first code unit that is not
-  ///   well-formed (a lone surrogate, a value above U+10FFFF, a last unit cut short), with its
+  /// - Throws: a ``JSONStream/JSONParseError`` of kind `invalidUTF8` at the first code unit that is
+  ///   not well-formed (a lone surrogate, a value above U+10FFFF, a last unit cut short), with its
   ///   byte offset in the input and its line and column.
   func utf8(of input: _ScanInput, from start: Int) throws -> [UInt8] {
     let unitSize = self == .utf16BigEndian || self == .utf16LittleEndian ? 2 : 4

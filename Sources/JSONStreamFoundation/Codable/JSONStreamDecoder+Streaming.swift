@@ -41,10 +41,12 @@ extension JSONStreamDecoder {
     var heldBytes: Int { parser.handler.heldBytes }
 
     /// - Parameters:
-    ///   - path: a JSONPath (see ``JSONPath``); `$[*]` streams the elements of a top-level
-    ///     array, `$.results[*]` those of a nested one, `$.rates.*` an object's members.
-    /// - Throws: ``JSONPathError`` for a malformed path or one that cannot stream
-    ///   (``JSONPath/isStreamable``).
+    ///   - type: the type each item decodes to.
+    ///   - path: a JSONPath (see ``JSONStream/JSONPath``); `$[*]` streams the elements of a
+    ///     top-level array, `$.results[*]` those of a nested one, `$.rates.*` an object's members.
+    ///   - decoder: the decoder whose strategies and options apply to every item.
+    /// - Throws: ``JSONStream/JSONPathError`` for a malformed path or one that cannot stream
+    ///   (``JSONStream/JSONPath/isStreamable``).
     public init(
       _ type: Item.Type, at path: String = "$[*]", decoder: JSONStreamDecoder = JSONStreamDecoder()
     ) throws {
@@ -244,9 +246,9 @@ extension JSONStreamDecoder {
 
   /// Decodes each line of NDJSON in `bytes` as a `T`, passing over the lines that are not
   /// valid JSON or do not decode: `skipped` is called with each, in order, as a
-  /// ``JSONDocumentReader/Failure`` that gives its line, its index among the lines that are
-  /// not blank, its byte offset, and the error ``decodeLines(_:from:)`` would have thrown for it
-  /// (which gives the position inside it). Returns the other lines' values, in order.
+  /// ``JSONStream/JSONDocumentReader/Failure`` that gives its line, its index among the lines that
+  /// are not blank, its byte offset, and the error ``decodeLines(_:from:)`` would have thrown for
+  /// it (which gives the position inside it). Returns the other lines' values, in order.
   ///
   /// ```swift
   /// let events = try decoder.decodeValidLines(Event.self, from: data) { failure in
@@ -255,7 +257,7 @@ extension JSONStreamDecoder {
   /// ```
   ///
   /// - Throws: only what no line is to blame for: invalid parse options, and input longer
-  ///   than ``JSONParseLimits/maxInputLength`` (after the lines before the limit).
+  ///   than ``JSONStream/JSONParseLimits/maxInputLength`` (after the lines before the limit).
   public func decodeValidLines<T: Decodable, Bytes: Sequence>(
     _ type: T.Type, from bytes: Bytes,
     skipping skipped: (JSONDocumentReader.Failure) throws -> Void
@@ -537,7 +539,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   }
 
   /// Each line of an NDJSON stream, decoded as a `T` as soon as it is complete. A bad line
-  /// ends the sequence with its error: a ``JSONDocumentReader/Failure`` naming its line.
+  /// ends the sequence with its error: a ``JSONStream/JSONDocumentReader/Failure`` naming its line.
   public func decodeLines<T: Decodable & SendableMetatype>(
     _ type: T.Type, decoder: JSONStreamDecoder = JSONStreamDecoder()
   ) -> AsyncThrowingMapSequence<JSONDocumentSequence<Self>, T> {
@@ -655,7 +657,7 @@ extension JSONStreamDecoder.Settings {
   }
 
   /// A document of an NDJSON stream, decoded; a failure (or a decoding error) becomes a
-  /// ``JSONDocumentReader/Failure`` with the document's line.
+  /// ``JSONStream/JSONDocumentReader/Failure`` with the document's line.
   func decodeDocument<T: Decodable>(
     _ type: T.Type, _ result: Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   ) throws -> T {

@@ -11,7 +11,7 @@ import JSONStream
 /// let orders = try decoder.decode([Order].self, from: data)
 /// ```
 ///
-/// The input is parsed into a ``JSONValue`` document first (see `JSONTreeBuilder`), then
+/// The input is parsed into a ``JSONStream/JSONValue`` document first (see `JSONTreeBuilder`), then
 /// decoded from it in place. A repeated key keeps its first value, as in Foundation. A
 /// `DecodingError` names the coding path and, when decoding from bytes, where the value is
 /// in the input (line, column, offset). A class, as Foundation's is, `Sendable`: its settings
@@ -159,8 +159,8 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   /// first bytes are zero; positions in errors are the input's in each.
   ///
   /// - Throws: `DecodingError.dataCorrupted` for input that is not JSON (its debug
-  ///   description gives line and column, its underlying error is the ``JSONParseError``), or
-  ///   the `DecodingError` the type's decoding met.
+  ///   description gives line and column, its underlying error is the
+  ///   ``JSONStream/JSONParseError``), or the `DecodingError` the type's decoding met.
   public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, from bytes: Bytes) throws -> T
   where Bytes.Element == UInt8 {
     try settings.decode(type, from: bytes)
@@ -170,17 +170,17 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   /// writes): dates and data are read natively, whatever the date and data strategies.
   ///
   /// - Throws: `DecodingError.dataCorrupted` for bytes that are not the binary format (the
-  ///   underlying ``JSONParseError`` names the byte), or the type's `DecodingError`.
+  ///   underlying ``JSONStream/JSONParseError`` names the byte), or the type's `DecodingError`.
   public func decode<T: Decodable, Bytes: Sequence>(_ type: T.Type, fromBinary bytes: Bytes)
     throws -> T where Bytes.Element == UInt8
   {
     try settings.decode(type, fromBinary: bytes)
   }
 
-  /// Decodes a `T` from a value: parsed, built, or encoded (``JSONValue/init(encoding:encoder:)``).
-  /// Its nodes are read in place, with no JSON text in between; a `DecodingError` names the
-  /// coding path, with no position (there is no input). ``JSONValue/decode(_:decoder:)`` is the
-  /// same call, made on the value.
+  /// Decodes a `T` from a value: parsed, built, or encoded
+  /// (``JSONStreamValue/JSONValue/init(encoding:encoder:)``). Its nodes are read in place, with no
+  /// JSON text in between; a `DecodingError` names the coding path, with no position (there is no
+  /// input). ``JSONStreamValue/JSONValue/decode(_:decoder:)`` is the same call, made on the value.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     try settings.decode(type, from: value)
   }

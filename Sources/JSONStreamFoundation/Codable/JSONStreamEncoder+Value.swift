@@ -6,8 +6,8 @@ import JSONStream
 // reads the value's nodes in place (see `JSONStreamDecoder.decode(_:from:)`).
 
 extension JSONStreamEncoder {
-  /// `value` as a ``JSONValue``, built as it is encoded, with no JSON text in between: the
-  /// value ``encode(_:)`` writes, as `JSONValue(parsing:)` would read it back. The key, date,
+  /// `value` as a ``JSONStream/JSONValue``, built as it is encoded, with no JSON text in between:
+  /// the value ``encode(_:)`` writes, as `JSONValue(parsing:)` would read it back. The key, date,
   /// data and non-finite float strategies apply as they do to text, and so does
   /// ``OutputFormatting/sortedKeys`` (objects hold their members in key order); the rest of the
   /// formatting does not concern a value. A `Float` keeps the number its text shows (`0.1`,

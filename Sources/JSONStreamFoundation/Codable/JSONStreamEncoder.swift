@@ -12,10 +12,10 @@ import JSONStream
 /// let data = try encoder.encode(orders)
 /// ```
 ///
-/// Values are written straight to a ``JSONWriter`` as they are encoded, with no tree in
+/// Values are written straight to a ``JSONStream/JSONWriter`` as they are encoded, with no tree in
 /// between; ``encode(_:to:)`` writes into a writer of yours, so a sequence of values can go
 /// to a file or socket one at a time. ``encodeToValue(_:)`` (or `JSONValue(encoding:)`)
-/// builds a ``JSONValue`` the same way, with no text in between.
+/// builds a ``JSONStream/JSONValue`` the same way, with no text in between.
 ///
 /// Output is what `JSONEncoder` gives for the same value and options, up to whitespace in
 /// pretty output and the text of numbers (the shortest that reads back the same). A key
