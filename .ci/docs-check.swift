@@ -62,8 +62,8 @@ func modules(packageJSON: String) {
     let directory = root + "/" + path
     let exported = reexports(ofTargetAt: directory)
     covered.formUnion(exported)
-    let catalogs = (try? FileManager.default.contentsOfDirectory(atPath: directory))?
-      .filter { $0.hasSuffix(".docc") }.sorted() ?? []
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let catalogs = entries.filter { $0.hasSuffix(".docc") }.sorted()
     if catalogs.count > 1 { fail("\(name) has more than one documentation catalog") }
     let catalog = catalogs.first.map { directory + "/" + $0 } ?? "-"
     let list = exported.isEmpty ? "-" : exported.joined(separator: ",")
@@ -75,8 +75,8 @@ func modules(packageJSON: String) {
     let memberships = Set(target["product_memberships"] as? [String] ?? [])
     if !memberships.isDisjoint(with: libraryProductNames), !covered.contains(name) {
       fail(
-        "\(name) is in a library product but neither is one's module nor re-exported by one:"
-          + " re-export it (`@_exported import`) or make it a product")
+        "\(name) ships in a library product but is neither a product's module nor re-exported"
+          + " by one: re-export it (`@_exported import`) or make it a product")
     }
   }
 }
