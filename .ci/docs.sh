@@ -58,9 +58,9 @@ while read -r module reexports moduleCatalog; do
   }
   flags=()
   if [ "$reexports" != - ]; then flags=("-experimental-allowed-reexported-modules=$reexports"); fi
-  "$extract" -module-name "$module" -target "$triple" "${sdk[@]}" -I "$bin/Modules" \
+  "$extract" -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} -I "$bin/Modules" \
     -module-cache-path "$bin/ModuleCache" -minimum-access-level public \
-    -emit-extension-block-symbols "${flags[@]}" -output-dir "$out/symbol-graphs"
+    -emit-extension-block-symbols ${flags[@]+"${flags[@]}"} -output-dir "$out/symbol-graphs"
   if [ "$moduleCatalog" != - ]; then
     if [ ${#catalog[@]} -gt 0 ]; then
       echo "more than one module has a documentation catalog; one archive takes one" >&2
@@ -75,10 +75,11 @@ swift .ci/docs-check.swift undocumented "$root" "$out/symbol-graphs"
 
 # The archive is named after the first library product's module, whose catalog is the landing.
 name="$(head -n 1 "$out/modules.txt" | cut -d' ' -f1)"
-"$docc" convert "${catalog[@]}" --additional-symbol-graph-dir "$out/symbol-graphs" \
+"$docc" convert ${catalog[@]+"${catalog[@]}"} --additional-symbol-graph-dir "$out/symbol-graphs" \
   --fallback-display-name "$name" --fallback-bundle-identifier "$name" \
   --output-path "$out/$name.doccarchive" 2>&1 | tee "$out/docc.log"
 if grep -qE '^(warning|error):' "$out/docc.log"; then
   echo "docc: $(grep -cE '^(warning|error):' "$out/docc.log") warnings or errors" >&2
   exit 1
 fi
+echo "documentation: $out/$name.doccarchive"
