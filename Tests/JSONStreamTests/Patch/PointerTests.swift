@@ -105,7 +105,7 @@ struct PointerTests {
     #expect(doc[pointer: pointer] == [])
     #expect(doc[pointer: pointer.appending(0)] == nil)
     // A change turns each container on its path into values, which Swift frees recursively:
-    // a changed chain stays within a few thousand levels (see the Consumers article).
+    // a changed chain stays within a few thousand levels (see the Trees article).
     depth = 2_000
     doc = try nested(depth)
     pointer = JSONPointer(tokens: Array(repeating: "0", count: depth - 1))
