@@ -18,7 +18,7 @@ import JSONStreamValue
 /// A token is a key for an object and an index for an array: `0`, or a decimal number without
 /// leading zeros; `-` stands for the position past the last element (only where a value is
 /// added). Tokens compare by their UTF-8 bytes, as keys do: a precomposed `é` and `e` with a
-/// combining accent are different tokens, and ``==`` says so.
+/// combining accent are different tokens, and ``==(_:_:)`` says so.
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
   /// The reference tokens, unescaped (`~1` is `/`, `~0` is `~`), outermost first. The root has
   /// none.
@@ -123,7 +123,7 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     lhs.tokens.count == rhs.tokens.count && lhs.hasPrefix(rhs)
   }
 
-  /// Hashes the tokens' UTF-8 bytes, consistent with ``==``.
+  /// Hashes the tokens' UTF-8 bytes, consistent with ``==(_:_:)``.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(tokens.count)
     for token in tokens {
