@@ -100,4 +100,78 @@ struct BinaryCodableTests {
       return
     }
   }
+
+  /// JSON text in the binary format, as `jsonstream convert --to binary` makes it: its dates
+  /// are whatever the text held, strings or numbers.
+  static func binary(fromJSON text: String) throws -> [UInt8] {
+    var writer = try JSONParser.parse(Array(text.utf8), handler: JSONBinaryWriter())
+    try writer.finish()
+    return writer.bytes
+  }
+
+  struct Event: Codable, Equatable {
+    var name: String
+    var at: Date
+  }
+
+  @Test("binary made from JSON text: string dates are read with the date strategy")
+  func stringDatesFromJSON() throws {
+    let at = Date(timeIntervalSince1970: 1_767_225_600.25)  // 2026-01-01T00:00:00.250Z
+    let binary = try Self.binary(fromJSON: #"{"name":"launch","at":"2026-01-01T00:00:00.250Z"}"#)
+    let iso = JSONStreamDecoder()
+    iso.dateDecodingStrategy = .iso8601
+    #expect(try iso.decode(Event.self, fromBinary: binary) == Event(name: "launch", at: at))
+
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    let formatted = JSONStreamDecoder()
+    formatted.dateDecodingStrategy = .formatted(formatter)
+    #expect(
+      try formatted.decode(
+        Event.self, fromBinary: Self.binary(fromJSON: #"{"name":"d","at":"2026-01-01"}"#))
+        == Event(name: "d", at: Date(timeIntervalSince1970: 1_767_225_600)))
+
+    let custom = JSONStreamDecoder()
+    custom.dateDecodingStrategy = .custom { decoder in
+      let text = try decoder.singleValueContainer().decode(String.self)
+      return Date(timeIntervalSince1970: Double(text.dropFirst(2))!)
+    }
+    #expect(
+      try custom.decode(Event.self, fromBinary: Self.binary(fromJSON: #"{"name":"c","at":"t=60"}"#))
+        == Event(name: "c", at: Date(timeIntervalSince1970: 60)))
+
+    // The default strategy reads a date from a number, as for JSON text: a string is a type
+    // mismatch at the member, not a crash or a wrong date.
+    let mismatch = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode(Event.self, fromBinary: binary)
+    }
+    guard case .typeMismatch(_, let context) = mismatch else {
+      Issue.record("\(mismatch)")
+      return
+    }
+    #expect(context.codingPath.map(\.stringValue) == ["at"])
+  }
+
+  @Test("native dates stay native under any date strategy, and under a model's date format")
+  func nativeDatesUnderStrategies() throws {
+    let event = Event(name: "n", at: Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_7))
+    let binary = try JSONStreamEncoder().encodeBinary(event)
+    for strategy: JSONStreamDecoder.DateDecodingStrategy in [
+      .iso8601, .secondsSince1970, .millisecondsSince1970, .deferredToDate,
+    ] {
+      let decoder = JSONStreamDecoder()
+      decoder.dateDecodingStrategy = strategy
+      #expect(try decoder.decode(Event.self, fromBinary: binary) == event)
+    }
+    let schedule = MappingOptionsTests.Schedule(
+      start: MappingOptionsTests.date1, end: nil, holidays: [MappingOptionsTests.date2],
+      byRegion: [:], weeks: [], maybeList: nil, meeting: .init(at: MappingOptionsTests.date1),
+      unformatted: MappingOptionsTests.date2)
+    let scheduleBinary = try JSONStreamEncoder().encodeBinary(schedule)
+    #expect(
+      try JSONStreamDecoder().decode(MappingOptionsTests.Schedule.self, fromBinary: scheduleBinary)
+        == schedule)
+  }
 }

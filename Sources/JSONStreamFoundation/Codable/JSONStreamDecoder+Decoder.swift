@@ -374,6 +374,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   // MARK: Dates and data
 
   func decodeDate() throws -> Date {
+    if options.readsBinaryDates && cursor.kind == .number {
+      return Date(timeIntervalSinceReferenceDate: try floatingPoint(Double.self, cursor, nil))
+    }
     if let formatter = storage.pointee.dateFormatter {
       return try formatter._withUnsafeGuaranteedRef { try date(cursor, nil, $0) }
     }

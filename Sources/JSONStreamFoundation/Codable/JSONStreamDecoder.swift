@@ -89,6 +89,9 @@ public final class JSONStreamDecoder: @unchecked Sendable {
     /// The configuration of the top-level value (`decode(_:from:configuration:)`), in one
     /// call's copy.
     var topLevelConfiguration: _Configuration? = nil
+    /// Decoding the binary format (`decode(_:fromBinary:)`): a number where a date goes is a
+    /// native date, and a string one is read with ``dateDecodingStrategy``.
+    var readsBinaryDates = false
   }
 
   private let lock = NSLock()
@@ -167,7 +170,10 @@ public final class JSONStreamDecoder: @unchecked Sendable {
   }
 
   /// Decodes a `T` from the binary format (what ``JSONStreamEncoder/encodeBinary(_:)``
-  /// writes): dates and data are read natively, whatever the date and data strategies.
+  /// writes). Dates and data written natively are read natively, whatever the strategies. A
+  /// date held as a string (binary converted from JSON text) is read with
+  /// ``dateDecodingStrategy``; one held as a number is taken for a native date (seconds since
+  /// 2001), since the binary format reads a native date as that number.
   ///
   /// - Throws: `DecodingError.dataCorrupted` for bytes that are not the binary format (the
   ///   underlying ``JSONStream/JSONParseError`` names the byte), or the type's `DecodingError`.
@@ -295,9 +301,10 @@ extension JSONStreamDecoder.Settings {
           codingPath: [], debugDescription: "The given data was not valid binary: \(error)",
           underlyingError: error))
     }
-    // A date reads as its seconds since 2001 (`Date`'s own encoding); data as base64.
+    // A native date reads as its seconds since 2001 (`Date`'s own encoding), and a string
+    // date (binary made from JSON text) with the date strategy; native data as base64.
     var native = self
-    native.dateDecodingStrategy = .deferredToDate
+    native.readsBinaryDates = true
     native.dataDecodingStrategy = .base64
     return try native.decode(type, from: reader.handler.value!)
   }
