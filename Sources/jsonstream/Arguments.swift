@@ -213,11 +213,16 @@ let numberFlags: [NumberFlag] = [
 extension Arguments {
   /// Parses `arguments` (without the program name). `--help` anywhere asks for help.
   /// A path (select's JSONPaths first), the patch (patch's first file) or an input file.
-  mutating func addPositional(_ argument: String, command: Command, pathTexts: inout [String])
-    throws(ToolError)
-  {
-    if command == .select && (pathTexts.isEmpty || argument.hasPrefix("$")) {
-      // A JSONPath starts with `$`; the first argument is always one.
+  /// `afterDoubleDash`: the argument came after `--`.
+  mutating func addPositional(
+    _ argument: String, command: Command, pathTexts: inout [String], afterDoubleDash: Bool
+  ) throws(ToolError) {
+    if command == .select
+      && (pathTexts.isEmpty
+        || (argument.hasPrefix("$") && inputPath == nil && !afterDoubleDash))
+    {
+      // The first argument is always a JSONPath; more of them (they start with `$`) follow it,
+      // up to the first file or `--`: after those, a name starting with `$` is a file.
       pathTexts.append(argument)
     } else if command == .patch && patchPath == nil {
       // The first file is the patch.
@@ -272,7 +277,8 @@ extension Arguments {
         continue
       }
       if optionsEnded {
-        try result.addPositional(argument, command: command, pathTexts: &pathTexts)
+        try result.addPositional(
+          argument, command: command, pathTexts: &pathTexts, afterDoubleDash: true)
       } else if argument == "--help" || argument == "-h" {
         result.wantsHelp = true
       } else if argument == "--quiet" || argument == "-q" {
@@ -332,7 +338,8 @@ extension Arguments {
       } else if argument.hasPrefix("-") && argument != "-" {
         throw ToolError.usage("unknown option '\(argument)' for '\(command.rawValue)'")
       } else {
-        try result.addPositional(argument, command: command, pathTexts: &pathTexts)
+        try result.addPositional(
+          argument, command: command, pathTexts: &pathTexts, afterDoubleDash: false)
       }
     }
     if command == .convert && result.convertTo == nil && !result.wantsHelp {
@@ -393,9 +400,9 @@ func generalHelp() -> String {
 
     Run 'jsonstream help COMMAND' (or 'jsonstream COMMAND --help') for a command's
     options; 'jsonstream --version' for the version. An option's value may follow
-    it or be attached ('--indent=4'); after '--', every argument is a path or
-    file, even one that starts with '-'. 'jsonstream completions bash' (or zsh)
-    prints a shell completion script.
+    it or be attached ('--indent=4'); after '--', every argument is a file (or
+    select's first, its path), even one that starts with '-' or '$'.
+    'jsonstream completions bash' (or zsh) prints a shell completion script.
     Exit status: 0 success, 1 invalid JSON (or an invalid or failing patch),
     2 usage error, 3 I/O error.
 

@@ -50,12 +50,13 @@ private func bashCompletion() -> String {
       case ${COMP_WORDS[COMP_CWORD-1]} in
         --to) COMPREPLY=($(compgen -W "binary json" -- "$current")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$current")); return ;;
-        -o|--output) COMPREPLY=($(compgen -f -- "$current")); return ;;
+        -o|--output) mapfile -t COMPREPLY < <(compgen -f -- "$current"); return ;;
       esac
       if [[ $current == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$current"))
       else
-        COMPREPLY=($(compgen -f -- "$current"))
+        # A file per line: a name may hold spaces (-o filenames quotes it).
+        mapfile -t COMPREPLY < <(compgen -f -- "$current")
       fi
     }
     complete -o filenames -F _jsonstream jsonstream

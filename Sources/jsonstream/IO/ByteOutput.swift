@@ -58,6 +58,11 @@ final class ByteOutput {
   /// Output to standard output or a device has gone already.
   func discard() {
     replacing?.discard()
+    // Coloured output cut inside a string or a null: the terminal's colour goes back to normal.
+    if colorizer?.hasOpenColor == true {
+      JSONColorizer.reset.withUnsafeBytes { writeRaw($0) }
+      colorizer = JSONColorizer()
+    }
   }
 
   func write(_ text: String) {

@@ -41,6 +41,10 @@ struct JSONColorizer {
   private var last: UInt8 = 0
   private var previous: UInt8 = 0
 
+  /// Whether the text so far ends inside a coloured token: output that stops there (a
+  /// failed command) must reset the terminal's colour.
+  var hasOpenColor: Bool { inString || inNull }
+
   /// `bytes` with colour codes.
   mutating func color(_ bytes: some Collection<UInt8>) -> [UInt8] {
     var out: [UInt8] = []

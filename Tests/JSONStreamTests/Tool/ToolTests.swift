@@ -221,6 +221,21 @@ struct ToolTests {
     // select: a path after -- too.
     let selected = try Tool.run(["select", "--", "$.a[0]"], input: input)
     #expect(selected.stdout == "1\n")
+    // A file whose name starts with $: after the first file or after --, names are files.
+    let dollarFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dollar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dollarFolder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dollarFolder) }
+    try Data(#"{"a":[7]}"#.utf8).write(to: dollarFolder.appendingPathComponent("$data.json"))
+    try Data(#"{"a":[8]}"#.utf8).write(to: dollarFolder.appendingPathComponent("plain.json"))
+    func inFolder(_ arguments: [String]) throws -> String {
+      try Tool.run(arguments, setup: "cd '\(dollarFolder.path)'").stdout
+    }
+    #expect(try inFolder(["select", "$.a[0]", "--", "$data.json"]) == "7\n")
+    #expect(try inFolder(["select", "--", "$.a[0]", "$data.json"]) == "7\n")
+    #expect(try inFolder(["select", "$.a[0]", "plain.json", "$data.json"]) == "8\n7\n")
+    // Before any file and without --, a second $ argument is still a path.
+    #expect(try inFolder(["select", "$.a[0]", "$.a[1]", "plain.json"]) == "8\n")
     // -o=FILE is not an option; --output=FILE is.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "attached-\(UUID().uuidString)")
@@ -321,6 +336,20 @@ struct ToolTests {
     #expect(try complete(["jsonstream", "validate", "--ind"]) == [])
     #expect(try complete(["jsonstream", "help", "pa"]) == ["patch"])
     #expect(try Tool.run(["completions", "fish"]).status == 2)
+    // A file name with spaces is one completion (bash quotes it), in the folder it is run in.
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("completion-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("[]".utf8).write(to: folder.appendingPathComponent("my orders.json"))
+    try Data("[]".utf8).write(to: folder.appendingPathComponent("my list.json"))
+    let inFolder = try Self.shell(
+      "/bin/bash",
+      "cd '\(folder.path)'; source '\(path)'; COMP_WORDS=(jsonstream fmt my); COMP_CWORD=2;"
+        + " _jsonstream; printf '%s\\n' \"${COMPREPLY[@]}\"")
+    #expect(
+      inFolder.stdout.split(separator: "\n").map(String.init).sorted()
+        == ["my list.json", "my orders.json"])
   }
 
   @Test(
@@ -370,6 +399,11 @@ struct ToolTests {
     let raw = try Tool.run(
       ["select", "-r", "--allow-nan", "--color=always", "$.b.c"], input: input)
     #expect(raw.stdout == "{\",\"d\":\n")
+    // Output that stops right after a coloured token (the input fails there): the colour is
+    // reset, so that the message that follows is not grey.
+    let cut = try Tool.run(["minify", "--color=always"], input: "[null,x]")
+    #expect(cut.status == 1)
+    #expect(cut.stdout == "[\(null)null\(reset)")
   }
 
   @Test(
