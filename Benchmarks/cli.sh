@@ -123,6 +123,8 @@ for size in "${sizes[@]}"; do
   t() { echo "${best[${index_of[$1]}]}"; }
 
   table="$(
+    "$bench" --machine
+    echo
     printf '%s, %s bytes: best of %s interleaved rounds (jq in the first only), output to /dev/null,\n' \
       "$(basename "$file")" "$(sed ':a; s/\B[0-9]\{3\}\>/,&/; ta' <<<"$bytes")" "$runs"
     printf 'file in the page cache; MB/s of input, peak RSS from `/usr/bin/time -f %%M` (MB = 10^6 bytes).\n\n'

@@ -165,16 +165,10 @@ enum CodableStrategyBenchmarks {
     return rows
   }
 
-  /// Replaces the Codable section of `readme` (between its markers) with `rows`.
-  static func write(_ rows: [Row], toReadme path: String) throws {
-    let begin = "<!-- codable table: written by jsonstream-bench --only codable --write-readme -->"
-    let end = "<!-- end of codable table -->"
-    var text = try String(contentsOfFile: path, encoding: .utf8)
-    guard let start = text.range(of: begin), let stop = text.range(of: end) else {
-      throw BenchmarkFailure(description: "\(path) has no codable table markers")
-    }
-    let table = ([Row.header] + rows.map(\.line)).joined(separator: "\n")
-    text.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n```\n\(table)\n```\n")
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  /// Replaces the Codable table in Benchmarks/README.md with `rows`.
+  static func writeReadme(_ rows: [Row]) throws {
+    try Readme.write(
+      table: "codable table", command: "jsonstream-bench --only codable --write-readme",
+      lines: [Row.header] + rows.map(\.line))
   }
 }

