@@ -217,12 +217,9 @@ extension Arguments {
   mutating func addPositional(
     _ argument: String, command: Command, pathTexts: inout [String], afterDoubleDash: Bool
   ) throws(ToolError) {
-    if command == .select
-      && (pathTexts.isEmpty
-        || (argument.hasPrefix("$") && inputPath == nil && !afterDoubleDash))
-    {
-      // The first argument is always a JSONPath; more of them (they start with `$`) follow it,
-      // up to the first file or `--`: after those, a name starting with `$` is a file.
+    if command == .select && (pathTexts.isEmpty || (argument.hasPrefix("$") && !afterDoubleDash)) {
+      // The first argument is always a JSONPath, and so is any other that starts with `$`,
+      // before or after the files, but not after `--`: there, it is a file.
       pathTexts.append(argument)
     } else if command == .patch && patchPath == nil {
       // The first file is the patch.

@@ -221,7 +221,7 @@ struct ToolTests {
     // select: a path after -- too.
     let selected = try Tool.run(["select", "--", "$.a[0]"], input: input)
     #expect(selected.stdout == "1\n")
-    // A file whose name starts with $: after the first file or after --, names are files.
+    // A file whose name starts with $: after --, names are files.
     let dollarFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "dollar-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dollarFolder, withIntermediateDirectories: true)
@@ -233,9 +233,10 @@ struct ToolTests {
     }
     #expect(try inFolder(["select", "$.a[0]", "--", "$data.json"]) == "7\n")
     #expect(try inFolder(["select", "--", "$.a[0]", "$data.json"]) == "7\n")
-    #expect(try inFolder(["select", "$.a[0]", "plain.json", "$data.json"]) == "8\n7\n")
-    // Before any file and without --, a second $ argument is still a path.
+    #expect(try inFolder(["select", "$.a[0]", "plain.json", "--", "$data.json"]) == "8\n7\n")
+    // Without --, a $ argument is a path, before or after the files.
     #expect(try inFolder(["select", "$.a[0]", "$.a[1]", "plain.json"]) == "8\n")
+    #expect(try inFolder(["select", "$.a[0]", "plain.json", "$.a[1]"]) == "8\n")
     // -o=FILE is not an option; --output=FILE is.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "attached-\(UUID().uuidString)")
