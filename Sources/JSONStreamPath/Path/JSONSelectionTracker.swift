@@ -384,8 +384,9 @@ struct _SelectionTracker {
     startEngines(from: setStart)
   }
 
-  /// `}` or `]`.
-  @inlinable
+  /// `}` or `]`. Inside a match or a dead subtree (what no path can reach), a counter's
+  /// change, inlined into every handler's container ends; the rest out of line.
+  @inlinable @inline(__always)
   mutating func valueEnd() -> _SelectionAction {
     if matchDepth > 0 {
       matchDepth &-= 1
@@ -396,6 +397,12 @@ struct _SelectionTracker {
       deadDepth &-= 1
       return .outside
     }
+    return liveValueEnd()
+  }
+
+  /// `valueEnd` of a container some path may still reach.
+  @inlinable
+  mutating func liveValueEnd() -> _SelectionAction {
     if isSimple {
       stateCount = frames.removeLast().stateStart
       return .outside
