@@ -131,12 +131,7 @@ final class _EncodeState {
   /// that came before, a second encoding that compares the keys themselves says whether the
   /// key did, or only its hash.
   private func encodeBinaryTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
-    do {
-      try encodeRoot(value)
-    } catch {
-      guard storage.pointee.repeatedKey else { throw error }
-    }
-    guard storage.pointee.repeatedKey else {
+    guard try encodeRootMeetingRepeat(value) else {
       try storage.pointee.writer.finish()
       return storage.pointee.writer.bytes
     }
@@ -162,16 +157,22 @@ final class _EncodeState {
   /// object, `value` encoded again as a tree with Foundation's rules for that (see
   /// `_MergingTree`), to be written out instead.
   private func encodeRootOrMerge<T: Encodable>(_ value: T) throws -> JSONValue? {
+    guard try encodeRootMeetingRepeat(value) else { return nil }
+    let merging = _EncodeState(options: options, writeOptions: writeOptions, format: .merging)
+    try merging.encodeRoot(value)
+    return merging.storage.pointee.writer.tree!.finish()
+  }
+
+  /// Encodes `value` as the whole output; true when a key came twice in one object, which
+  /// stops the encoding (`_RepeatedKey`), and the output is then to be made again. True even
+  /// if the value's own code caught the signal and went on.
+  private func encodeRootMeetingRepeat<T: Encodable>(_ value: T) throws -> Bool {
     do {
       try encodeRoot(value)
     } catch {
       guard storage.pointee.repeatedKey else { throw error }
     }
-    // Even if the value's own code caught the signal and went on.
-    guard storage.pointee.repeatedKey else { return nil }
-    let merging = _EncodeState(options: options, writeOptions: writeOptions, format: .merging)
-    try merging.encodeRoot(value)
-    return merging.storage.pointee.writer.tree!.finish()
+    return storage.pointee.repeatedKey
   }
 
   func encodeRoot<T: Encodable>(_ value: T) throws {
