@@ -1,4 +1,5 @@
 import Foundation
+import JSONStreamTestSupport
 import Testing
 
 /// `JSONString` and `JSONNumber` are borrowed views of bytes that the producer reuses after the
@@ -122,18 +123,11 @@ private struct Compiler {
     try ("import JSONStreamCore\n\n" + source + "\n").write(
       to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "swiftc", "-swift-version", "6", "-parse-as-library", "-emit-sil", "-o", "/dev/null",
-      "-I", modules.path, file.path,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return try runProgram(
+      "/usr/bin/env",
+      [
+        "swiftc", "-swift-version", "6", "-parse-as-library", "-emit-sil", "-o", "/dev/null",
+        "-I", modules.path, file.path,
+      ])
   }
 }

@@ -21,16 +21,7 @@ struct Tool {
   /// Runs `command`, a shell command line, on a terminal that script(1) provides: its exit
   /// status, and what it wrote to the terminal (standard output and error together).
   static func runOnTerminal(_ command: String) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    process.arguments = ["-qec", command, "/dev/null"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
   }
 
   /// Runs the tool with `input` on its standard input, or with the file at `pipedPath` piped
@@ -300,15 +291,8 @@ struct ToolTests {
 
   /// Runs `script` with `shell` (`bash -c` / `zsh -c`); its standard output.
   static func shell(_ shell: String, _ script: String) throws -> (status: Int32, stdout: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: shell)
-    process.arguments = ["-c", script]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try runProgram(shell, ["-c", script], withStandardError: false)
+    return (result.status, result.output)
   }
 
   @Test("completions bash: commands, each command's options, --to's values, files")
