@@ -56,12 +56,8 @@ package struct _ScanInput {
   @inlinable
   package func firstIndex(of byte: UInt8, from start: Int) -> Int? {
     checkRange(start, count)
-    var position = start
-    while let next = self.byte(at: position) {
-      if next == byte { return position }
-      position &+= 1
-    }
-    return nil
+    let position = _findByte(byte, base + start, base + count) - base
+    return position < count ? position : nil
   }
 
   /// The bytes as a buffer, for the kernels that take one (UTF-8 and number text checks).

@@ -303,6 +303,26 @@ package func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UIn
   return p
 }
 
+/// The first `byte` from `start`, or `end`: eight bytes at a time while eight remain (a word
+/// XORed with the byte in every lane has a zero byte exactly where it held the byte, and the
+/// "has a zero byte" mask is exact for the lowest one), one by one in the last seven.
+@inlinable @inline(__always)
+package func _findByte(
+  _ byte: UInt8, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+) -> UnsafePointer<UInt8> {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let pattern = ones &* UInt64(byte)
+  var p = start
+  while end - p >= 8 {
+    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+    let zeros = (word &- ones) & ~word & 0x8080_8080_8080_8080
+    if zeros != 0 { return p + (zeros.trailingZeroBitCount &>> 3) }
+    p += 8
+  }
+  while p < end && p.pointee != byte { p += 1 }
+  return p
+}
+
 /// Copies `count` bytes that do not overlap. Tokens are mostly a few bytes long, where a call
 /// to `memmove` costs more than the copy: up to 16 bytes are two loads and two stores (which
 /// may overlap each other), and only longer runs call the library.

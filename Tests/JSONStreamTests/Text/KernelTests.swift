@@ -110,6 +110,35 @@ struct KernelTests {
     }
   }
 
+  @Test("_findByte stops at the first occurrence of the byte, and at the end when it is absent")
+  func findByte() {
+    for target: UInt8 in [0x0A, 0x00, 0x01, 0x7F, 0x80, 0xFF] {
+      // Every other byte value fills the bytes before the stop, the near misses among them
+      // (a bit away, or with the high bit flipped).
+      let others = (0...255).map(UInt8.init).filter { other in
+        other != target && (other % 17 == 0 || other ^ target < 4 || other ^ target == 0x80)
+      }
+      for length in 0..<20 {
+        for position in 0...length {
+          for other in others {
+            var bytes = [UInt8](repeating: other, count: length)
+            // A second occurrence after the first must not be the one found.
+            if position < length {
+              bytes[position] = target
+              if position + 3 < length { bytes[position + 3] = target }
+            }
+            let stop = bytes.withUnsafeBufferPointer { buffer in
+              let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+              return _findByte(target, base, base + length) - base
+            }
+            #expect(
+              stop == position, "length \(length), \(target) at \(position) among \(other)")
+          }
+        }
+      }
+    }
+  }
+
   @Test("_bytesEqual finds a difference at every position of every length, at every alignment")
   func bytesEqual() {
     var storage = [UInt8](repeating: 0, count: 96)
