@@ -179,7 +179,7 @@ public struct JSONDocumentReader {
   }
 
   /// ``feed(_:)`` of a view of the bytes (nil when there are none).
-  private mutating func feed(input: _ScanInput?) throws -> [Result<Document, Failure>] {
+  package mutating func feed(input: _ScanInput?) throws -> [Result<Document, Failure>] {
     try throwPendingFailure()
     do {
       if let input { try read(input) }

@@ -83,28 +83,24 @@ extension JSONStreamDecoder {
         options: settings.parseOptions)
     }
 
-    /// Parses the next chunk; returns the items it completed, decoded. An error after some of
-    /// them is thrown by the next call.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> [Item] {
+    /// Parses the next chunk (any contiguous bytes: `[UInt8]`, `Data`, an
+    /// `UnsafeRawBufferPointer`…; other sequences are copied first); returns the items it
+    /// completed, decoded. An error after some of them is thrown by the next call.
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> [Item]
+    where Bytes.Element == UInt8 {
+      try _ScanInput.with(contentsOf: bytes) { try feed(input: $0) }
+    }
+
+    /// Parses the next chunk (nil when empty); returns the items it completed, decoded.
+    mutating func feed(input: _ScanInput?) throws -> [Item] {
       if let failure { throw failure }
       var parseError: (any Error)? = nil
       do {
-        try parser.feed(bytes)
+        try parser.feed(input)
       } catch {
         parseError = error
       }
       return try decodeTaken(before: parseError, last: false)
-    }
-
-    /// Parses the next chunk; returns the items it completed, decoded.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws -> [Item]
-    where Bytes.Element == UInt8 {
-      if let items = try bytes.withContiguousStorageIfAvailable({
-        try feed(UnsafeRawBufferPointer($0))
-      }) {
-        return items
-      }
-      return try Array(bytes).withUnsafeBytes { try feed($0) }
     }
 
     /// Ends the input; returns the last items. Throws for an incomplete document, or the
@@ -194,17 +190,19 @@ extension JSONStreamDecoder {
     _ bytes: Bytes, into items: inout ItemDecoder<T>, _ body: (T) throws -> Void
   ) throws where Bytes.Element == UInt8 {
     let chunk = 64 * 1024
-    try Self.withContiguous(bytes) { buffer in
+    try _ScanInput.with(contentsOf: bytes) { input in
+      guard let input else {
+        for item in try items.feed(input: nil) { try body(item) }
+        return
+      }
       // In chunks, so that the items found so far are decoded and handed on before the rest
       // is parsed.
       var start = 0
       repeat {
-        let end = Swift.min(buffer.count, start + chunk)
-        for item in try items.feed(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) {
-          try body(item)
-        }
+        let end = Swift.min(input.count, start + chunk)
+        for item in try items.feed(input: input.slice(start, end)) { try body(item) }
         start = end
-      } while start < buffer.count
+      } while start < input.count
     }
     for item in try items.finish() { try body(item) }
   }
@@ -216,14 +214,15 @@ extension JSONStreamDecoder {
     throws -> [T] where Bytes.Element == UInt8
   {
     let settings = self.settings
-    return try Self.withContiguous(bytes) { buffer in
-      if buffer.count > settings.parseOptions.limits.maxInputLength {
-        return try settings.decodeLinesPastLimit(type, buffer)
+    return try _ScanInput.with(contentsOf: bytes) { input in
+      if input?.count ?? 0 > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, input)
       }
+      guard let input else { return [] }
       // A map sizes the result once (appending through the body form copied each value
       // once more and regrew the array: 3% of decoding twitter's statuses as lines).
       var documents = _DocumentDecoder(options: settings)
-      return try Self.lines(in: buffer).map { try documents.decodeLine(type, $0, in: buffer) }
+      return try Self.lines(in: input).map { try documents.decodeLine(type, $0, in: input) }
     }
   }
 
@@ -233,13 +232,14 @@ extension JSONStreamDecoder {
     _ type: T.Type, from bytes: Bytes, _ body: (T) throws -> Void
   ) throws where Bytes.Element == UInt8 {
     let settings = self.settings
-    try Self.withContiguous(bytes) { buffer in
-      if buffer.count > settings.parseOptions.limits.maxInputLength {
-        return try settings.decodeLinesPastLimit(type, buffer, body)
+    try _ScanInput.with(contentsOf: bytes) { input in
+      if input?.count ?? 0 > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, input, body)
       }
+      guard let input else { return }
       var documents = _DocumentDecoder(options: settings)
-      for line in Self.lines(in: buffer) {
-        try body(try documents.decodeLine(type, line, in: buffer))
+      for line in Self.lines(in: input) {
+        try body(try documents.decodeLine(type, line, in: input))
       }
     }
   }
@@ -268,15 +268,16 @@ extension JSONStreamDecoder {
     {
       throw Self.notJSON(error)
     }
-    return try Self.withContiguous(bytes) { buffer in
-      if buffer.count > settings.parseOptions.limits.maxInputLength {
-        return try settings.decodeLinesPastLimit(type, buffer, skipping: skipped)
+    return try _ScanInput.with(contentsOf: bytes) { input in
+      if input?.count ?? 0 > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, input, skipping: skipped)
       }
+      guard let input else { return [] }
       var documents = _DocumentDecoder(options: settings)
       var decoded: [T] = []
-      for (index, line) in Self.lines(in: buffer).enumerated() {
+      for (index, line) in Self.lines(in: input).enumerated() {
         do {
-          decoded.append(try documents.decodeLine(type, line, in: buffer))
+          decoded.append(try documents.decodeLine(type, line, in: input))
         } catch {
           try skipped(
             JSONDocumentReader.Failure(
@@ -287,9 +288,9 @@ extension JSONStreamDecoder {
     }
   }
 
-  /// ``decodeLines(_:from:)`` across all cores: the lines are split into one run per core,
-  /// decoded at the same time, and returned in their order. The first failing line (in line
-  /// order) is the error thrown.
+  /// ``decodeLines(_:from:)`` across all cores: the lines are decoded at the same time, in runs
+  /// taken by whichever core is free, and returned in their order. The first failing line (in
+  /// line order) is the error thrown.
   ///
   /// ```swift
   /// let events = try decoder.decodeLinesInParallel(Event.self, from: data)
@@ -298,38 +299,26 @@ extension JSONStreamDecoder {
     _ type: T.Type, from bytes: Bytes
   ) throws -> [T] where Bytes.Element == UInt8 {
     let settings = self.settings
-    return try Self.withContiguous(bytes) { buffer in
-      if buffer.count > settings.parseOptions.limits.maxInputLength {
-        return try settings.decodeLinesPastLimit(type, buffer)
+    return try _ScanInput.with(contentsOf: bytes) { input in
+      if input?.count ?? 0 > settings.parseOptions.limits.maxInputLength {
+        return try settings.decodeLinesPastLimit(type, input)
       }
-      let lines = Self.lines(in: buffer)
-      let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 64)
-      guard workers > 1 else {
+      guard let input else { return [] }
+      let lines = Self.lines(in: input)
+      // Runs of at least 16 lines, eight per core: a core slowed by other work leaves its
+      // share to the others.
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      let runs = Swift.min(cores * 8, lines.count / 16)
+      guard cores > 1, runs > 1 else {
         var documents = _DocumentDecoder(options: settings)
-        return try lines.map { try documents.decodeLine(type, $0, in: buffer) }
+        return try lines.map { try documents.decodeLine(type, $0, in: input) }
       }
-      // Each worker writes only its own slot.
-      let results = UnsafeMutableBufferPointer<Result<[T], any Error>>.allocate(capacity: workers)
-      results.initialize(repeating: .success([]))
-      defer {
-        results.deinitialize()
-        results.deallocate()
+      return try _concurrentArray(
+        count: lines.count, workers: cores, runs: runs,
+        state: _DocumentDecoder(options: settings)
+      ) { documents, index in
+        try documents.decodeLine(type, lines[index], in: input)
       }
-      nonisolated(unsafe) let slots = results
-      nonisolated(unsafe) let input = buffer
-      let decoder = settings
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        let range =
-          lines.count * worker / workers..<lines.count * (worker + 1) / workers
-        var documents = _DocumentDecoder(options: decoder)
-        slots[worker] = Result {
-          try lines[range].map { try documents.decodeLine(type, $0, in: input) }
-        }
-      }
-      var decoded: [T] = []
-      decoded.reserveCapacity(lines.count)
-      for result in results { decoded += try result.get() }
-      return decoded
     }
   }
 
@@ -341,23 +330,18 @@ extension JSONStreamDecoder {
     var number: Int
   }
 
-  /// The lines of `buffer` that hold more than whitespace. Lines end at `\n`; a `\r` before it
+  /// The lines of `input` that hold more than whitespace. Lines end at `\n`; a `\r` before it
   /// is whitespace to the parser.
-  static func lines(in buffer: UnsafeRawBufferPointer) -> [_Line] {
+  static func lines(in input: _ScanInput) -> [_Line] {
     var lines: [_Line] = []
-    guard let base = buffer.baseAddress else { return lines }
     var start = 0
     var number = 1
-    while start < buffer.count {
-      // memchr finds the line's end; a line is blank unless a byte before it is not whitespace
-      // (usually the first one).
-      let end =
-        memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start).map {
-          UnsafeRawPointer($0) - base
-        } ?? buffer.count
+    while start < input.count {
+      // A line is blank unless a byte before its end is not whitespace (usually the first).
+      let end = input.firstIndex(of: UInt8(ascii: "\n"), from: start) ?? input.count
       var index = start
       while index < end {
-        let byte = buffer[index]
+        let byte = input[index]
         if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") {
           break
         }
@@ -368,17 +352,6 @@ extension JSONStreamDecoder {
       number += 1
     }
     return lines
-  }
-
-  static func withContiguous<Bytes: Sequence, R>(
-    _ bytes: Bytes, _ body: (UnsafeRawBufferPointer) throws -> R
-  ) throws -> R where Bytes.Element == UInt8 {
-    if let result = try bytes.withContiguousStorageIfAvailable({
-      try body(UnsafeRawBufferPointer($0))
-    }) {
-      return result
-    }
-    return try Array(bytes).withUnsafeBytes { try body($0) }
   }
 }
 
@@ -410,18 +383,16 @@ extension JSONStreamDecoder.Settings {
   }
 
   /// ``decodeLinesPastLimit(_:_:_:)``, the lines collected.
-  func decodeLinesPastLimit<T: Decodable>(_ type: T.Type, _ buffer: UnsafeRawBufferPointer)
-    throws -> [T]
-  {
+  func decodeLinesPastLimit<T: Decodable>(_ type: T.Type, _ input: _ScanInput?) throws -> [T] {
     var result: [T] = []
-    try decodeLinesPastLimit(type, buffer) { result.append($0) }
+    try decodeLinesPastLimit(type, input) { result.append($0) }
     return result
   }
 
   /// Input longer than `maxInputLength`, which bounds it as a whole: the document reader finds
   /// where the limit falls among the lines (its errors placed as the other lines' are).
   func decodeLinesPastLimit<T: Decodable>(
-    _ type: T.Type, _ buffer: UnsafeRawBufferPointer, _ body: (T) throws -> Void
+    _ type: T.Type, _ input: _ScanInput?, _ body: (T) throws -> Void
   ) throws {
     if let error = parseOptions.oneDocumentError(
       "decodeLines", instead: JSONStreamDecoder.oneDocument)
@@ -431,7 +402,9 @@ extension JSONStreamDecoder.Settings {
     var reader = JSONDocumentReader(options: parseOptions, duplicateKeys: .firstWins)
     do {
       // The lines before an error come out of `feed`; its error out of `finish`.
-      for result in try reader.feed(buffer) { try body(try decode(type, from: result.get().value)) }
+      for result in try reader.feed(input: input) {
+        try body(try decode(type, from: result.get().value))
+      }
       for result in try reader.finish() { try body(try decode(type, from: result.get().value)) }
     } catch let failure as JSONDocumentReader.Failure {
       guard let error = failure.error as? JSONParseError, let location = failure.location
@@ -446,7 +419,7 @@ extension JSONStreamDecoder.Settings {
   /// ``decodeLinesPastLimit(_:_:_:)`` that passes over bad lines, reporting each to `skipped`
   /// as the lines within the limit are reported.
   func decodeLinesPastLimit<T: Decodable>(
-    _ type: T.Type, _ buffer: UnsafeRawBufferPointer,
+    _ type: T.Type, _ input: _ScanInput?,
     skipping skipped: (JSONDocumentReader.Failure) throws -> Void
   ) throws -> [T] {
     var reader = JSONDocumentReader(
@@ -464,7 +437,7 @@ extension JSONStreamDecoder.Settings {
       }
     }
     do {
-      try take(try reader.feed(buffer))
+      try take(try reader.feed(input: input))
       try take(try reader.finish())
     } catch let failure as JSONDocumentReader.Failure {
       // The limit: no line's fault.
@@ -673,10 +646,10 @@ extension JSONStreamDecoder.Settings {
 
 extension _DocumentDecoder {
   mutating func decodeLine<T: Decodable>(
-    _ type: T.Type, _ line: JSONStreamDecoder._Line, in buffer: UnsafeRawBufferPointer
+    _ type: T.Type, _ line: JSONStreamDecoder._Line, in input: _ScanInput
   ) throws -> T {
     try decode(
-      type, _ScanInput(UnsafeRawBufferPointer(rebasing: buffer[line.range])),
+      type, input.slice(line.range.lowerBound, line.range.upperBound),
       base: _DocumentBase(line: line.number, offset: line.range.lowerBound))
   }
 }
