@@ -26,6 +26,37 @@ struct Harness {
     return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
   }
 
+  /// ``compare(_:_:)`` of operations that return what they made, timing the calls alone: each
+  /// result is freed after its clock has stopped. For work spread over the cores whose result
+  /// one thread frees (the same for both sides), which would otherwise bound the ratio.
+  func compareCalls<Result>(_ ours: () throws -> Result, _ peer: () throws -> Result) rethrows
+    -> (ours: Double, peer: Double)
+  {
+    let clock = ContinuousClock()
+    var kept: Result? = nil
+    func time(_ call: () throws -> Result) rethrows -> Double {
+      let start = clock.now
+      let result = try call()
+      let end = clock.now
+      kept = result  // frees the previous result, untimed
+      return seconds(end - start)
+    }
+    for _ in 0..<warmups {
+      _ = try time(ours)
+      _ = try time(peer)
+    }
+    var oursSamples: [Double] = []
+    var peerSamples: [Double] = []
+    for _ in 0..<max(1, runs) {
+      oursSamples.append(try time(ours))
+      peerSamples.append(try time(peer))
+    }
+    blackHole(kept)
+    oursSamples.sort()
+    peerSamples.sort()
+    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+  }
+
   func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
