@@ -14,9 +14,10 @@ public struct JSONWriteOptions: Sendable, Equatable {
   /// `0...maxIndent` is invalid (see ``validate()``).
   public var indent: Int? = nil
 
-  /// Write object members sorted by key (by Unicode code point, which is UTF-8 byte order).
-  /// The writer then holds each object until it ends: memory grows with the largest object,
-  /// not with the document.
+  /// Write object members sorted by key (by Unicode code point, which is UTF-8 byte order);
+  /// members with the same key keep their order. The writer then holds an object's output
+  /// until it ends (and, while it puts the members in order, a second copy of them): memory
+  /// grows with the largest object, not with the document.
   public var sortKeys = false
 
   /// Write every non-ASCII character as `\uXXXX` (a surrogate pair above U+FFFF), so the

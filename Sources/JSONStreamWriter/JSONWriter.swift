@@ -74,7 +74,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// writer closes nothing it opened, so its output is the start of valid JSON).
   /// Output inside an object held for ``JSONWriteOptions/sortKeys`` stays held.
   public mutating func flush() throws {
-    if !_box.current.sortFrames.isEmpty { return }
+    if _box.current.isSorting { return }
     try _flush()
   }
 
@@ -256,8 +256,12 @@ struct _WriterState: _ManualState {
   @usableFromInline var valueCount = 0
   /// How many times output went to the sink (what is before it can no longer be taken back).
   @usableFromInline var flushCount = 0
-  /// Objects being collected for sorting (``JSONWriteOptions/sortKeys``), innermost last.
-  @usableFromInline var sortFrames: [_SortFrame] = []
+  /// With ``JSONWriteOptions/sortKeys``: the objects being sorted, whose members are written
+  /// to `out` as they come and put in order, in place, when the object ends. Output is not
+  /// handed on while one is open.
+  @usableFromInline var sorting: _CopyOnWriteState<_SortState>?
+  /// How many sorted objects are open (read per value, without reaching into `sorting`).
+  @usableFromInline var openSortedObjects = 0
   /// Levels of indentation added to every line: a writer whose output goes inside another
   /// writer's, at that depth (see `writeRawValue`).
   @usableFromInline var indentBase = 0
@@ -276,6 +280,7 @@ struct _WriterState: _ManualState {
     self.chunkSize = chunkSize
     out = _Buffer(capacity: outputCapacity)
     stack = _Buffer(capacity: 64)
+    sorting = options.sortKeys ? _CopyOnWriteState(_SortState()) : nil
   }
 
   @usableFromInline
@@ -283,6 +288,7 @@ struct _WriterState: _ManualState {
     var copy = self
     copy.out = out.copy()
     copy.stack = stack.copy()
+    // The sorting state is copied on write by its own box.
     return copy
   }
 
@@ -298,11 +304,12 @@ struct _WriterState: _ManualState {
   mutating func startObject() throws {
     try beginValue()
     stack.append(Self.isObject)
-    if options.sortKeys {
-      sortFrames.append(_SortFrame(savedOutput: takeOutput()))
-    } else {
-      out.append(._openBrace)
+    if sorting != nil {
+      let start = out.count
+      sorting?.withUnique { $0.startObject(at: start) }
+      openSortedObjects &+= 1
     }
+    out.append(._openBrace)
   }
 
   @inlinable @inline(__always)
@@ -313,12 +320,12 @@ struct _WriterState: _ManualState {
     else {
       throw unbalanced(closing: "}")
     }
-    if options.sortKeys {
-      writeSortedObject()
-    } else {
-      if top & Self.hasMembers != 0 { newline(depth: depth &- 1) }
-      out.append(._closeBrace)
+    if sorting != nil {
+      sorting?.withUnique { $0.endObject(in: &out) }
+      openSortedObjects &-= 1
     }
+    if top & Self.hasMembers != 0 { newline(depth: depth &- 1) }
+    out.append(._closeBrace)
     stack.count = depth &- 1
     return endValue()
   }
@@ -357,26 +364,20 @@ struct _WriterState: _ManualState {
   @inlinable @inline(__always)
   mutating func key(_ key: borrowing JSONString) throws {
     let (depth, top) = try placeForKey()
-    if options.sortKeys {
-      var quoted = _Buffer<UInt8>(capacity: key.count &+ 2)
-      defer { quoted.deallocate() }
-      guard
-        quoted.appendQuoted(
-          key, escapeUnicode: options.escapeUnicode, escapeSlash: options.escapeSlash)
-      else {
-        throw Self.invalidUTF8("key")
+    let rollback = out.count
+    if top & Self.hasMembers != 0 { out.append(._comma) }
+    let memberStart = out.count
+    newline(depth: depth)
+    guard writeQuoted(key) else {
+      out.count = rollback
+      throw Self.invalidUTF8("key")
+    }
+    out.append(._colon)
+    if options.indent != nil { out.append(._space) }
+    sorting?.withUnique {
+      $0.startMember(at: memberStart, previousEnd: rollback) {
+        $0.replaceTail(from: $0.count, with: key)
       }
-      startSortedMember(key: key.bytes, quoted: quoted.array())
-    } else {
-      let rollback = out.count
-      if top & Self.hasMembers != 0 { out.append(._comma) }
-      newline(depth: depth)
-      guard writeQuoted(key) else {
-        out.count = rollback
-        throw Self.invalidUTF8("key")
-      }
-      out.append(._colon)
-      if options.indent != nil { out.append(._space) }
     }
     stack[depth &- 1] = top | Self.hasMembers | Self.awaitingValue
   }
@@ -385,14 +386,15 @@ struct _WriterState: _ManualState {
   @inlinable @inline(__always)
   mutating func quotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
     let (depth, top) = try placeForKey()
-    if options.sortKeys {
-      startSortedMember(key: key, quoted: quoted)
-    } else {
-      if top & Self.hasMembers != 0 { out.append(._comma) }
-      newline(depth: depth)
-      out.append(contentsOf: quoted)
-      out.append(._colon)
-      if options.indent != nil { out.append(._space) }
+    let rollback = out.count
+    if top & Self.hasMembers != 0 { out.append(._comma) }
+    let memberStart = out.count
+    newline(depth: depth)
+    out.append(contentsOf: quoted)
+    out.append(._colon)
+    if options.indent != nil { out.append(._space) }
+    sorting?.withUnique {
+      $0.startMember(at: memberStart, previousEnd: rollback) { $0.append(contentsOf: key) }
     }
     stack[depth &- 1] = top | Self.hasMembers | Self.awaitingValue
   }
@@ -456,7 +458,7 @@ struct _WriterState: _ManualState {
   @inlinable @inline(__always)
   mutating func endValue() -> Bool {
     if stack.count == 0 { valueCount &+= 1 }
-    return out.count >= chunkSize && sortFrames.isEmpty
+    return out.count >= chunkSize && !isSorting
   }
 
   /// In pretty mode, a line break and the indentation of `depth`.
@@ -474,47 +476,9 @@ struct _WriterState: _ManualState {
     out.appendQuoted(string, escapeUnicode: options.escapeUnicode, escapeSlash: options.escapeSlash)
   }
 
-  // MARK: Sorted keys
-
-  /// The output so far, taken out of the buffer.
-  @usableFromInline
-  mutating func takeOutput() -> [UInt8] {
-    defer { out.count = 0 }
-    return out.array()
-  }
-
-  /// A key of a sorted object: the previous member's value is complete in the output.
-  @usableFromInline
-  mutating func startSortedMember(key: [UInt8], quoted: [UInt8]) {
-    let last = sortFrames.count - 1
-    if sortFrames[last].pending != nil {
-      sortFrames[last].finishMember(output: takeOutput())
-    } else {
-      out.count = 0
-    }
-    sortFrames[last].pending = (key, quoted)
-  }
-
-  /// Ends a sorted object: its members, sorted, into the output that was set aside.
-  @usableFromInline
-  mutating func writeSortedObject() {
-    var frame = sortFrames.removeLast()
-    frame.finishMember(output: takeOutput())
-    out.append(contentsOf: frame.savedOutput)
-    frame.members.sort { $0.key.lexicographicallyPrecedes($1.key) }
-    let depth = stack.count
-    out.append(._openBrace)
-    for (index, member) in frame.members.enumerated() {
-      if index > 0 { out.append(._comma) }
-      newline(depth: depth)
-      out.append(contentsOf: member.quotedKey)
-      out.append(._colon)
-      if options.indent != nil { out.append(._space) }
-      out.append(contentsOf: member.value)
-    }
-    if !frame.members.isEmpty { newline(depth: depth - 1) }
-    out.append(._closeBrace)
-  }
+  /// Whether a sorted object is open, whose output may still move.
+  @inlinable @inline(__always)
+  var isSorting: Bool { openSortedObjects > 0 }
 
   // MARK: Errors
 
@@ -572,24 +536,6 @@ extension JSONWriter where Sink == JSONByteSink {
 
   /// The output; complete after ``finish()``.
   public var bytes: [UInt8] { sink.bytes }
-}
-
-/// An object's members held back for sorting.
-@usableFromInline
-struct _SortFrame {
-  @usableFromInline var savedOutput: [UInt8]
-  @usableFromInline var members: [(key: [UInt8], quotedKey: [UInt8], value: [UInt8])] = []
-  @usableFromInline var pending: (key: [UInt8], quotedKey: [UInt8])?
-
-  @inlinable
-  init(savedOutput: [UInt8]) { self.savedOutput = savedOutput }
-
-  /// The pending member's value is complete: it is `output`.
-  @inlinable
-  mutating func finishMember(output: [UInt8]) {
-    if let pending { members.append((pending.key, pending.quotedKey, output)) }
-    pending = nil
-  }
 }
 
 // MARK: - For the Codable encoder (JSONStreamFoundation)

@@ -178,6 +178,52 @@ extension _Buffer where Element == UInt8 {
     return Array(UnsafeBufferPointer(start: base + start, count: count &- start))
   }
 
+  /// Appends a copy of the bytes in `range` (within `count`): how a sorted object's members
+  /// are written again in their new order.
+  @inlinable
+  package mutating func appendCopy(of range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    reserve(range.count)
+    // The copy goes past `count`, beyond the source: the two do not overlap.
+    (base + count).initialize(from: base + range.lowerBound, count: range.count)
+    count &+= range.count
+  }
+
+  /// Copies the bytes from `source` to the end over those from `destination`, which must end
+  /// at or before `source` (the two do not overlap); they then end the buffer.
+  @inlinable
+  package mutating func replace(from destination: Int, withTailFrom source: Int) {
+    let length = count &- source
+    precondition(destination >= 0 && source <= count && destination <= source &- length)
+    (base + destination).update(from: base + source, count: length)
+    count = destination &+ length
+  }
+
+  /// The bytes in `a` against those in `b` (both within `count`), in lexicographic byte
+  /// order, a prefix first: negative when `a` comes first, 0 when they are equal, positive
+  /// when `a` comes after.
+  @inlinable
+  package func compare(_ a: Range<Int>, _ b: Range<Int>) -> Int {
+    precondition(a.lowerBound >= 0 && a.upperBound <= count)
+    precondition(b.lowerBound >= 0 && b.upperBound <= count)
+    let common = Swift.min(a.count, b.count)
+    var index = 0
+    while index < common {
+      let x = base[a.lowerBound &+ index]
+      let y = base[b.lowerBound &+ index]
+      if x != y { return Int(x) &- Int(y) }
+      index &+= 1
+    }
+    return a.count &- b.count
+  }
+
+  /// Makes the bytes those of `other`.
+  @inlinable
+  package mutating func replaceAll(with other: _Buffer<UInt8>) {
+    count = 0
+    appendBytes(UnsafeBufferPointer(start: other.base, count: other.count))
+  }
+
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   package var end: UnsafeMutablePointer<UInt8> { base + count }

@@ -71,6 +71,74 @@ struct BufferTests {
     #expect(buffer.array(from: 3) == [])
   }
 
+  @Test("copies within the buffer: of nothing, of everything, growing it, moved down")
+  func copiesWithin() {
+    // A copy of a range appended, with the growth that needs (capacity 3 for 3 bytes).
+    #expect(
+      bytes(capacity: 3) {
+        $0.append("abc")
+        $0.appendCopy(of: 0..<3)
+      } == Array("abcabc".utf8))
+    #expect(
+      bytes {
+        $0.append("abc")
+        $0.appendCopy(of: 1..<1)
+      } == Array("abc".utf8))
+    #expect(
+      bytes {
+        $0.append("abc")
+        $0.appendCopy(of: 2..<3)
+      } == Array("abcc".utf8))
+    // The tail moved over the bytes just before it, and to the very start.
+    #expect(
+      bytes {
+        $0.append("{ab,cd}")
+        $0.append("X")
+        $0.replace(from: 1, withTailFrom: 7)
+      }
+        == Array("{X".utf8))
+    #expect(
+      bytes {
+        $0.append("hello")
+        $0.append("HELLO")
+        $0.replace(from: 0, withTailFrom: 5)
+      }
+        == Array("HELLO".utf8))
+    #expect(
+      bytes {
+        $0.append("abc")
+        $0.replace(from: 3, withTailFrom: 3)
+      } == Array("abc".utf8))
+    #expect(
+      bytes {
+        $0.append("abc")
+        $0.replace(from: 1, withTailFrom: 3)
+      } == Array("a".utf8))
+  }
+
+  @Test("byte order of two ranges: a difference at any place, a prefix, equal, empty")
+  func compare() {
+    var buffer = _Buffer<UInt8>(capacity: 1)
+    defer { buffer.deallocate() }
+    // "ab", "abc", "b", "", "ab" and "a" 0x80, at 0, 2, 5, 6, 6 and 8.
+    buffer.append("ababcbab")
+    buffer.append(contentsOf: [0x61, 0x80])
+    let (ab, abc, b, empty, ab2, high) = (0..<2, 2..<5, 5..<6, 6..<6, 6..<8, 8..<10)
+    #expect(buffer.compare(ab, abc) < 0 && buffer.compare(abc, ab) > 0)
+    #expect(buffer.compare(abc, b) < 0 && buffer.compare(b, abc) > 0)
+    #expect(buffer.compare(ab, ab2) == 0 && buffer.compare(ab2, ab) == 0)
+    #expect(buffer.compare(empty, ab) < 0 && buffer.compare(ab, empty) > 0)
+    #expect(buffer.compare(empty, empty) == 0)
+    // Bytes compare unsigned: 0x80 after every ASCII byte.
+    #expect(buffer.compare(ab, high) < 0 && buffer.compare(high, ab) > 0)
+    // A copy of all the bytes, into a buffer that had others.
+    #expect(
+      bytes {
+        $0.append("xyz")
+        $0.replaceAll(with: buffer)
+      } == buffer.array())
+  }
+
   @Test("quoting: plain, escaped, options, and ill-formed UTF-8 appending nothing")
   func quoting() {
     func quoted(_ bytes: [UInt8], unicode: Bool = false, slash: Bool = false) -> [UInt8]? {

@@ -95,6 +95,133 @@ struct JSONWriterTests {
         """)
   }
 
+  /// A document for the sorted-keys test: objects with keys in any order, repeated keys,
+  /// keys written with escapes, and nesting.
+  indirect enum Node {
+    case leaf(String)
+    case array([Node])
+    case object([(key: String, value: Node)])
+
+    /// Its JSON text; with `sorted`, every object's members in key order (by UTF-8 bytes,
+    /// equal keys in their order), which is what a writer with `sortKeys` must write.
+    func text(sorted: Bool) -> String {
+      switch self {
+      case .leaf(let text): return text
+      case .array(let elements):
+        return "[" + elements.map { $0.text(sorted: sorted) }.joined(separator: ",") + "]"
+      case .object(let members):
+        var ordered = Array(members.enumerated())
+        if sorted {
+          ordered.sort { a, b in
+            let (x, y) = (Array(a.element.key.utf8), Array(b.element.key.utf8))
+            return x.lexicographicallyPrecedes(y) || (x == y && a.offset < b.offset)
+          }
+        }
+        return "{"
+          + ordered.map {
+            Self.keyText($0.element.key) + ":" + $0.element.value.text(sorted: sorted)
+          }
+          .joined(separator: ",") + "}"
+      }
+    }
+
+    /// A key as JSON text, some of its characters escaped so that the writer must sort by
+    /// the decoded bytes.
+    static func keyText(_ key: String) -> String {
+      "\""
+        + key.unicodeScalars.map { scalar in
+          switch scalar {
+          case "\"": return "\\\""
+          case "b", "é": return String(format: "\\u%04x", scalar.value)
+          default: return String(scalar)
+          }
+        }.joined() + "\""
+    }
+
+    static func random(depth: Int, using generator: inout some RandomNumberGenerator) -> Node {
+      let keys = ["a", "b", "ab", "ba", "", "é", "e", "Z", "\"", "a\"", "zz", "🙂", "b"]
+      switch depth == 0 ? 0 : Int.random(in: 0..<4, using: &generator) {
+      case 0:
+        return .leaf(
+          ["1", "-2.5e3", "true", "null", #""x""#][Int.random(in: 0..<5, using: &generator)])
+      case 1:
+        return .array(
+          (0..<Int.random(in: 0..<4, using: &generator)).map { _ in
+            random(depth: depth - 1, using: &generator)
+          })
+      default:
+        return .object(
+          (0..<Int.random(in: 0..<7, using: &generator)).map { _ in
+            (keys.randomElement(using: &generator)!, random(depth: depth - 1, using: &generator))
+          })
+      }
+    }
+  }
+
+  @Test("sorted keys give what the sorted document gives, in every format and chunking")
+  func sortedKeysDifferential() throws {
+    var generator = SplitMix(seed: 0x5eed)
+    for round in 0..<300 {
+      let node = Node.random(depth: 5, using: &generator)
+      // Several top-level values, so that output is handed on between sorted objects.
+      let unsorted = (0..<3).map { _ in node.text(sorted: false) }.joined(separator: "\n")
+      let sorted = (0..<3).map { _ in node.text(sorted: true) }.joined(separator: "\n")
+      for base in [JSONWriteOptions.compact, .pretty] {
+        var options = base
+        options.allowMultipleValues = true
+        options.escapeUnicode = round % 2 == 1
+        let expected = try Self.write(sorted, options)
+        options.sortKeys = true
+        for chunkSize in [1, 7, 64 * 1024] {
+          #expect(
+            try Self.write(unsorted, options, chunkSize: chunkSize) == expected,
+            "round \(round), chunks of \(chunkSize): \(unsorted)")
+        }
+      }
+    }
+  }
+
+  @Test("a copy of a writer with a sorted object open goes on independently")
+  func sortedKeysCopy() throws {
+    var options = JSONWriteOptions()
+    options.sortKeys = true
+    var first = JSONWriter(options: options)
+    try first.startObject()
+    try first.key("b")
+    try first.number(1)
+    var second = first
+    try first.key("a")
+    try first.number(2)
+    try first.endObject()
+    try second.key("c")
+    try second.startObject()
+    try second.key("y")
+    try second.null()
+    try second.key("x")
+    try second.null()
+    try second.endObject()
+    try second.endObject()
+    try first.finish()
+    try second.finish()
+    #expect(String(decoding: first.bytes, as: UTF8.self) == #"{"a":2,"b":1}"#)
+    #expect(String(decoding: second.bytes, as: UTF8.self) == #"{"b":1,"c":{"x":null,"y":null}}"#)
+  }
+
+  /// Several top-level values of `text` through a writer with `options` that hands its
+  /// output on every `chunkSize` bytes.
+  static func write(_ text: String, _ options: JSONWriteOptions, chunkSize: Int = 64 * 1024)
+    throws -> String
+  {
+    var parseOptions = JSONParseOptions()
+    parseOptions.allowMultipleValues = true
+    var writer = try JSONParser.parse(
+      Array(text.utf8),
+      handler: JSONWriter(sink: JSONByteSink(), options: options, chunkSize: chunkSize),
+      options: parseOptions)
+    try writer.finish()
+    return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
   @Test("escape options: non-ASCII as \\uXXXX with surrogate pairs; forward slashes")
   func escaping() throws {
     var options = JSONWriteOptions()
