@@ -2,7 +2,8 @@ import Foundation
 import JSONStream
 
 /// Streaming jobs over a file, run in a child process so that its peak resident set is the
-/// job's alone: `jsonstream-bench --stream-job validate|reformat FILE`.
+/// job's alone: `jsonstream-bench --stream-job validate|reformat|reformat-pretty|
+/// reformat-pretty-sorted FILE`.
 enum StreamJob {
   struct Ignore: JSONEventHandler {}
 
@@ -28,8 +29,9 @@ enum StreamJob {
     default:
       var written = 0
       let sink = JSONChunkSink { written &+= $0.count }
-      var parser = JSONParser(
-        handler: JSONWriter(sink: sink, options: job == "reformat-pretty" ? .pretty : .compact))
+      var options = job.hasPrefix("reformat-pretty") ? JSONWriteOptions.pretty : .compact
+      options.sortKeys = job == "reformat-pretty-sorted"
+      var parser = JSONParser(handler: JSONWriter(sink: sink, options: options))
       try forEachChunk { try parser.feed($0) }
       try parser.finish()
       try parser.handler.finish()
