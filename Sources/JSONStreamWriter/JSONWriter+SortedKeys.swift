@@ -11,11 +11,11 @@ import JSONStreamCore
 @usableFromInline
 struct _SortState: _ManualState {
   /// The open objects, innermost last.
-  @usableFromInline var frames: [_SortFrame] = []
+  var frames: [_SortFrame] = []
   /// Their members in input order, the innermost object's last.
-  @usableFromInline var members: [_SortMember] = []
+  var members: [_SortMember] = []
   /// The members' keys, unescaped (the order compares these), one after another.
-  @usableFromInline var keyBytes = _Buffer<UInt8>(capacity: 256)
+  var keyBytes = _Buffer<UInt8>(capacity: 256)
 
   @usableFromInline init() {}
 
@@ -86,32 +86,16 @@ struct _SortState: _ManualState {
 
 /// An object being sorted: where its `{` is in the output, and where its members start among
 /// the members and its keys among the key bytes.
-@usableFromInline
 struct _SortFrame {
-  @usableFromInline let start: Int
-  @usableFromInline let firstMember: Int
-  @usableFromInline let keyBytesStart: Int
-
-  @inlinable
-  init(start: Int, firstMember: Int, keyBytesStart: Int) {
-    self.start = start
-    self.firstMember = firstMember
-    self.keyBytesStart = keyBytesStart
-  }
+  let start: Int
+  let firstMember: Int
+  let keyBytesStart: Int
 }
 
 /// A member of an object being sorted: its key among the key bytes, and its bytes in the
 /// output (its line break and indentation, key and value; not the comma before it).
-@usableFromInline
 struct _SortMember {
-  @usableFromInline let key: Range<Int>
-  @usableFromInline let start: Int
-  @usableFromInline var end: Int
-
-  @inlinable
-  init(key: Range<Int>, start: Int, end: Int) {
-    self.key = key
-    self.start = start
-    self.end = end
-  }
+  let key: Range<Int>
+  let start: Int
+  var end: Int
 }
