@@ -20,6 +20,15 @@ let package = Package(
       ],
       linkerSettings: [.linkedLibrary("yajl"), .linkedLibrary("simdjson")]
     ),
+    // The same shim at -O3, for RapidJSON (header-only, so compiled here) at both levels.
+    .target(
+      name: "PeersO3",
+      cxxSettings: [
+        .headerSearchPath("../Peers/include"),
+        .unsafeFlags(["-O3", "-fdelayed-template-parsing"]),
+      ],
+      linkerSettings: [.linkedLibrary("yajl"), .linkedLibrary("simdjson")]
+    ),
     // Number-consuming handlers, compiled apart from the no-op one (see DoubleCheck.swift).
     .target(
       name: "NumberBench",
@@ -29,6 +38,7 @@ let package = Package(
       name: "jsonstream-bench",
       dependencies: [
         "Peers",
+        "PeersO3",
         "NumberBench",
         .product(name: "JSONStream", package: "JSONStream"),
         .product(name: "JSONStreamFoundation", package: "JSONStream"),

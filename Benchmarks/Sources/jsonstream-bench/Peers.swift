@@ -1,4 +1,5 @@
 import Peers
+import PeersO3
 
 /// An input for the peers: NUL-terminated (RapidJSON's StringStream reads to the NUL), with
 /// simdjson's padded copy and parser made once.
@@ -29,6 +30,10 @@ final class PeerInput {
   func rapidjsonSAX() -> Int64 { call { peer_rapidjson_sax($0, $1) } }
   func rapidjsonSAXDoubles() -> Double { call { peer_rapidjson_sax_doubles($0, $1) } }
   func rapidjsonDocument() -> Int64 { call { peer_rapidjson_document($0, $1) } }
+  /// The same three, with RapidJSON compiled at -O3.
+  func rapidjsonSAXO3() -> Int64 { call { peer_o3_rapidjson_sax($0, $1) } }
+  func rapidjsonSAXDoublesO3() -> Double { call { peer_o3_rapidjson_sax_doubles($0, $1) } }
+  func rapidjsonDocumentO3() -> Int64 { call { peer_o3_rapidjson_document($0, $1) } }
   func rapidjsonWrite(pretty: Bool) -> Int64 { peer_rapidjson_write(document, pretty ? 1 : 0) }
   func rapidjsonReformat(pretty: Bool) -> Int64 {
     call { peer_rapidjson_reformat($0, $1, pretty ? 1 : 0) }

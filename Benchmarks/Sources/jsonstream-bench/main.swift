@@ -424,13 +424,18 @@ for (name, bytes) in inputs {
   let peers = PeerInput(bytes)
   let size = bytes.count
   try require(
-    peers.rapidjsonSAX() > 0 && peers.yajl(chunk: 0) > 0 && peers.simdjsonDOM() >= 0,
+    peers.rapidjsonSAX() > 0 && peers.rapidjsonSAXO3() == peers.rapidjsonSAX()
+      && peers.yajl(chunk: 0) > 0 && peers.simdjsonDOM() >= 0,
     "a peer rejected \(name)")
 
   // Tokenize.
   try row(
     "tokenize", name, size, target: 1.0, ours: { try tokenize(bytes, chunk: size) },
     peer: "RapidJSON SAX Reader", measuring: { blackHole(peers.rapidjsonSAX()) }
+  )
+  try row(
+    "tokenize", name, size, ours: { try tokenize(bytes, chunk: size) },
+    peer: "RapidJSON SAX Reader -O3", measuring: { blackHole(peers.rapidjsonSAXO3()) }
   )
   try row(
     "tokenize", name, size, target: 1.5, ours: { try tokenize(bytes, chunk: size) },
@@ -464,6 +469,11 @@ for (name, bytes) in inputs {
     ours: { blackHole(try sumOfDoubles(bytes)) },
     peer: "RapidJSON full precision", measuring: { blackHole(peers.rapidjsonSAXDoubles()) }
   )
+  try row(
+    "tokenize + every Double", name, size, ours: { blackHole(try sumOfDoubles(bytes)) },
+    peer: "RapidJSON full precision -O3",
+    measuring: { blackHole(peers.rapidjsonSAXDoublesO3()) }
+  )
 
   // Trees.
   try row(
@@ -478,6 +488,10 @@ for (name, bytes) in inputs {
     "tree build (JSONValue)", name, size, target: 0.8,
     ours: { blackHole(try JSONValue(parsing: bytes)) },
     peer: "RapidJSON Document", measuring: { blackHole(peers.rapidjsonDocument()) }
+  )
+  try row(
+    "tree build (JSONValue)", name, size, ours: { blackHole(try JSONValue(parsing: bytes)) },
+    peer: "RapidJSON Document -O3", measuring: { blackHole(peers.rapidjsonDocumentO3()) }
   )
   try row(
     "Foundation containers", name, size, target: 1.5,
