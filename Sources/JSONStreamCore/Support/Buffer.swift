@@ -217,13 +217,6 @@ extension _Buffer where Element == UInt8 {
     return a.count &- b.count
   }
 
-  /// Makes the bytes those of `other`.
-  @inlinable
-  package mutating func replaceAll(with other: _Buffer<UInt8>) {
-    count = 0
-    appendBytes(UnsafeBufferPointer(start: other.base, count: other.count))
-  }
-
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   package var end: UnsafeMutablePointer<UInt8> { base + count }

@@ -131,12 +131,6 @@ struct BufferTests {
     #expect(buffer.compare(empty, empty) == 0)
     // Bytes compare unsigned: 0x80 after every ASCII byte.
     #expect(buffer.compare(ab, high) < 0 && buffer.compare(high, ab) > 0)
-    // A copy of all the bytes, into a buffer that had others.
-    #expect(
-      bytes {
-        $0.append("xyz")
-        $0.replaceAll(with: buffer)
-      } == buffer.array())
   }
 
   @Test("quoting: plain, escaped, options, and ill-formed UTF-8 appending nothing")
