@@ -10,20 +10,7 @@ struct Harness {
   func compare(_ ours: () throws -> Void, _ peer: () throws -> Void) rethrows -> (
     ours: Double, peer: Double
   ) {
-    for _ in 0..<warmups {
-      try ours()
-      try peer()
-    }
-    var oursSamples: [Double] = []
-    var peerSamples: [Double] = []
-    let clock = ContinuousClock()
-    for _ in 0..<max(1, runs) {
-      oursSamples.append(seconds(try clock.measure { try ours() }))
-      peerSamples.append(seconds(try clock.measure { try peer() }))
-    }
-    oursSamples.sort()
-    peerSamples.sort()
-    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+    try compareCalls(ours, peer)
   }
 
   /// ``compare(_:_:)`` of operations that return what they made, timing the calls alone: each
