@@ -5,26 +5,34 @@ import Testing
 
 @Suite("File reader")
 struct FileReaderTests {
+  /// Calls `body` with the path of a new file of the temporary directory holding `bytes`,
+  /// removed after.
+  static func withFile(_ bytes: [UInt8], _ body: (String) throws -> Void) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "jsonstream-reader-\(UUID().uuidString)")
+    try Data(bytes).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    try body(url.path)
+  }
+
   @Test("a file read in chunks of any size gives the same value, with progress")
   func chunks() throws {
     let text = #"{"items":["# + (0..<2000).map { #"{"i":\#($0)}"# }.joined(separator: ",") + "]}"
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "jsonstream-reader-\(UUID().uuidString).json")
-    try Data(text.utf8).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let expected = try JSONValue(parsing: text)
-    for chunkSize in [1, 7, 4096, 1 << 20] {
-      var reports: [Int] = []
-      let builder = try JSONFileReader.parse(
-        path: url.path, handler: JSONTreeBuilder(), chunkSize: chunkSize
-      ) { read, size in
-        #expect(size == text.utf8.count)
-        reports.append(read)
+    try Self.withFile(Array(text.utf8)) { path in
+      let expected = try JSONValue(parsing: text)
+      for chunkSize in [1, 7, 4096, 1 << 20] {
+        var reports: [Int] = []
+        let builder = try JSONFileReader.parse(
+          path: path, handler: JSONTreeBuilder(), chunkSize: chunkSize
+        ) { read, size in
+          #expect(size == text.utf8.count)
+          reports.append(read)
+        }
+        #expect(builder.value == expected, "chunk size \(chunkSize)")
+        #expect(reports.last == text.utf8.count)
+        #expect(reports == reports.sorted())
+        #expect(reports.count == (text.utf8.count + chunkSize - 1) / chunkSize)
       }
-      #expect(builder.value == expected, "chunk size \(chunkSize)")
-      #expect(reports.last == text.utf8.count)
-      #expect(reports == reports.sorted())
-      #expect(reports.count == (text.utf8.count + chunkSize - 1) / chunkSize)
     }
   }
 
@@ -67,82 +75,78 @@ struct FileReaderTests {
 
   @Test("ranges cut at every offset, into 2 and 3, read each line exactly once")
   func lineRanges() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "jsonstream-ranges-\(UUID().uuidString).ndjson")
-    try Data(Self.ndjson).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let size = Self.ndjson.count
-    let chunkSizes = [1, 3, 16, 64 * 1024]
-    var round = 0
-    /// Reads the ranges between `cuts` and checks that together they are the file, each one
-    /// the whole lines that start in it.
-    func check(_ cuts: [Int]) throws {
-      let bounds = [0] + cuts + [size]
-      var joined: [UInt8] = []
-      for (lower, upper) in zip(bounds, bounds.dropFirst()) {
-        round += 1
-        let chunkSize = chunkSizes[round % chunkSizes.count]
-        let (bytes, start) = try Self.read(url.path, lower..<upper, chunkSize: chunkSize)
-        let starts = Self.lineStarts.filter { (lower..<upper).contains($0) }
-        if let first = starts.first {
-          let end = Self.lineStarts.first { $0 > starts.last! } ?? size
-          #expect(start == first, "cuts \(cuts), \(lower)..<\(upper)")
-          #expect(bytes == Array(Self.ndjson[first..<end]), "cuts \(cuts), \(lower)..<\(upper)")
-        } else {
-          #expect(bytes.isEmpty, "cuts \(cuts), \(lower)..<\(upper)")
+    try Self.withFile(Self.ndjson) { path in
+      let size = Self.ndjson.count
+      let chunkSizes = [1, 3, 16, 64 * 1024]
+      var round = 0
+      /// Reads the ranges between `cuts` and checks that together they are the file, each one
+      /// the whole lines that start in it.
+      func check(_ cuts: [Int]) throws {
+        let bounds = [0] + cuts + [size]
+        var joined: [UInt8] = []
+        for (lower, upper) in zip(bounds, bounds.dropFirst()) {
+          round += 1
+          let chunkSize = chunkSizes[round % chunkSizes.count]
+          let (bytes, start) = try Self.read(path, lower..<upper, chunkSize: chunkSize)
+          let starts = Self.lineStarts.filter { (lower..<upper).contains($0) }
+          if let first = starts.first {
+            let end = Self.lineStarts.first { $0 > starts.last! } ?? size
+            #expect(start == first, "cuts \(cuts), \(lower)..<\(upper)")
+            #expect(bytes == Array(Self.ndjson[first..<end]), "cuts \(cuts), \(lower)..<\(upper)")
+          } else {
+            #expect(bytes.isEmpty, "cuts \(cuts), \(lower)..<\(upper)")
+          }
+          joined += bytes
         }
-        joined += bytes
+        #expect(joined == Self.ndjson, "cuts \(cuts)")
       }
-      #expect(joined == Self.ndjson, "cuts \(cuts)")
+      for cut in 0...size { try check([cut]) }
+      for first in 0...size {
+        for second in first...size { try check([first, second]) }
+      }
+      // The lines, parsed from the ranges' bytes, are the file's documents in order.
+      var documents = JSONDocumentReader()
+      var values: [JSONValue] = []
+      for (lower, upper) in [(0, 13), (13, 14), (14, 40), (40, size)] {
+        let (bytes, _) = try Self.read(path, lower..<upper, chunkSize: 5)
+        values += try documents.feed(bytes).map { try $0.get().value }
+      }
+      values += try documents.finish().map { try $0.get().value }
+      var whole = JSONDocumentReader()
+      let expected = try (whole.feed(Self.ndjson) + whole.finish()).map { try $0.get().value }
+      #expect(values == expected && values.count == 6)
     }
-    for cut in 0...size { try check([cut]) }
-    for first in 0...size {
-      for second in first...size { try check([first, second]) }
-    }
-    // The lines, parsed from the ranges' bytes, are the file's documents in order.
-    var documents = JSONDocumentReader()
-    var values: [JSONValue] = []
-    for (lower, upper) in [(0, 13), (13, 14), (14, 40), (40, size)] {
-      let (bytes, _) = try Self.read(url.path, lower..<upper, chunkSize: 5)
-      values += try documents.feed(bytes).map { try $0.get().value }
-    }
-    values += try documents.finish().map { try $0.get().value }
-    var whole = JSONDocumentReader()
-    let expected = try (whole.feed(Self.ndjson) + whole.finish()).map { try $0.get().value }
-    #expect(values == expected && values.count == 6)
   }
 
   @Test("ranges past the end, empty and at the end read nothing; a range before 0 is an error")
   func lineRangeEdges() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "jsonstream-edges-\(UUID().uuidString).ndjson")
-    try Data(Self.ndjson).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let size = Self.ndjson.count
-    #expect(try Self.read(url.path, 0..<Int.max, chunkSize: 7).bytes == Self.ndjson)
-    #expect(try Self.read(url.path, size..<size + 10, chunkSize: 7).bytes.isEmpty)
-    #expect(try Self.read(url.path, 5..<5, chunkSize: 7).bytes.isEmpty)
-    #expect(try Self.read(url.path, 1_000..<2_000, chunkSize: 7).bytes.isEmpty)
-    let error = #expect(throws: JSONFoundationError.self) {
-      try JSONFileReader(path: url.path, linesStartingIn: -1..<10)
+    try Self.withFile(Self.ndjson) { path in
+      let size = Self.ndjson.count
+      #expect(try Self.read(path, 0..<Int.max, chunkSize: 7).bytes == Self.ndjson)
+      #expect(try Self.read(path, size..<size + 10, chunkSize: 7).bytes.isEmpty)
+      #expect(try Self.read(path, 5..<5, chunkSize: 7).bytes.isEmpty)
+      #expect(try Self.read(path, 1_000..<2_000, chunkSize: 7).bytes.isEmpty)
+      let error = #expect(throws: JSONFoundationError.self) {
+        try JSONFileReader(path: path, linesStartingIn: -1..<10)
+      }
+      #expect(error?.kind == .unreadableFile(code: EINVAL))
+      #expect(error?.description.hasSuffix("the byte range -1..<10 starts before the file") == true)
+      // Stopping early and reading on gives the rest of the range.
+      let reader = try JSONFileReader(path: path, linesStartingIn: 2..<30, chunkSize: 4)
+      var first: [UInt8] = []
+      try reader.forEachChunk { chunk, _ in
+        first += chunk
+        return false
+      }
+      var rest: [UInt8] = []
+      try reader.forEachChunk { chunk, _ in
+        rest += chunk
+        return true
+      }
+      #expect(first.count == 4)
+      let start = Self.lineStarts.first { $0 >= 2 }!
+      let end = Self.lineStarts.first { $0 > 29 }!
+      #expect(first + rest == Array(Self.ndjson[start..<end]))
     }
-    #expect(error?.kind == .unreadableFile(code: EINVAL))
-    #expect(error?.description.hasSuffix("the byte range -1..<10 starts before the file") == true)
-    // Stopping early and reading on gives the rest of the range.
-    let reader = try JSONFileReader(path: url.path, linesStartingIn: 2..<30, chunkSize: 4)
-    var first: [UInt8] = []
-    try reader.forEachChunk { chunk, _ in
-      first += chunk
-      return false
-    }
-    var rest: [UInt8] = []
-    try reader.forEachChunk { chunk, _ in
-      rest += chunk
-      return true
-    }
-    #expect(first.count == 4)
-    let start = Self.lineStarts.first { $0 >= 2 }!
-    let end = Self.lineStarts.first { $0 > 29 }!
-    #expect(first + rest == Array(Self.ndjson[start..<end]))
   }
 }
