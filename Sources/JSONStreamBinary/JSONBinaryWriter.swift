@@ -64,7 +64,7 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     guard state.pointee.out.count > 0 else { return }
     try sink.write(
       UnsafeRawBufferPointer(start: state.pointee.out.base, count: state.pointee.out.count))
-    state.pointee.out.count = 0
+    state.pointee.out.truncate(to: 0)
   }
 
   // MARK: Events
@@ -418,7 +418,7 @@ struct _BinaryWriterState: _ManualState {
 
   /// The end of the innermost open container.
   @inlinable @inline(__always) mutating func closeContainer(isObject: Bool) {
-    stack.count &-= 1
+    stack.truncate(to: stack.count &- 1)
     writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
   }
 
@@ -427,7 +427,7 @@ struct _BinaryWriterState: _ManualState {
   mutating func writeTagged(_ tag: UInt8, _ value: UInt64, checked: Bool = true) {
     if checked { out.reserve(11) }
     out.appendReservedUnchecked(tag)
-    out.count &+= _storeLEB128(value, at: out.end)
+    out.advanceReservedUnchecked(by: _storeLEB128(value, at: out.end))
   }
 
   /// A tag, then `bytes` little-endian bytes of `bits`.
@@ -437,7 +437,7 @@ struct _BinaryWriterState: _ManualState {
     if checked { out.reserve(9) }
     out.appendReservedUnchecked(tag)
     UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
-    out.count &+= bytes
+    out.advanceReservedUnchecked(by: bytes)
   }
 
   /// A tag, a LEB128 length and the bytes.
@@ -468,11 +468,11 @@ struct _BinaryWriterState: _ManualState {
       out.appendReservedUnchecked(scale)
       UnsafeMutableRawPointer(out.end).storeBytes(
         of: UInt64(bitPattern: mantissa).littleEndian, as: UInt64.self)
-      out.count &+= 8
+      out.advanceReservedUnchecked(by: 8)
     } else {
       out.appendReservedUnchecked(_BinaryTag.decimal)
       out.appendReservedUnchecked(scale)
-      out.count &+= _storeLEB128(zigzag, at: out.end)
+      out.advanceReservedUnchecked(by: _storeLEB128(zigzag, at: out.end))
     }
   }
 
@@ -484,7 +484,7 @@ struct _BinaryWriterState: _ManualState {
       out.appendReservedUnchecked(_BinaryTag.int32)
       UnsafeMutableRawPointer(out.end).storeBytes(
         of: Int32(truncatingIfNeeded: int).littleEndian, as: Int32.self)
-      out.count &+= 4
+      out.advanceReservedUnchecked(by: 4)
     } else if _usesFixedWidth(zigzag) {
       writeFixed(_BinaryTag.int64, UInt64(bitPattern: int), bytes: 8, checked: checked)
     } else {
@@ -701,9 +701,7 @@ struct _BinaryTable {
     var capacity = Swift.max(1024, slots.count &* 2)
     while capacity < count &* 4 { capacity &*= 2 }
     slots.deallocate()
-    slots = _Buffer<Int32>(capacity: capacity)
-    slots.base.initialize(repeating: 0, count: capacity)
-    slots.count = capacity
+    slots = _Buffer<Int32>(repeating: 0, count: capacity)
     for index in 0..<count { slots[slot(Self.hash(entry(index)))] = Int32(index &+ 1) }
   }
 

@@ -50,7 +50,7 @@ struct _TableKeyCache {
 
   /// Forgets every entry (their bytes belong to a finished value).
   @inlinable
-  mutating func forgetAll() { entries?.count = 0 }
+  mutating func forgetAll() { entries?.truncate(to: 0) }
 
   @usableFromInline
   func deallocate() { entries?.deallocate() }

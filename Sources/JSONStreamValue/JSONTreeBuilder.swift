@@ -405,7 +405,7 @@ package struct _BuilderState: _ManualState {
     move(second)
     move(last &- second)
     move(last)
-    stack.count = start
+    stack.truncate(to: start)
     return UInt64(UInt(bitPattern: target))
   }
 
@@ -422,7 +422,7 @@ package struct _BuilderState: _ManualState {
       (target + nodeBytes).copyMemory(
         from: index.baseAddress.unsafelyUnwrapped, byteCount: index.count &* 8)
     }
-    stack.count = start
+    stack.truncate(to: start)
     return UInt64(UInt(bitPattern: target))
   }
 

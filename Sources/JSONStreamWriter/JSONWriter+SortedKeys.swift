@@ -58,7 +58,7 @@ struct _SortState: _ManualState {
     let frame = frames.removeLast()
     defer {
       members.removeSubrange(frame.firstMember...)
-      keyBytes.count = frame.keyBytesStart
+      keyBytes.truncate(to: frame.keyBytesStart)
     }
     let range = frame.firstMember..<members.count
     guard range.count > 1 else { return }

@@ -20,7 +20,7 @@ extension JSONWriter {
     } catch let error as JSONWriterError where error.kind == .nonFiniteNumber {
       _box.withUnique { state in
         if state.flushCount == flushes {
-          state.out.count = rollback
+          state.out.truncate(to: rollback)
           if depthBefore > 0 { state.stack[depthBefore &- 1] = topBefore }
         }
       }

@@ -238,7 +238,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   mutating func _flush() throws {
     try sink.write(_box.current.out, chunkSize: chunkSize)
     _box.withUnique { state in
-      state.out.count = 0
+      state.out.truncate(to: 0)
       state.flushCount &+= 1
     }
   }
@@ -326,7 +326,7 @@ struct _WriterState: _ManualState {
     }
     if top & Self.hasMembers != 0 { newline(depth: depth &- 1) }
     out.append(._closeBrace)
-    stack.count = depth &- 1
+    stack.truncate(to: depth &- 1)
     return endValue()
   }
 
@@ -345,7 +345,7 @@ struct _WriterState: _ManualState {
     }
     if top & Self.hasMembers != 0 { newline(depth: depth &- 1) }
     out.append(._closeBracket)
-    stack.count = depth &- 1
+    stack.truncate(to: depth &- 1)
     return endValue()
   }
 
@@ -369,7 +369,7 @@ struct _WriterState: _ManualState {
     let memberStart = out.count
     newline(depth: depth)
     guard writeQuoted(key) else {
-      out.count = rollback
+      out.truncate(to: rollback)
       throw Self.invalidUTF8("key")
     }
     out.append(._colon)
@@ -406,7 +406,7 @@ struct _WriterState: _ManualState {
     let top: UInt8 = depth > 0 ? stack[depth &- 1] : 0
     try beginValue()
     guard writeQuoted(value) else {
-      out.count = rollback
+      out.truncate(to: rollback)
       if depth > 0 { stack[depth &- 1] = top }
       throw Self.invalidUTF8("string")
     }

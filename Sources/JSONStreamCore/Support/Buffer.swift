@@ -1,11 +1,14 @@
 // Growable buffers of trivial values, shared by the layers above: the tree builder appends a
 // node or a few bytes per event, the writers their output. Swift arrays cost a uniqueness
 // check and a generic call per append there, and shrinking one goes through `replaceSubrange`. These are plain memory: their owner (a `_ManualState`) frees them.
+// Every read and write through the safe-looking members is checked against `count` with one
+// unsigned compare, so a consumer that pops an empty stack traps instead of reading memory it
+// does not own; `base` (an unsafe pointer) is for the kernels alone.
 
 @usableFromInline
 package struct _Buffer<Element: BitwiseCopyable> {
   @usableFromInline package var base: UnsafeMutablePointer<Element>
-  @usableFromInline package var count: Int
+  @usableFromInline package internal(set) var count: Int
   @usableFromInline package var capacity: Int
 
   @inlinable
@@ -31,16 +34,41 @@ package struct _Buffer<Element: BitwiseCopyable> {
     count &+= n
   }
 
+  /// A buffer of `count` copies of `element`.
+  @inlinable
+  package init(repeating element: Element, count: Int) {
+    self.init(capacity: Swift.max(count, 1))
+    base.initialize(repeating: element, count: count)
+    self.count = count
+  }
+
+  /// Removes and returns the last element; traps when there is none.
   @inlinable @inline(__always)
   package mutating func removeLast() -> Element {
+    precondition(count > 0, "removeLast() on an empty buffer")
     count &-= 1
     return base[count]
   }
 
+  /// Drops the elements from `newCount` (at most `count`) on.
+  @inlinable @inline(__always)
+  package mutating func truncate(to newCount: Int) {
+    // One unsigned compare: `newCount` is neither negative nor past `count`.
+    precondition(UInt(bitPattern: newCount) <= UInt(bitPattern: count), "truncate past the end")
+    count = newCount
+  }
+
+  /// The element at `position`, which must be below `count`.
   @inlinable @inline(__always)
   package subscript(position: Int) -> Element {
-    get { base[position] }
-    nonmutating set { base[position] = newValue }
+    get {
+      precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
+      return base[position]
+    }
+    nonmutating set {
+      precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
+      base[position] = newValue
+    }
   }
 
   @usableFromInline
@@ -81,6 +109,14 @@ extension _Buffer where Element == UInt8 {
   package mutating func appendReservedUnchecked(_ byte: UInt8) {
     base[count] = byte
     count &+= 1
+  }
+
+  /// Counts `written` bytes stored at ``end`` into room there is (see ``reserve(_:)``).
+  /// Unchecked, like ``appendReservedUnchecked(_:)``: the binary writer stores its fixed-width
+  /// and LEB128 numbers so.
+  @inlinable @inline(__always)
+  package mutating func advanceReservedUnchecked(by written: Int) {
+    count &+= written
   }
 
   /// Appends bytes, mostly few: see `_copyBytes`.

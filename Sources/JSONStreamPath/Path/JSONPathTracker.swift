@@ -109,7 +109,7 @@ public struct JSONPathTracker<Downstream: JSONEventHandler>: JSONEventHandler {
   mutating func _closeObject() {
     _index = _memory.withUnique { state in
       let frame = state.frames.removeLast()
-      state.keys.count = frame.keyStart
+      state.keys.truncate(to: frame.keyStart)
       return frame.position
     }
   }

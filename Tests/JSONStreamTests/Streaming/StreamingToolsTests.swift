@@ -124,6 +124,21 @@ struct StreamingToolsTests {
     #expect(other.path == [.key("a"), .index(2), .index(0)])
   }
 
+  @Test("an end event with no container open stops the program, never reads outside the tracker")
+  func pathTrackerUnbalancedEnd() async {
+    // Events made by hand, not by a parser: a misuse, which traps as an index out of range does.
+    await #expect(processExitsWith: .failure) {
+      var tracker = JSONPathTracker(downstream: EventRecorder())
+      try? tracker.endArray()
+    }
+    await #expect(processExitsWith: .failure) {
+      var tracker = JSONPathTracker(downstream: EventRecorder())
+      try? tracker.startArray()
+      try? tracker.endArray()
+      try? tracker.endObject()
+    }
+  }
+
   @Test("transforms rename, drop, replace and map while copying to a writer")
   func transforms() throws {
     let text =

@@ -159,3 +159,50 @@ struct BufferTests {
     #expect(quoted([0x61, 0xC3]) == nil)
   }
 }
+
+/// The checked element access of any buffer: what a stack of frames or offsets uses.
+@Suite("Buffer element access")
+struct BufferElementTests {
+  @Test("subscript, removeLast and truncate within the count; a buffer of one value repeated")
+  func withinCount() {
+    var buffer = _Buffer<Int32>(capacity: 1)
+    defer { buffer.deallocate() }
+    for value in 0..<100 { buffer.append(Int32(value)) }
+    #expect(buffer[0] == 0 && buffer[99] == 99)
+    buffer[99] = -1
+    #expect(buffer.removeLast() == -1)
+    buffer.truncate(to: 50)
+    #expect(buffer.count == 50 && buffer[49] == 49)
+    buffer.truncate(to: 50)
+    buffer.truncate(to: 0)
+    #expect(buffer.count == 0)
+
+    let slots = _Buffer<Int32>(repeating: 7, count: 1024)
+    defer { slots.deallocate() }
+    #expect(slots.count == 1024 && slots[0] == 7 && slots[1023] == 7)
+    let none = _Buffer<Int32>(repeating: 7, count: 0)
+    defer { none.deallocate() }
+    #expect(none.count == 0)
+  }
+
+  @Test("reading past the count, popping an empty buffer or truncating past the end traps")
+  func outsideCountTraps() async {
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<Int32>(capacity: 8)
+      buffer.append(1)
+      _ = buffer[1]
+    }
+    await #expect(processExitsWith: .failure) {
+      let buffer = _Buffer<Int32>(capacity: 8)
+      buffer[-1] = 0
+    }
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<Int32>(capacity: 8)
+      _ = buffer.removeLast()
+    }
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<Int32>(capacity: 8)
+      buffer.truncate(to: 1)
+    }
+  }
+}
