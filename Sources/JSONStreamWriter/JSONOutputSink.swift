@@ -56,12 +56,15 @@ extension JSONOutputSink {
     try withUnsafeBytes(of: byte) { try write($0) }
   }
 
-  /// Takes the bytes of `buffer`, in chunks of at most `chunkSize`.
+  /// Takes the bytes of `buffer` (its first `count`, by default all), in chunks of at most
+  /// `chunkSize`.
   @inlinable
-  package mutating func write(_ buffer: _Buffer<UInt8>, chunkSize: Int) throws {
+  package mutating func write(_ buffer: _Buffer<UInt8>, count: Int? = nil, chunkSize: Int) throws {
+    let count = count ?? buffer.count
+    precondition(count >= 0 && count <= buffer.count)
     var start = 0
-    while start < buffer.count {
-      let end = Swift.min(buffer.count, start &+ chunkSize)
+    while start < count {
+      let end = Swift.min(count, start &+ chunkSize)
       try write(UnsafeRawBufferPointer(start: buffer.base + start, count: end &- start))
       start = end
     }

@@ -51,6 +51,15 @@ struct _SortState: _ManualState {
     members.append(_SortMember(key: keyStart..<keyBytes.count, start: start, end: start))
   }
 
+  /// The output before the objects moved out: every recorded place is `distance` lower.
+  mutating func moveDown(by distance: Int) {
+    for index in frames.indices { frames[index].start &-= distance }
+    for index in members.indices {
+      members[index].start &-= distance
+      members[index].end &-= distance
+    }
+  }
+
   /// The innermost object has ended at the end of `out`: its members go in key order
   /// (members with equal keys keep their order).
   @usableFromInline
@@ -87,7 +96,7 @@ struct _SortState: _ManualState {
 /// An object being sorted: where its `{` is in the output, and where its members start among
 /// the members and its keys among the key bytes.
 struct _SortFrame {
-  let start: Int
+  var start: Int
   let firstMember: Int
   let keyBytesStart: Int
 }
@@ -96,6 +105,6 @@ struct _SortFrame {
 /// output (its line break and indentation, key and value; not the comma before it).
 struct _SortMember {
   let key: Range<Int>
-  let start: Int
+  var start: Int
   var end: Int
 }

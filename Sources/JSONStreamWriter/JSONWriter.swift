@@ -72,10 +72,23 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// Hands everything buffered so far to the sink, without checking that the document is
   /// complete (for example to show progress, or to keep what was written before an error: the
   /// writer closes nothing it opened, so its output is the start of valid JSON).
-  /// Output inside an object held for ``JSONWriteOptions/sortKeys`` stays held.
+  /// Output from the start of an object held for ``JSONWriteOptions/sortKeys`` on stays held.
   public mutating func flush() throws {
-    if _box.current.isSorting { return }
+    if _box.current.isSorting { return try _flushBeforeSortedObject() }
     try _flush()
+  }
+
+  /// Hands the sink the output before the outermost object held for sorting; that object's
+  /// output moves to the front, and the records of its members with it.
+  @usableFromInline
+  mutating func _flushBeforeSortedObject() throws {
+    guard let start = _box.current.sorting?.current.frames.first?.start, start > 0 else { return }
+    try sink.write(_box.current.out, count: start, chunkSize: chunkSize)
+    _box.withUnique { state in
+      state.out.replace(from: 0, withTailFrom: start)
+      state.sorting?.withUnique { $0.moveDown(by: start) }
+      state.flushCount &+= 1
+    }
   }
 
   /// The number of complete top-level values written.

@@ -207,6 +207,45 @@ struct JSONWriterTests {
     #expect(String(decoding: second.bytes, as: UTF8.self) == #"{"b":1,"c":{"x":null,"y":null}}"#)
   }
 
+  @Test("flush with a sorted object open hands on what comes before it; the object still sorts")
+  func sortedKeysFlush() throws {
+    var options = JSONWriteOptions()
+    options.sortKeys = true
+    options.allowMultipleValues = true
+    options.indent = 2
+    var writer = JSONWriter(sink: JSONByteSink(), options: options)
+    // Nothing held: everything goes.
+    try writer.number(1)
+    try writer.flush()
+    #expect(String(decoding: writer.sink.bytes, as: UTF8.self) == "1")
+    // A complete sorted value, then one open two levels deep.
+    try writer.startObject()
+    try writer.key("b")
+    try writer.null()
+    try writer.key("a")
+    try writer.null()
+    try writer.endObject()
+    try writer.startObject()
+    try writer.key("z")
+    try writer.startObject()
+    try writer.key("y")
+    try writer.number(1)
+    try writer.flush()
+    let before = "1\n{\n  \"a\": null,\n  \"b\": null\n}\n"
+    #expect(String(decoding: writer.sink.bytes, as: UTF8.self) == before)
+    try writer.key("x")
+    try writer.number(2)
+    try writer.flush()
+    try writer.endObject()
+    try writer.key("c")
+    try writer.bool(true)
+    try writer.endObject()
+    try writer.finish()
+    #expect(
+      String(decoding: writer.sink.bytes, as: UTF8.self)
+        == before + "{\n  \"c\": true,\n  \"z\": {\n    \"x\": 2,\n    \"y\": 1\n  }\n}")
+  }
+
   /// Several top-level values of `text` through a writer with `options` that hands its
   /// output on every `chunkSize` bytes.
   static func write(_ text: String, _ options: JSONWriteOptions, chunkSize: Int = 64 * 1024)
