@@ -46,7 +46,10 @@ extension JSONParser {
       return _stack.innermostIsObject
         ? "expected ',' or '}' after an object member"
         : "expected ',' or ']' after an array element"
-    case .afterTopLevel: return "expected end of input after the top-level value"
+    case .afterTopLevel:
+      // Between values of a sequence, what may come is what may come before the first.
+      return options.allowMultipleValues
+        ? "expected a JSON value" : "expected end of input after the top-level value"
     }
   }
 
@@ -76,7 +79,8 @@ extension JSONParser {
     case ._recordSeparator: hint = " (record separators need multiple values allowed)"
     default: break
     }
-    let kind: JSONParseError.Kind = _expect == .afterTopLevel ? .trailingText : .unexpectedByte
+    let kind: JSONParseError.Kind =
+      _expect == .afterTopLevel && !options.allowMultipleValues ? .trailingText : .unexpectedByte
     return _error(kind, "\(_expectation), found \(found)\(hint)", offset: offset)
   }
 

@@ -79,6 +79,32 @@ struct ErrorTests {
     #expect(parse(text).error?.description == description)
   }
 
+  @Test(
+    "between the values of a sequence, an error reads as it does before the first value",
+    arguments: ["/", "\u{01}", "\u{1F}", "\u{FEFF}", "é", "}", "]", ",", "N", "x"])
+  func betweenValues(bad: String) {
+    // A parser of NDJSON that starts at any line gives the errors one that read the lines
+    // before would: what `jsonstream` relies on to parse blocks of lines on several threads.
+    var options = JSONParseOptions()
+    options.allowMultipleValues = true
+    func error(_ text: String) -> JSONParseError? {
+      var parser = JSONParser(handler: EventRecorder(), options: options)
+      do {
+        try parser.feed(Array(text.utf8))
+        try parser.finish()
+      } catch let error as JSONParseError {
+        return error
+      } catch {}
+      return nil
+    }
+    let first = error("\n" + bad)
+    let later = error("{}\n" + bad)
+    #expect(first != nil)
+    #expect(first?.kind == later?.kind)
+    #expect(first?.message == later?.message)
+    #expect(first?.column == later?.column)
+  }
+
   @Test("ill-formed UTF-8 points at the offending byte")
   func utf8Position() {
     let error = parse([0x5B, 0x22, 0x61, 0xE2, 0x82, 0x41, 0x22, 0x5D]).error
