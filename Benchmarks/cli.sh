@@ -56,11 +56,12 @@ keys=()
 labels=()
 commands=()
 once=()
-job() {  # job KEY LABEL COMMAND [once]
+job() {  # job KEY LABEL COMMAND [once]; its input is $input_bytes long
   keys+=("$1")
   labels+=("$2")
   commands+=("$3")
   once+=("${4:-}")
+  job_bytes+=("$input_bytes")
 }
 
 row() {  # row LABEL SECONDS KILOBYTES BYTES (the label through the environment: awk -v
@@ -74,10 +75,12 @@ for size in "${sizes[@]}"; do
   file="${TMPDIR:-/tmp}/jsonstream-bench-${size}mb.json"
   [[ -f "$file" ]] || "$bench" --generate "$size" "$file"
   bytes=$(stat -c %s "$file")
+  input_bytes="$bytes"
   keys=()
   labels=()
   commands=()
   once=()
+  job_bytes=()
   job validate '`jsonstream validate`' "\"$tool\" validate \"$file\""
   job json_verify '`json_verify -q` (yajl)' "json_verify -q < \"$file\""
   job minify '`jsonstream minify`' "\"$tool\" minify \"$file\""
@@ -91,6 +94,17 @@ for size in "${sizes[@]}"; do
     "\"$tool\" select '\$[0].id' \"$file\""
   for command in fmt ndjson stats; do
     job "$command" "\`jsonstream $command\`" "\"$tool\" $command \"$file\""
+  done
+  # The same records as NDJSON, one per line: each command on one thread, then on every core.
+  lines="${file%.json}.ndjson"
+  [[ -f "$lines" ]] || "$tool" ndjson "$file" >"$lines"
+  input_bytes=$(stat -c %s "$lines")
+  for command in validate minify "select '\$.location.city'"; do
+    key="lines_${command%% *}"
+    job "${key}_1" "\`jsonstream $command --multiple-values --threads 1\` (NDJSON)" \
+      "\"$tool\" $command --multiple-values --threads 1 \"$lines\""
+    job "$key" "\`jsonstream $command --multiple-values\` (NDJSON, $(nproc) threads)" \
+      "\"$tool\" $command --multiple-values \"$lines\""
   done
 
   declare -A best=() peak=() index_of=()
@@ -131,20 +145,28 @@ for size in "${sizes[@]}"; do
     echo "| command | time | throughput | peak RSS |"
     echo "| --- | ---: | ---: | ---: |"
     for index in "${!keys[@]}"; do
-      row "${labels[$index]}" "${best[$index]}" "${peak[$index]}" "$bytes"
+      row "${labels[$index]}" "${best[$index]}" "${peak[$index]}" "${job_bytes[$index]}"
     done
     echo
     echo "| target | measured | status |"
     echo "| --- | ---: | --- |"
     awk -v v="$(t validate)" -v jv="$(t json_verify)" -v m="$(t minify)" -v jr="$(t json_reformat)" \
       -v s="$(t select)" -v jq="$(t jq)" -v f="$(t filter)" -v jf="$(t jq_filter)" \
-      -v kb="$ours_peak" -v fkb="${peak[${index_of[filter]}]}" 'BEGIN {
+      -v kb="$ours_peak" -v fkb="${peak[${index_of[filter]}]}" -v cores="$(nproc)" \
+      -v lv1="$(t lines_validate_1)" -v lv="$(t lines_validate)" \
+      -v lm1="$(t lines_minify_1)" -v lm="$(t lines_minify)" \
+      -v ls1="$(t lines_select_1)" -v ls="$(t lines_select)" 'BEGIN {
         status(v / jv <= 0.5, "`validate` time ≤ 0.5× `json_verify -q`", sprintf("%.2f×", v / jv))
         status(m / jr <= 0.5, "`minify` time ≤ 0.5× `json_reformat -m`", sprintf("%.2f×", m / jr))
         status(jq / s >= 5, "`select` ≥ 5× jq (no filter)", sprintf("%.1f×", jq / s))
         status(jf / f >= 20, "`select` with a filter ≥ 20× jq", sprintf("%.1f×", jf / f))
         status(fkb * 1024 < 64e6, "`select` with a filter < 64 MB peak RSS", sprintf("%.0f MB", fkb * 1024 / 1e6))
         status(kb * 1024 < 64e6, "every jsonstream command < 64 MB peak RSS", sprintf("%.0f MB", kb * 1024 / 1e6))
+        lines("validate", lv1, lv); lines("minify", lm1, lm); lines("select", ls1, ls)
+      }
+      function lines(command, one, all) {
+        status(one / all >= 1.8, "NDJSON `" command "` on " cores " cores ≥ 1.8× one thread",
+          sprintf("%.2f×", one / all))
       }
       function status(ok, target, measured) {
         printf "| %s | %s | %s |\n", target, measured, ok ? "met" : "**not met**"

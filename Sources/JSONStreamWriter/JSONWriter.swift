@@ -94,6 +94,10 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
   /// The number of complete top-level values written.
   public var valueCount: Int { _box.current.valueCount }
 
+  /// The containers open now (objects and arrays started and not yet ended): 0 between
+  /// top-level values.
+  public var depth: Int { _box.current.stack.count }
+
   // MARK: Events
 
   /// Writes `{`, or with ``JSONWriteOptions/sortKeys`` holds the object's members until it ends.

@@ -38,6 +38,8 @@ struct Arguments {
   var merge = false
   var patch: LoadedPatch?
   var chunkSize = 64 * 1024
+  /// `--threads N`: NDJSON is parsed on N threads (see `parseLinesInParallel`).
+  var threads = processorCount()
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
   var wantsHelp = false
@@ -111,6 +113,8 @@ struct NumberFlag: Sendable {
       return command == .fmt || command == .ndjson || command == .convert || command == .patch
     case "--top": return command == .stats
     case "--first": return command == .select
+    case "--threads":
+      return command == .validate || command == .fmt || command == .minify || command == .select
     default: return true
     }
   }
@@ -178,6 +182,12 @@ let numberFlags: [NumberFlag] = [
     name: "--indent", help: "spaces per level (0: line breaks only; fmt: default 2)",
     accepted: 0...JSONWriteOptions.maxIndent
   ) { $0.writeOptions.indent = $1 },
+  NumberFlag(
+    name: "--threads",
+    help: "with --multiple-values: parse on N threads (default: one per core)"
+  ) {
+    $0.threads = $1
+  },
   NumberFlag(name: "--top", help: "stats: how many of the most frequent keys (default 10)") {
     $0.top = $1
   },

@@ -18,10 +18,23 @@ func parseInput<Handler>(_ input: ByteInput, into parser: inout JSONParser<Handl
 /// Reports a parse error the way every command does: `FILE:LINE:COLUMN: message` on stderr,
 /// then the line with a caret under the column (unless `--quiet`).
 func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments) {
+  report(error, name: input.name, line: { input.line(around: error.offset) }, arguments)
+}
+
+/// Reports a parse error of NDJSON read in blocks of lines (see `parseLinesInParallel`).
+func report(_ failure: LineFailure, in input: ByteInput, _ arguments: Arguments) {
+  report(failure.error, name: input.name, line: { failure.line }, arguments)
+}
+
+/// Reports `error` in the input named `name`; `line` gives the text of its line, when known.
+func report(
+  _ error: JSONParseError, name: String, line: () -> (text: String, before: String)?,
+  _ arguments: Arguments
+) {
   guard !arguments.quiet else { return }
   if error.line == 0 {
     // Binary input: no lines, the byte offset.
-    writeStandardError("\(input.name): byte \(error.offset): \(error.message)\n")
+    writeStandardError("\(name): byte \(error.offset): \(error.message)\n")
     return
   }
   // On a terminal: the place bold, the message red, the caret green.
@@ -29,9 +42,9 @@ func report(_ error: JSONParseError, in input: ByteInput, _ arguments: Arguments
   let (bold, red, green, reset) =
     colors ? ("\u{1B}[1m", "\u{1B}[31m", "\u{1B}[32m", "\u{1B}[0m") : ("", "", "", "")
   var message =
-    "\(bold)\(input.name):\(error.line):\(error.column):\(reset) "
+    "\(bold)\(name):\(error.line):\(error.column):\(reset) "
     + "\(red)\(TerminalText.escaped(error.message))\(reset)\n"
-  if let line = input.line(around: error.offset) {
+  if let line = line() {
     // Control characters shown escaped, and the caret under the column however wide the
     // characters before it.
     message +=
@@ -55,8 +68,20 @@ func endInvalid(
   flushWriter: () throws -> Void
 ) -> Int32 {
   try? flushWriter()
+  return endInvalid(output, arguments) { report(error, in: input, arguments) }
+}
+
+/// `endInvalid` for NDJSON read in blocks of lines, whose output is written already.
+func endInvalid(
+  _ failure: LineFailure, in input: ByteInput, _ arguments: Arguments, output: ByteOutput
+) -> Int32 {
+  endInvalid(output, arguments) { report(failure, in: input, arguments) }
+}
+
+/// Flushes `output`, runs `report`, and says what became of the output.
+func endInvalid(_ output: ByteOutput, _ arguments: Arguments, report: () -> Void) -> Int32 {
   output.flush()
-  report(error, in: input, arguments)
+  report()
   guard !arguments.quiet else { return 1 }
   if output.replacesFile, let path = arguments.outputPath {
     writeStandardError("jsonstream: nothing written to \(path), which is as it was\n")

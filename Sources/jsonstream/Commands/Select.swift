@@ -5,6 +5,9 @@ import JSONStream
 /// except with `--rfc-order` or a filter that reads the root (`$`): then each top-level value
 /// is read into a tree, one at a time, and the paths are evaluated on it.
 func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) throws -> Int32 {
+  if arguments.parsesLinesInParallel {
+    return try selectLinesInParallel(arguments, input: input, output: output)
+  }
   var writeOptions = arguments.writeOptions
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
@@ -51,6 +54,109 @@ func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) thr
   return 0
 }
 
+/// `select` on NDJSON (or any values one after another) in blocks of lines on several
+/// threads, file after file (see `parseLinesInParallel`).
+func selectLinesInParallel(_ arguments: Arguments, input: ByteInput, output: ByteOutput)
+  throws -> Int32
+{
+  let streams = !arguments.rfcOrder && arguments.paths.allSatisfy(\.isStreamable)
+  var state = LineOutput()
+  var input = input
+  var remaining = arguments.moreInputPaths[...]
+  while true {
+    if let failure = try parseLinesInParallel(
+      arguments, input: input, output: output, into: &state,
+      makeSegment: { makeSelectSegment(arguments, streams: streams, storage: &$0) })
+    {
+      return endInvalid(failure, in: input, arguments, output: output)
+    }
+    guard let next = remaining.popFirst() else { break }
+    input = try ByteInput(
+      path: next, chunkSize: arguments.chunkSize, showsProgress: !arguments.quiet)
+  }
+  if arguments.count {
+    output.write("\(state.count)\n")
+  } else if state.printed {
+    output.buffer.append(0x0A)
+  }
+  output.flush()
+  return 0
+}
+
+/// select's parse of a block of lines, as `runSelect` would parse the whole input: matches
+/// straight to a writer, through a printer, or by evaluation on each value's tree; its
+/// output goes into `storage`'s room.
+func makeSelectSegment(_ arguments: Arguments, streams: Bool, storage: inout [UInt8])
+  -> any LineSegment
+{
+  let output = ByteOutput(collectingInto: &storage)
+  var writeOptions = arguments.writeOptions
+  writeOptions.indent = nil
+  writeOptions.allowMultipleValues = true
+  writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+  let writer = JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions)
+  if streams && arguments.selectOutput == .values && !arguments.raw && !arguments.count {
+    return SelectSegment(
+      output: output,
+      parser: JSONParser(
+        handler: JSONSelectFilter(paths: arguments.paths, downstream: writer),
+        options: arguments.options),
+      feed: { try $0.feed($1) }, flush: { try $0.downstream.flush() },
+      status: { ($0.downstream.valueCount > 0, $0.downstream.depth > 0, 0) })
+  }
+  let state = SelectState()
+  let printer = SelectPrinter(writer: writer, output: output, arguments: arguments, state: state)
+  guard streams else {
+    let box = PrinterBox(printer)
+    return SelectSegment(
+      output: output,
+      parser: JSONParser(
+        handler: treeSelector(arguments.paths, printingTo: box), options: arguments.options),
+      feed: { try $0.feed($1) }, flush: { _ in try box.printer.flush() },
+      status: { _ in (box.printer.printed, box.printer.writer.depth > 0, box.printer.matches) })
+  }
+  return SelectSegment(
+    output: output,
+    parser: JSONParser(
+      handler: JSONSelectFilter(
+        paths: arguments.paths, downstream: printer,
+        reportsPaths: arguments.selectOutput != .values,
+        onMatch: arguments.selectOutput == .values ? nil : { state.path = $0.normalizedPath }),
+      options: arguments.options),
+    feed: { try $0.feed($1) }, flush: { try $0.downstream.flush() },
+    status: { ($0.downstream.printed, $0.downstream.writer.depth > 0, $0.downstream.matches) })
+}
+
+/// A select parse over a block of lines, whatever its handler: `feed` feeds the parser (a
+/// closure made where the handler's type is known, so that the parse is specialized for it,
+/// not run through the generic code this type's methods would call), `flush` hands over what
+/// the handler's writer holds, `status` says whether it printed anything, whether it is inside
+/// a value, and what it counted.
+struct SelectSegment<Handler: JSONEventHandler>: LineSegment {
+  let output: ByteOutput
+  var parser: JSONParser<Handler>
+  let feed: (inout JSONParser<Handler>, ArraySlice<UInt8>) throws -> Void
+  let flush: (inout Handler) throws -> Void
+  let status: (Handler) -> (printed: Bool, isInsideValue: Bool, count: Int)
+
+  mutating func feed(_ bytes: ArraySlice<UInt8>) throws { try feed(&parser, bytes) }
+
+  mutating func finish() throws {
+    try parser.finish()
+    try flush(&parser.handler)
+  }
+
+  mutating func takeOutput(flushing: Bool) throws -> [UInt8] {
+    if flushing { try flush(&parser.handler) }
+    return output.takeCollected()
+  }
+
+  var printed: Bool { status(parser.handler).printed }
+  var isInsideValue: Bool { status(parser.handler).isInsideValue }
+  var count: Int { status(parser.handler).count }
+  var line: Int { parser.line }
+}
+
 /// Runs `parse` on `first`, then on each of select's other files in turn until `isDone`.
 /// Returns the exit status of the first input that is not valid (reported as every command
 /// reports it, after `flush`), or nil when all were.
@@ -77,8 +183,16 @@ func selectOnTrees(_ arguments: Arguments, input: ByteInput, into printer: inout
 {
   let box = PrinterBox(printer)
   defer { printer = box.printer }
-  let paths = arguments.paths
-  let streamer = JSONItemStreamer(paths: [try JSONPath("$")]) { item in
+  var parser = JSONParser(
+    handler: treeSelector(arguments.paths, printingTo: box), options: arguments.options)
+  return try parseInput(input, into: &parser)
+}
+
+/// An item streamer that evaluates `paths` on each top-level value and prints the results
+/// through `box`'s printer.
+func treeSelector(_ paths: [JSONPath], printingTo box: PrinterBox) -> JSONItemStreamer {
+  // "$" is a valid path: it cannot fail.
+  JSONItemStreamer(paths: [try! JSONPath("$")]) { item in
     for path in paths {
       for (normalized, value) in path.selectWithPaths(in: item.value) {
         guard !box.printer.isDone else { return }
@@ -87,8 +201,6 @@ func selectOnTrees(_ arguments: Arguments, input: ByteInput, into printer: inout
       }
     }
   }
-  var parser = JSONParser(handler: streamer, options: arguments.options)
-  return try parseInput(input, into: &parser)
 }
 
 /// What `select` prints for each value a path selects.
@@ -244,6 +356,9 @@ struct SelectPrinter: JSONEventHandler {
   /// Hands what the writer holds to the output (before an error is reported).
   mutating func flush() throws { try writer.flush() }
 
+  /// Whether anything was printed whole: a value, or a line outside the writer.
+  var printed: Bool { writer.valueCount > 0 || printedText }
+
   /// Ends the output: the count for `--count`; a final line break after anything printed.
   mutating func finish() throws {
     if counts {
@@ -251,6 +366,6 @@ struct SelectPrinter: JSONEventHandler {
       return
     }
     try writer.finish()
-    if writer.valueCount > 0 || printedText { output.buffer.append(0x0A) }
+    if printed { output.buffer.append(0x0A) }
   }
 }

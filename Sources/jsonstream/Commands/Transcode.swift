@@ -8,6 +8,22 @@ func runTranscode(_ arguments: Arguments, input: ByteInput, output: ByteOutput) 
   var writeOptions = arguments.writeOptions
   if arguments.command == .minify { writeOptions.indent = nil }
   writeOptions.allowMultipleValues = arguments.options.allowMultipleValues
+  if arguments.parsesLinesInParallel {
+    writeOptions.allowNonFiniteNumbers = arguments.options.allowNonFiniteNumbers
+    let (options, segmentWriteOptions) = (arguments.options, writeOptions)
+    var state = LineOutput()
+    if let failure = try parseLinesInParallel(
+      arguments, input: input, output: output, into: &state,
+      makeSegment: {
+        TranscodeSegment(options: options, writeOptions: segmentWriteOptions, storage: &$0)
+      })
+    {
+      return endInvalid(failure, in: input, arguments, output: output)
+    }
+    if state.printed { output.buffer.append(0x0A) }
+    output.flush()
+    return 0
+  }
   return try writeThrough(
     arguments, input: input, output: output, writeOptions: writeOptions, writer: \.self
   ) { $0 }
@@ -37,4 +53,34 @@ func writeThrough<Handler: JSONEventHandler>(
   if parser.handler[keyPath: writer].valueCount > 0 { output.buffer.append(0x0A) }
   output.flush()
   return 0
+}
+
+/// fmt's and minify's parse of a block of lines: parser → writer, into the block's own output.
+struct TranscodeSegment: LineSegment {
+  let output: ByteOutput
+  var parser: JSONParser<JSONWriter<ByteOutputSink>>
+
+  init(options: JSONParseOptions, writeOptions: JSONWriteOptions, storage: inout [UInt8]) {
+    output = ByteOutput(collectingInto: &storage)
+    parser = JSONParser(
+      handler: JSONWriter(sink: ByteOutputSink(output: output), options: writeOptions),
+      options: options)
+  }
+
+  mutating func feed(_ bytes: ArraySlice<UInt8>) throws { try parser.feed(bytes) }
+
+  mutating func finish() throws {
+    try parser.finish()
+    try parser.handler.finish()
+  }
+
+  mutating func takeOutput(flushing: Bool) throws -> [UInt8] {
+    if flushing { try parser.handler.flush() }
+    return output.takeCollected()
+  }
+
+  var printed: Bool { parser.handler.valueCount > 0 }
+  var isInsideValue: Bool { parser.handler.depth > 0 }
+  var count: Int { 0 }
+  var line: Int { parser.line }
 }

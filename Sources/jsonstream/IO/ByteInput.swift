@@ -57,13 +57,22 @@ final class ByteInput {
       progress = Progress(total: isFile ? Int(status.st_size) : nil)
     }
     // Small files are read before a thread would have started.
-    if isFile && Int(status.st_size) > 4 * chunkSize {
-      // Blocks of whole chunks, about 1 MB: a hand-over between the threads costs a wake-up,
-      // too much for every 64 KiB chunk.
-      let blockSize = max(1, (1 << 20) / chunkSize) * chunkSize
-      let readAhead = ReadAhead(fd: fd, capacity: blockSize)
-      if readAhead.start() { self.readAhead = readAhead }
-    }
+    readsAhead = isFile && Int(status.st_size) > 4 * chunkSize
+  }
+
+  /// Whether `forEachChunk` reads a block ahead on another thread (a large regular file).
+  private let readsAhead: Bool
+
+  /// Starts reading ahead, once, for `forEachChunk`. Input read in blocks (`readBlock(into:from:to:)`)
+  /// never starts it: its blocks already go to other threads.
+  private func startReadingAhead() {
+    guard readsAhead, readAhead == nil, chunkStart == 0, filled == 0 else { return }
+    // Blocks of whole chunks, about 1 MB: a hand-over between the threads costs a wake-up,
+    // too much for every 64 KiB chunk.
+    let chunkSize = buffer.count
+    let blockSize = max(1, (1 << 20) / chunkSize) * chunkSize
+    let readAhead = ReadAhead(fd: fd, capacity: blockSize)
+    if readAhead.start() { self.readAhead = readAhead }
   }
 
   /// Throws the error opening `path` would, without reading it.
@@ -138,6 +147,7 @@ final class ByteInput {
 
   /// Calls `body` with each chunk until the input ends or `body` returns false.
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    startReadingAhead()
     if let readAhead { return try forEachChunk(from: readAhead, body) }
     let capacity = buffer.count
     try buffer.withUnsafeMutableBytes { storage in
@@ -170,29 +180,63 @@ final class ByteInput {
     }
   }
 
+  /// Reads into `block[start..<end]`, all of it unless the input ends first: the bytes read,
+  /// 0 at the end. For input read in blocks of lines (see `LineBlocks`) instead of chunks.
+  func readBlock(into block: inout [UInt8], from start: Int, to end: Int) throws(ToolError)
+    -> Int
+  {
+    precondition(readAhead == nil && start >= 0 && start <= end && end <= block.count)
+    let wanted = end - start
+    let got = block.withUnsafeMutableBytes { storage -> Int in
+      var got = 0
+      while got < wanted {
+        let n = systemRead(fd, storage.baseAddress! + start + got, wanted - got)
+        if n == 0 { break }
+        if n < 0 {
+          if errno == EINTR { continue }
+          return -1
+        }
+        got += n
+      }
+      return got
+    }
+    guard got >= 0 else {
+      throw ToolError.io("cannot read \(name): \(String(cString: strerror(errno)))")
+    }
+    chunkStart += got
+    if got > 0 { progress?.update(bytes: chunkStart) } else { progress?.clear() }
+    return got
+  }
+
   /// The line around byte `offset` of the input, as far as the bytes kept allow: its text
   /// (at most `width` characters around the offset) and the text before the offset on it.
   func line(around offset: Int, width: Int = 100) -> (text: String, before: String)? {
-    let window = tail + currentChunk
-    let windowStart = chunkStart - tail.count
-    let position = offset - windowStart
-    guard position >= 0, position <= window.count else { return nil }
-    func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
-    var start = position
-    while start > 0 && !isBreak(window[start - 1]) && position - start < width * 4 { start -= 1 }
-    var end = position
-    while end < window.count && !isBreak(window[end]) && end - position < width * 4 { end += 1 }
-    var before = String(decoding: window[start..<position], as: UTF8.self)
-    var after = String(decoding: window[position..<end], as: UTF8.self)
-    // Long lines: the characters nearest the offset.
-    if before.unicodeScalars.count > width / 2 {
-      before = "…" + String(String.UnicodeScalarView(before.unicodeScalars.suffix(width / 2)))
-    }
-    if after.unicodeScalars.count > width / 2 {
-      after = String(String.UnicodeScalarView(after.unicodeScalars.prefix(width / 2))) + "…"
-    }
-    return (before + after, before)
+    lineAround(offset - (chunkStart - tail.count), in: tail + currentChunk, width: width)
   }
+}
+
+/// The line around `position` of `window`, as far as `window` goes: its text (at most `width`
+/// characters around the position) and the text before the position on it; nil when the
+/// position is outside the window.
+func lineAround(_ position: Int, in window: [UInt8], width: Int = 100)
+  -> (text: String, before: String)?
+{
+  guard position >= 0, position <= window.count else { return nil }
+  func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+  var start = position
+  while start > 0 && !isBreak(window[start - 1]) && position - start < width * 4 { start -= 1 }
+  var end = position
+  while end < window.count && !isBreak(window[end]) && end - position < width * 4 { end += 1 }
+  var before = String(decoding: window[start..<position], as: UTF8.self)
+  var after = String(decoding: window[position..<end], as: UTF8.self)
+  // Long lines: the characters nearest the offset.
+  if before.unicodeScalars.count > width / 2 {
+    before = "…" + String(String.UnicodeScalarView(before.unicodeScalars.suffix(width / 2)))
+  }
+  if after.unicodeScalars.count > width / 2 {
+    after = String(String.UnicodeScalarView(after.unicodeScalars.prefix(width / 2))) + "…"
+  }
+  return (before + after, before)
 }
 
 /// A progress line on standard error — bytes, percent when the size is known, MB/s, time left
@@ -253,4 +297,10 @@ extension ByteInput {
   func feed<Handler>(_ reader: inout JSONBinaryReader<Handler>) throws {
     try forEachChunk { chunk in try reader.feed(chunk) != .stopped }
   }
+}
+
+/// `read(2)` under a name that does not clash with the method.
+@inline(__always)
+private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, bytes, count)
 }

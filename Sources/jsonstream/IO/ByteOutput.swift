@@ -22,10 +22,32 @@ final class ByteOutput {
   /// Whether the output replaces a file on success only (`-o FILE`), dropping it on failure.
   var replacesFile: Bool { replacing != nil }
 
+  /// Whether the output only collects what is written, in `buffer`, for `takeCollected()`:
+  /// the output of one block of lines parsed on another thread.
+  private let collects: Bool
+
   init(fd: Int32, replacing: ReplacingFile? = nil) {
     self.fd = fd
     self.replacing = replacing
+    collects = false
     buffer.reserveCapacity(flushThreshold + 4096)
+  }
+
+  /// An output that writes nowhere and keeps everything in `buffer`, which takes the place
+  /// of `storage` (an empty array whose room is reused: a new array for each block of output
+  /// costs page faults). Swapped, not copied, so that the array stays uniquely referenced.
+  init(collectingInto storage: inout [UInt8]) {
+    fd = -1
+    replacing = nil
+    collects = true
+    swap(&buffer, &storage)
+  }
+
+  /// What a collecting output holds, taken out of it.
+  func takeCollected() -> [UInt8] {
+    var taken: [UInt8] = []
+    swap(&taken, &buffer)
+    return taken
   }
 
   /// Output for `-o path`: standard output for nil or `-`; for a regular file (or a new one),
@@ -79,7 +101,7 @@ final class ByteOutput {
   /// Appends `bytes`; a large block with nothing buffered before it goes out directly,
   /// without a copy into the buffer (a writer hands over its output 64 KiB at a time).
   func write(bytes: UnsafeRawBufferPointer) {
-    if buffer.isEmpty && bytes.count >= flushThreshold / 2 {
+    if buffer.isEmpty && bytes.count >= flushThreshold / 2 && !collects {
       writeAll(bytes)
       return
     }
@@ -87,7 +109,13 @@ final class ByteOutput {
     didAppend()
   }
 
+  /// Appends `bytes` as `write(bytes:)` does.
+  func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { write(bytes: $0) }
+  }
+
   func flush() {
+    if collects { return }
     buffer.withUnsafeBytes { writeAll($0) }
     buffer.removeAll(keepingCapacity: true)
   }

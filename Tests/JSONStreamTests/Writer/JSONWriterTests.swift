@@ -233,13 +233,16 @@ struct JSONWriterTests {
     try writer.flush()
     let before = "1\n{\n  \"a\": null,\n  \"b\": null\n}\n"
     #expect(String(decoding: writer.sink.bytes, as: UTF8.self) == before)
+    #expect(writer.depth == 2)
     try writer.key("x")
     try writer.number(2)
     try writer.flush()
     try writer.endObject()
+    #expect(writer.depth == 1)
     try writer.key("c")
     try writer.bool(true)
     try writer.endObject()
+    #expect(writer.depth == 0)
     try writer.finish()
     #expect(
       String(decoding: writer.sink.bytes, as: UTF8.self)
