@@ -1,5 +1,6 @@
 import Dispatch
 import JSONStream
+import JSONStreamCore
 
 #if canImport(Glibc)
   import Glibc
@@ -25,7 +26,7 @@ import JSONStream
 /// A command's parse of part of an NDJSON input, writing into its own output.
 protocol LineSegment {
   /// Feeds the next bytes; throws the parse error (or the handler's).
-  mutating func feed(_ bytes: ArraySlice<UInt8>) throws
+  mutating func feed(_ input: _ScanInput?) throws
   /// Ends the input: every value must be complete.
   mutating func finish() throws
   /// Takes what has been written so far; `flushing` first hands over what the writer holds
@@ -41,6 +42,18 @@ protocol LineSegment {
   var count: Int { get }
   /// The parser's line.
   var line: Int { get }
+}
+
+extension LineSegment {
+  /// Feeds `bytes`.
+  mutating func feed(_ bytes: [UInt8]) throws {
+    try _ScanInput.with(contentsOf: bytes) { try feed($0) }
+  }
+
+  /// Feeds a block's bytes.
+  mutating func feed(_ block: LineBlock) throws {
+    try block.withInput { try feed($0) }
+  }
 }
 
 /// The output of the segments so far, across select's files: whether any printed something,
@@ -173,7 +186,7 @@ func parseLinesInParallel(
     if let error = result.error {
       return LineFailure(
         error: located(error, at: (offset, line)),
-        line: lineAround(error.offset, in: Array(job.block.bytes)))
+        line: lineAround(error.offset, in: job.block.bytes))
     }
     offset += job.block.count
     line += result.lines
@@ -201,7 +214,7 @@ func parseBlock(
   let prime = primed ? 1 : 0
   do {
     if primed { try segment.feed([0x0A]) }
-    try segment.feed(block.bytes)
+    try segment.feed(block)
     do {
       try segment.finish()
     } catch is JSONParseError where !block.isLast {
@@ -262,8 +275,8 @@ func parseSequentially(
   let prime = first.offset > 0 ? 1 : 0
   var started = false
   // The block before the one being read, and that one: an error's line is in them.
-  var previous: ArraySlice<UInt8> = []
-  var current: ArraySlice<UInt8> = []
+  var previous: LineBlock?
+  var current: LineBlock?
   var currentOffset = first.offset
   func fail(_ error: JSONParseError) throws -> LineFailure {
     let bytes = try segment.takeOutput(flushing: true)
@@ -277,19 +290,20 @@ func parseSequentially(
         kind: error.kind, offset: error.offset - prime, line: error.line - prime,
         column: error.column, message: error.message, path: error.path),
       at: start)
-    let windowStart = currentOffset - previous.count
-    return LineFailure(
-      error: inInput, line: lineAround(inInput.offset - windowStart, in: Array(previous + current)))
+    let window = (previous?.bytes ?? []) + (current?.bytes ?? [])
+    let windowStart = currentOffset - (previous?.count ?? 0)
+    return LineFailure(error: inInput, line: lineAround(inInput.offset - windowStart, in: window))
   }
   do {
     if prime == 1 { try segment.feed([0x0A]) }
     var queue = rest[...]
     var block: LineBlock? = first
     while let this = block {
+      if var done = previous { blocks.recycle(&done) }
       previous = current
-      current = this.bytes
+      current = this
       currentOffset = this.offset
-      try segment.feed(this.bytes)
+      try segment.feed(this)
       let bytes = try segment.takeOutput(flushing: false)
       write(bytes, printed: segment.printed, started: started, to: output, after: state)
       started = started || segment.printed || !bytes.isEmpty

@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamCore
 
 /// `jsonstream select PATH... [FILE...]`: parser → select filter → printer, file after file.
 /// Every path streams (memory holds at most a filter's candidate, see `JSONSelectFilter`),
@@ -135,11 +136,11 @@ func makeSelectSegment(_ arguments: Arguments, streams: Bool, storage: inout [UI
 struct SelectSegment<Handler: JSONEventHandler>: LineSegment {
   let output: ByteOutput
   var parser: JSONParser<Handler>
-  let feed: (inout JSONParser<Handler>, ArraySlice<UInt8>) throws -> Void
+  let feed: (inout JSONParser<Handler>, _ScanInput?) throws -> Void
   let flush: (inout Handler) throws -> Void
   let status: (Handler) -> (printed: Bool, isInsideValue: Bool, count: Int)
 
-  mutating func feed(_ bytes: ArraySlice<UInt8>) throws { try feed(&parser, bytes) }
+  mutating func feed(_ input: _ScanInput?) throws { try feed(&parser, input) }
 
   mutating func finish() throws {
     try parser.finish()

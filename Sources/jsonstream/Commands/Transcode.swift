@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamCore
 
 /// `jsonstream fmt` and `jsonstream minify`: parser → writer, chunk by chunk, so memory stays
 /// bounded whatever the input size.
@@ -67,7 +68,7 @@ struct TranscodeSegment: LineSegment {
       options: options)
   }
 
-  mutating func feed(_ bytes: ArraySlice<UInt8>) throws { try parser.feed(bytes) }
+  mutating func feed(_ input: _ScanInput?) throws { try parser.feed(input) }
 
   mutating func finish() throws {
     try parser.finish()

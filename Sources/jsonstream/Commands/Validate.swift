@@ -1,4 +1,5 @@
 import JSONStream
+import JSONStreamCore
 
 /// A handler that wants nothing: the parser alone decides validity. It asks the parser to skip
 /// every container's contents, which the parser still checks in full but without decoding
@@ -36,7 +37,7 @@ struct ValidateSegment: LineSegment {
     parser = JSONParser(handler: ValidatingHandler(), options: options)
   }
 
-  mutating func feed(_ bytes: ArraySlice<UInt8>) throws { try parser.feed(bytes) }
+  mutating func feed(_ input: _ScanInput?) throws { try parser.feed(input) }
   mutating func finish() throws { try parser.finish() }
   mutating func takeOutput(flushing: Bool) -> [UInt8] { [] }
   var printed: Bool { false }

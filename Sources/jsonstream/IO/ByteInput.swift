@@ -180,6 +180,18 @@ final class ByteInput {
     }
   }
 
+  /// The input mapped into memory, when it is a regular file not read from yet (see
+  /// `MappedFile`); nil otherwise, and then it is read.
+  func mapped() -> MappedFile? {
+    guard readAhead == nil, chunkStart == 0, filled == 0 else { return nil }
+    return MappedFile(fd: fd)
+  }
+
+  /// Shows that `bytesRead` bytes of a mapped input are read.
+  func showProgress(bytesRead: Int) {
+    progress?.update(bytes: bytesRead)
+  }
+
   /// Reads into `block[start..<end]`, all of it unless the input ends first: the bytes read,
   /// 0 at the end. For input read in blocks of lines (see `LineBlocks`) instead of chunks.
   func readBlock(into block: inout [UInt8], from start: Int, to end: Int) throws(ToolError)

@@ -82,6 +82,17 @@ struct ParallelLinesTests {
           #expect(many.status == one.status, "\(what): \(many.stderr)")
           #expect(many.stdout == one.stdout, "\(what)")
           #expect(summary(many.stderr) == summary(one.stderr), "\(what): \(many.stderr)")
+          // A file is mapped; a pipe is read, block after block.
+          guard chunkSize == "3" else { continue }
+          let piped = try Tool.run(
+            command + ["--multiple-values", "--chunk-size", chunkSize, "--threads", "3"] + flags,
+            pipedPath: path)
+          #expect(piped.status == one.status, "\(what), piped: \(piped.stderr)")
+          #expect(piped.stdout == one.stdout, "\(what), piped")
+          #expect(
+            summary(piped.stderr)
+              == summary(one.stderr).map { $0.replacing(path, with: "<stdin>") },
+            "\(what), piped: \(piped.stderr)")
         }
       }
     }

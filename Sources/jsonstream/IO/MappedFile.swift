@@ -1,0 +1,88 @@
+import JSONStreamCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A regular file mapped into memory, read-only, for NDJSON parsed in blocks on several
+/// threads: each block is parsed where the file's pages lie, without the copy into memory that
+/// `read` makes (an eighth of the work of validating NDJSON on two threads). The pages before
+/// the blocks in use are given back as the input is read (`release(before:)`), so the memory
+/// the tool holds stays that of the blocks in flight; the page cache keeps them.
+///
+/// A file cut short while mapped makes a read past its new end raise SIGBUS: the handler that
+/// `init` installs reports it as an I/O error, as a failed `read` would be.
+final class MappedFile: @unchecked Sendable {
+  // @unchecked: the mapping is read-only and never changes; `released` is used by the thread
+  // that reads the blocks only.
+  private let base: UnsafeRawPointer
+  /// The file's length.
+  let count: Int
+  /// Pages before this offset are given back.
+  private var released = 0
+
+  /// Maps the regular file open at `fd`, read from its start; nil for anything else (a pipe,
+  /// an empty file) or when it cannot be mapped.
+  init?(fd: Int32) {
+    var status = stat()
+    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+      lseek(fd, 0, SEEK_CUR) == 0
+    else { return nil }
+    let count = Int(status.st_size)
+    guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED
+    else { return nil }
+    _ = madvise(address, count, MADV_SEQUENTIAL)
+    base = UnsafeRawPointer(address)
+    self.count = count
+    signal(SIGBUS, inputCutShort)
+  }
+
+  deinit {
+    munmap(UnsafeMutableRawPointer(mutating: base), count)
+  }
+
+  /// The offset just after the last line break in `range` (within the file), or nil.
+  func endOfLastLine(in range: Range<Int>) -> Int? {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    guard let found = bytes.lastIndex(of: 0x0A) else { return nil }
+    return range.lowerBound + found + 1
+  }
+
+  /// Calls `body` with the bytes of `range` (within the file) as the parser's checked view.
+  func withInput<Result>(_ range: Range<Int>, _ body: (_ScanInput) throws -> Result) rethrows
+    -> Result
+  {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    let start = (base + range.lowerBound).assumingMemoryBound(to: UInt8.self)
+    return try body(_ScanInput(base: start, count: range.count))
+  }
+
+  /// A copy of the bytes of `range` (within the file).
+  func bytes(_ range: Range<Int>) -> [UInt8] {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+  }
+
+  /// Gives back the whole pages before `offset`: no block before it is read again.
+  func release(before offset: Int) {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let end = Swift.min(offset, count) / page * page
+    guard end > released else { return }
+    _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
+    released = end
+  }
+}
+
+/// SIGBUS while a file is mapped: it was cut short under the tool. Reported as an I/O error
+/// (status 3), as a failed read is; calls only async-signal-safe functions.
+private func inputCutShort(_ number: Int32) {
+  let message: StaticString =
+    "jsonstream: cannot read the input: the file was cut short while being read\n"
+  _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+  _exit(3)
+}
