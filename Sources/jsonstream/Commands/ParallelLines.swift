@@ -132,7 +132,8 @@ func parseLinesInParallel(
   var blocks = LineBlocks(
     input: input, blockSize: arguments.lineBlockSize,
     maxBlockSize: arguments.lineBlockSize.multipliedReportingOverflow(by: 64).partialValue)
-  let workers = arguments.threads
+  // Dispatch runs at most one job per core at once: more in flight would only hold memory.
+  let workers = Swift.min(arguments.threads, processorCount())
   // The jobs in flight, oldest first, and output arrays written out, to be filled again.
   var pending: [BlockJob] = []
   var spareOutputs: [[UInt8]] = []
@@ -162,7 +163,13 @@ func parseLinesInParallel(
         job.done.signal()
       }
     }
-    guard !pending.isEmpty else { break }
+    guard !pending.isEmpty else {
+      // The first block, or the one after the last job, ends inside its line.
+      guard let block = sequentialFrom else { break }
+      return try parseSequentially(
+        from: block, then: [], blocks: &blocks, at: (offset, line),
+        output: output, into: &state, makeSegment)
+    }
     let job = pending.removeFirst()
     job.done.wait()
     var result = job.result!
@@ -194,11 +201,6 @@ func parseLinesInParallel(
     // Emptied here, where it is the only reference, so that it keeps its room.
     result.output.removeAll(keepingCapacity: true)
     spareOutputs.append(result.output)
-    if pending.isEmpty, let block = sequentialFrom {
-      return try parseSequentially(
-        from: block, then: [], blocks: &blocks, at: (offset, line),
-        output: output, into: &state, makeSegment)
-    }
   }
   return nil
 }

@@ -14,8 +14,9 @@ import JSONStreamCore
 /// the blocks in use are given back as the input is read (`release(before:)`), so the memory
 /// the tool holds stays that of the blocks in flight; the page cache keeps them.
 ///
-/// A file cut short while mapped makes a read past its new end raise SIGBUS: the handler that
-/// `init` installs reports it as an I/O error, as a failed `read` would be.
+/// A file cut short while mapped makes a read past its new end raise SIGBUS: while a file is
+/// mapped, that ends the tool with an I/O error, as a failed `read` would (see
+/// `endOnInputCutShort`).
 final class MappedFile: @unchecked Sendable {
   // @unchecked: the mapping is read-only and never changes; `released` is used by the thread
   // that reads the blocks only.
@@ -38,11 +39,12 @@ final class MappedFile: @unchecked Sendable {
     _ = madvise(address, count, MADV_SEQUENTIAL)
     base = UnsafeRawPointer(address)
     self.count = count
-    signal(SIGBUS, inputCutShort)
+    endOnInputCutShort(true)
   }
 
   deinit {
     munmap(UnsafeMutableRawPointer(mutating: base), count)
+    endOnInputCutShort(false)
   }
 
   /// The offset just after the last line break in `range` (within the file), or nil.
@@ -68,21 +70,14 @@ final class MappedFile: @unchecked Sendable {
     return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
   }
 
+  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
   /// Gives back the whole pages before `offset`: no block before it is read again.
   func release(before offset: Int) {
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let page = Self.pageSize
     let end = Swift.min(offset, count) / page * page
     guard end > released else { return }
     _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
     released = end
   }
-}
-
-/// SIGBUS while a file is mapped: it was cut short under the tool. Reported as an I/O error
-/// (status 3), as a failed read is; calls only async-signal-safe functions.
-private func inputCutShort(_ number: Int32) {
-  let message: StaticString =
-    "jsonstream: cannot read the input: the file was cut short while being read\n"
-  _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
-  _exit(3)
 }

@@ -41,3 +41,19 @@ private func removeFileAndEnd(_ number: Int32) {
   signal(number, SIG_DFL)
   raise(number)
 }
+
+/// With `on`, SIGBUS (a mapped input file cut short under the tool, see `MappedFile`) ends the
+/// tool as an I/O error: a message, the file of `removeOnTerminatingSignal` removed, status 3.
+/// Without, SIGBUS is back to its default.
+func endOnInputCutShort(_ on: Bool) {
+  signal(SIGBUS, on ? inputCutShort : SIG_DFL)
+}
+
+/// Calls only async-signal-safe functions.
+private func inputCutShort(_ number: Int32) {
+  if let path = pathToRemoveOnSignal { unlink(path) }
+  let message: StaticString =
+    "jsonstream: cannot read the input: the file was cut short while being read\n"
+  _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+  _exit(3)
+}

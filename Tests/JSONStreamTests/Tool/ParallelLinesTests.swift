@@ -48,6 +48,14 @@ struct ParallelLinesTests {
           + lines[10...].joined(separator: "\n")
       ),
       (
+        "a long first line",
+        "[\"" + String(repeating: "z", count: 9000) + "\"]\n" + lines.joined(separator: "\n") + "\n"
+      ),
+      (
+        "a long first line with an error",
+        "[" + String(repeating: "1,", count: 3000) + " x]\n" + lines.joined(separator: "\n") + "\n"
+      ),
+      (
         "a long line",
         lines.prefix(5).joined(separator: "\n") + "\n[\"" + String(repeating: "z", count: 9000)
           + "\"]\n" + lines[5...].joined(separator: "\n")
