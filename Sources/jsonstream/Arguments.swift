@@ -173,7 +173,11 @@ let writerFlags: [WriterFlag] = [
 ]
 
 let numberFlags: [NumberFlag] = [
-  NumberFlag(name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)") {
+  // At most 1 GiB: the chunk is allocated up front, and a larger one would end the tool.
+  NumberFlag(
+    name: "--chunk-size", help: "feed the parser N bytes at a time (default 65536)",
+    accepted: 1...(1 << 30)
+  ) {
     $0.chunkSize = $1
   },
   // 0 is line breaks without indentation: the writer's `indent` is the spaces per level. The

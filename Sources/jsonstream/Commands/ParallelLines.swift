@@ -83,8 +83,13 @@ extension Arguments {
       && options.limits.maxInputLength == .max && threads > 1 && first == nil
   }
 
-  /// The input read for each block: sixteen chunks (1 MiB by default).
-  var lineBlockSize: Int { chunkSize.multipliedReportingOverflow(by: 16).partialValue }
+  /// The input read for each block: sixteen chunks (1 MiB by default), but no more than
+  /// 16 MiB unless a chunk is larger.
+  var lineBlockSize: Int { Swift.max(chunkSize, Swift.min(chunkSize * 16, 16 << 20)) }
+
+  /// The longest block, for a long line: 64 blocks, but no more than 64 MiB unless a block is
+  /// larger.
+  var maxLineBlockSize: Int { Swift.max(lineBlockSize, Swift.min(lineBlockSize * 64, 64 << 20)) }
 }
 
 /// One block's parse on a worker thread, and what it came to.
@@ -128,10 +133,9 @@ func parseLinesInParallel(
   _ arguments: Arguments, input: ByteInput, output: ByteOutput, into state: inout LineOutput,
   makeSegment: @escaping @Sendable (inout [UInt8]) -> any LineSegment
 ) throws -> LineFailure? {
-  // A line longer than 64 blocks is read by one parser, with what follows it.
+  // A line longer than the longest block is read by one parser, with what follows it.
   var blocks = LineBlocks(
-    input: input, blockSize: arguments.lineBlockSize,
-    maxBlockSize: arguments.lineBlockSize.multipliedReportingOverflow(by: 64).partialValue)
+    input: input, blockSize: arguments.lineBlockSize, maxBlockSize: arguments.maxLineBlockSize)
   // Dispatch runs at most one job per core at once: more in flight would only hold memory.
   let workers = Swift.min(arguments.threads, processorCount())
   // The jobs in flight, oldest first, and output arrays written out, to be filled again.

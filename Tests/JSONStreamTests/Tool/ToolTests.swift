@@ -158,6 +158,9 @@ struct ToolTests {
     #expect(try Tool.run(["validate", "--no-such-flag"]).status == 2)
     #expect(try Tool.run(["validate", "--chunk-size"]).status == 2)
     #expect(try Tool.run(["validate", "--chunk-size", "0"]).status == 2)
+    // Allocated up front: beyond 1 GiB, a usage error rather than a failed allocation.
+    let huge = try Tool.run(["validate", "--chunk-size", "999999999999"], input: "1")
+    #expect(huge.status == 2 && huge.stderr.contains("from 1 to 1073741824"), "\(huge.stderr)")
     #expect(try Tool.run(["validate", "a.json", "b.json"]).status == 2)
     let missing = try Tool.run(["validate", "/nonexistent/file.json"])
     #expect(missing.status == 3)
