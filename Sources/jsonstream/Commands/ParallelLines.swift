@@ -161,7 +161,7 @@ func parseLinesInParallel(
       let job = BlockJob(block: block, storage: spareOutputs.popLast() ?? [])
       pending.append(job)
       DispatchQueue.global().async {
-        job.result = parseBlock(job.block, primed: job.block.offset > 0) {
+        job.result = parseBlock(job.block) {
           makeSegment(&job.storage)
         }
         job.done.signal()
@@ -209,17 +209,13 @@ func parseLinesInParallel(
   return nil
 }
 
-/// Parses one block with a fresh segment; `primed` (for every block but the first) feeds it a
-/// line break first, so that a byte order mark at the block's start is what it is after the
-/// input's start: a character out of place, not one to skip or report as a byte order mark.
-func parseBlock(
-  _ block: LineBlock, primed: Bool, _ makeSegment: () -> any LineSegment
-) -> BlockResult {
+/// Parses one block with a fresh segment, primed (see `primeLength`).
+func parseBlock(_ block: LineBlock, _ makeSegment: () -> any LineSegment) -> BlockResult {
   var segment = makeSegment()
   var result = BlockResult()
-  let prime = primed ? 1 : 0
+  let prime = primeLength(at: block.offset)
   do {
-    if primed { try segment.feed([0x0A]) }
+    if prime > 0 { try segment.feed([0x0A]) }
     try segment.feed(block)
     do {
       try segment.finish()
@@ -231,9 +227,8 @@ func parseBlock(
     result.output = try segment.takeOutput(flushing: true)
     result.lines = segment.line - 1 - prime
   } catch let error as JSONParseError {
-    result.error = JSONParseError(
-      kind: error.kind, offset: error.offset - prime, line: error.line - prime,
-      column: error.column, message: error.message, path: error.path)
+    // Located in the block: the primed line break taken off.
+    result.error = located(error, at: (-prime, 1 - prime))
     do {
       result.output = try segment.takeOutput(flushing: true)
     } catch {
@@ -247,6 +242,11 @@ func parseBlock(
   result.count = segment.count
   return result
 }
+
+/// Bytes fed to a parser before a block at `offset`: for every block but the first, a line
+/// break, so that a byte order mark at the block's start is what it is after the input's
+/// start (a character out of place, not one to skip or report as a byte order mark).
+func primeLength(at offset: Int) -> Int { offset > 0 ? 1 : 0 }
 
 /// `error`, found by a parser that started at `start` of the input, located in the input.
 func located(_ error: JSONParseError, at start: (offset: Int, line: Int)) -> JSONParseError {
@@ -278,7 +278,7 @@ func parseSequentially(
 ) throws -> LineFailure? {
   var storage: [UInt8] = []
   var segment = makeSegment(&storage)
-  let prime = first.offset > 0 ? 1 : 0
+  let prime = primeLength(at: first.offset)
   var started = false
   // The block before the one being read, and that one: an error's line is in them.
   var previous: LineBlock?
@@ -291,17 +291,13 @@ func parseSequentially(
       after: state)
     state.printed = state.printed || segment.printed
     state.count += segment.count
-    let inInput = located(
-      JSONParseError(
-        kind: error.kind, offset: error.offset - prime, line: error.line - prime,
-        column: error.column, message: error.message, path: error.path),
-      at: start)
+    let inInput = located(error, at: (start.offset - prime, start.line - prime))
     let window = (previous?.bytes ?? []) + (current?.bytes ?? [])
     let windowStart = currentOffset - (previous?.count ?? 0)
     return LineFailure(error: inInput, line: lineAround(inInput.offset - windowStart, in: window))
   }
   do {
-    if prime == 1 { try segment.feed([0x0A]) }
+    if prime > 0 { try segment.feed([0x0A]) }
     var queue = rest[...]
     var block: LineBlock? = first
     while let this = block {
