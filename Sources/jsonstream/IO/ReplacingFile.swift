@@ -73,24 +73,26 @@ final class ReplacingFile {
     let directory = slash.map { String(target[...$0]) } ?? ""
     let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
     let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-    var attempts = 0
-    while true {
-      let suffix = String((0..<6).map { _ in letters.randomElement()! })
-      let candidate = directory + "." + name + ".jsonstream-" + suffix
-      // 0666: the kernel applies the umask, as for any new file.
-      let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o666)
-      if fd >= 0 {
-        temporaryPath = candidate
-        self.fd = fd
-        break
+    // A terminating signal between the file's creation and the handler that removes it would
+    // leave the file behind: such signals wait until the handler is in place.
+    (fd, temporaryPath) = try withTerminatingSignalsBlocked { () throws(ToolError) in
+      var attempts = 0
+      while true {
+        let suffix = String((0..<6).map { _ in letters.randomElement()! })
+        let candidate = directory + "." + name + ".jsonstream-" + suffix
+        // 0666: the kernel applies the umask, as for any new file.
+        let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        if fd >= 0 {
+          removeOnTerminatingSignal(candidate)
+          return (fd, candidate)
+        }
+        attempts += 1
+        if errno == EEXIST && attempts < 100 { continue }
+        let place = directory.isEmpty ? "." : directory
+        throw failure(
+          "cannot create a temporary file in \(place): \(String(cString: strerror(errno)))")
       }
-      attempts += 1
-      if errno == EEXIST && attempts < 100 { continue }
-      let place = directory.isEmpty ? "." : directory
-      throw failure(
-        "cannot create a temporary file in \(place): \(String(cString: strerror(errno)))")
     }
-    removeOnTerminatingSignal(temporaryPath)
     if exists {
       // Owner first: a change of owner clears the set-user-ID bit that fchmod then restores.
       // Only root or the owner in FILE's group can do it; otherwise the file is the user's.

@@ -29,6 +29,20 @@ func removeOnTerminatingSignal(_ path: String) {
   }
 }
 
+/// Runs `body` with SIGINT, SIGTERM and SIGHUP held back on this thread; one that came in the
+/// meantime is delivered when `body` returns.
+func withTerminatingSignalsBlocked<Result>(_ body: () throws(ToolError) -> Result)
+  throws(ToolError) -> Result
+{
+  var blocked = sigset_t()
+  var previous = sigset_t()
+  sigemptyset(&blocked)
+  for number in terminatingSignals { sigaddset(&blocked, number) }
+  pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+  defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+  return try body()
+}
+
 /// The file is gone (renamed or removed): a signal now ends the tool with nothing to remove.
 func forgetRemovalOnSignal() {
   pathToRemoveOnSignal = nil
