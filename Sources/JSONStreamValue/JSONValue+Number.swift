@@ -69,8 +69,21 @@ extension JSONValue {
     @usableFromInline
     package init(keepingText number: borrowing JSONNumber) {
       let value = Number(exactly: number)
-      let text = number.text
-      self = value.description == text ? value : Number(storage: .text(text))
+      // Already the text the value writes (JSON has no leading zeros; `-0` is the one integer
+      // literal that does not write as itself): no description to compare.
+      let writesAsText: Bool
+      switch value.storage {
+      case .int(let integer):
+        writesAsText = number.isIntegerLiteral && !(integer == 0 && number.isNegative)
+      case .double: writesAsText = number._isDoubleDescription
+      case .uint, .text: writesAsText = false
+      }
+      if writesAsText {
+        self = value
+      } else {
+        let text = number.text
+        self = value.description == text ? value : Number(storage: .text(text))
+      }
     }
 
     @usableFromInline

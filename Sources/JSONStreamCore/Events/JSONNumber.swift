@@ -178,6 +178,29 @@ public struct JSONNumber: ~Copyable {
     guard !isNonFinite, let digits = _DecimalDigits(self), !digits.truncated else { return nil }
     return (isNegative, digits.significand, digits.exponent)
   }
+
+  /// Whether the text is exactly what `Double.description` writes for its value, read from
+  /// the text alone: a fraction without exponent or trailing zero, at most 15 significant
+  /// digits (which any double tells apart, so they are its shortest form) and a magnitude from
+  /// 10⁻⁴ up (below, the description takes an exponent). `false` says nothing.
+  package var _isDoubleDescription: Bool {
+    guard _flags == JSONNumber._hasFractionOrExponent, let last = utf8.last,
+      last != UInt8(ascii: "0"), utf8.count <= 18
+    else { return false }
+    var significant = 0
+    var leadingZeros = 0  // zeros before the first nonzero digit (after `0.`)
+    var seenPoint = false
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "."): seenPoint = true
+      case UInt8(ascii: "0") where significant == 0: if seenPoint { leadingZeros += 1 }
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): significant += 1
+      case UInt8(ascii: "-"): continue
+      default: return false  // an exponent
+      }
+    }
+    return seenPoint && significant <= 15 && leadingZeros <= 3
+  }
 }
 
 // MARK: - Conversions
