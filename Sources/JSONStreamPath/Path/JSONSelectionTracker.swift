@@ -73,6 +73,8 @@ struct _SelectionTracker {
   @usableFromInline let pathEnds: [Int]
   /// The member names of all steps.
   @usableFromInline let names: [UInt8]
+  /// Per step: its name as a string (empty for steps of other kinds), for keys that match it.
+  let nameStrings: [String]
   /// The state sets of the open containers outside matches, innermost last: entries are
   /// `path << 32 | step` (an index into `steps`). Only `states[0..<stateCount]` is in use: the
   /// array never shrinks, so sets come and go without reallocation.
@@ -138,9 +140,25 @@ struct _SelectionTracker {
   @usableFromInline var candidateStep = -1
   var candidateResults = 0
   /// `[path]` for each path, made once: a result's paths, without an allocation per result.
-  let singlePaths: [[Int]]
+  @usableFromInline let singlePaths: [[Int]]
+  /// Per path: for a probe path, its place among its projection's probes and the step of
+  /// that projection's filter; -1 for the others.
+  let probeIndexes: [Int]
+  let probeSteps: [Int]
   /// Tests filters on held values (and keeps their compiled patterns).
   var evaluator = _QueryEvaluator(root: .null, tracksPaths: false)
+  /// The key tables made so far (see JSONSelectionTracker+KeyTables.swift), and what they
+  /// hold, flat, so that reading them copies no array.
+  var keyTables: [_KeyTable] = []
+  var keyTableSets: [UInt64] = []
+  var keyTableNames: [_KeyTable.Name] = []
+  var keyTableChildren: [UInt64] = []
+  var keyTableMatches: [[Int]] = []
+  /// What the pending set (from the key just seen) completes: an index into
+  /// `keyTableMatches`, -1 for nothing, -2 when not known (then the set is read).
+  var pendingMatch = -2
+  /// The same for the set of the value beginning now.
+  var childMatch = -2
   /// Where the value beginning now is: an object member (key in `matchedKey`), an array
   /// element (`childIndex`), or the root (both nil / -1). Made into `match` only on a match.
   @usableFromInline var childIsMember = false
@@ -157,6 +175,8 @@ struct _SelectionTracker {
     @usableFromInline var isMatch = false
     /// A projected filter's candidate.
     @usableFromInline var isCandidate = false
+    /// An object's key table (an index into `keyTables`), or -1.
+    @usableFromInline var keyTable = -1
 
     @inlinable
     init(isObject: Bool, stateStart: Int, engineStart: Int) {
@@ -250,7 +270,22 @@ struct _SelectionTracker {
     }
     self.projections = projections
     singlePaths = (0..<pathStarts.count).map { [$0] }
+    var probeIndexes = [Int](repeating: -1, count: pathStarts.count)
+    var probeSteps = probeIndexes
+    for projection in projections.lazy.compactMap({ $0 }) {
+      for (index, path) in projection.probePaths.enumerated() {
+        probeIndexes[path] = index
+        probeSteps[path] = projection.step
+      }
+    }
+    self.probeIndexes = probeIndexes
+    self.probeSteps = probeSteps
     self.steps = steps
+    nameStrings = steps.map { step in
+      guard step.kind == _CompiledStep.name else { return "" }
+      return String(
+        decoding: names[step.nameStart..<step.nameStart + step.nameCount], as: UTF8.self)
+    }
     self.pathStarts = pathStarts
     self.pathEnds = pathEnds
     self.names = names
@@ -297,7 +332,7 @@ struct _SelectionTracker {
     if isSimple { return simpleValue(container: container, isObject: isObject, setStart: setStart) }
     let wanted = childWanted
     childWanted = false
-    let matches = setContainsMatch(from: setStart)
+    let matches = childSetContainsMatch(from: setStart)
     let inMatch = openMatchFrames > 0
     if wanted && container && !inMatch && candidateStep < 0 && setStart == stateCount,
       childWantedBy >= 0, let projection = projections[engines[childWantedBy].step]
@@ -355,7 +390,7 @@ struct _SelectionTracker {
   /// ``newValue(container:isObject:)`` when the tracker ``isSimple``.
   @inline(__always)
   mutating func simpleValue(container: Bool, isObject: Bool, setStart: Int) -> _SelectionAction {
-    if setContainsMatch(from: setStart) {
+    if childSetContainsMatch(from: setStart) {
       match.key = childIsMember ? matchedKey : nil
       match.index = childIndex >= 0 ? childIndex : nil
       stateCount = setStart
@@ -366,7 +401,9 @@ struct _SelectionTracker {
       if setStart == stateCount {
         deadDepth = 1
       } else {
-        frames.append(Frame(isObject: isObject, stateStart: setStart, engineStart: 0))
+        var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: 0)
+        if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
+        frames.append(frame)
       }
     } else {
       stateCount = setStart
@@ -379,6 +416,7 @@ struct _SelectionTracker {
     if reportsPaths { frameLocations.append(childLocation) }
     var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count)
     frame.isMatch = isMatch
+    if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
     if isMatch { openMatchFrames += 1 }
     frames.append(frame)
     startEngines(from: setStart)
@@ -451,13 +489,19 @@ struct _SelectionTracker {
     let parentStart = frames[top].stateStart
     let parentEnd = stateCount
     pendingStart = parentEnd
-    advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
-      key.count == compiled.nameCount
-        && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
+    let table = frames[top].keyTable
+    if table >= 0 {
+      appendChildSet(of: key, table: table)
+    } else {
+      advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
+        key.count == compiled.nameCount
+          && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
+      }
+      pendingMatch = -2
     }
     if isSimple {
-      if setContainsMatch(from: pendingStart) {
-        matchedKey = key.string
+      if pendingSetContainsMatch() {
+        matchedKey = string(of: key)
         return .matchStart
       }
       matchedKey = nil
@@ -471,13 +515,31 @@ struct _SelectionTracker {
         childWanted = true
       }
     }
-    if setContainsMatch(from: pendingStart) {
-      matchedKey = key.string
+    if pendingSetContainsMatch() {
+      matchedKey = string(of: key)
       return openMatchFrames > 0 ? .inside : .matchStart
     }
     matchedKey =
-      childWanted || (reportsPaths && pendingStart < stateCount) ? key.string : nil
+      childWanted || (reportsPaths && pendingStart < stateCount) ? string(of: key) : nil
     return openMatchFrames > 0 ? .inside : .outside
+  }
+
+  /// The key of the member beginning now as a string: the name of a step it matched (made
+  /// once), else a new string.
+  func string(of key: borrowing JSONString) -> String {
+    for position in pendingStart..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+      guard step > pathStarts[path] else { continue }
+      let compiled = steps[step - 1]
+      if compiled.kind == _CompiledStep.name && key.count == compiled.nameCount
+        && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
+      {
+        return nameStrings[step - 1]
+      }
+    }
+    return key.string
   }
 
   /// Where the value beginning now is, among its container's children.
@@ -551,10 +613,8 @@ struct _SelectionTracker {
       if path < userPathCount {
         if matchedPath >= 0 { matched.append(matchedPath) }
         matchedPath = path
-      } else if candidateStep >= 0,
-        let probe = projections[candidateStep]!.probePaths.firstIndex(of: path)
-      {
-        evaluator.probeValues[probe] = value
+      } else if candidateStep >= 0, probeSteps[path] == candidateStep {
+        evaluator.probeValues[probeIndexes[path]] = value
       }
     }
     if matchedPath >= 0 {
@@ -648,14 +708,16 @@ struct _SelectionTracker {
       // The root: every path at its first step.
       let start = stateCount
       for path in 0..<userPathCount { append(UInt64(path) << 32 | UInt64(pathStarts[path])) }
+      childMatch = -2
       childIsMember = false
       childIndex = -1
       return start
     }
     if frames[top].isObject {
-      // Computed at the key.
+      // Computed at the key (and what it completes, when a key table said).
       let start = pendingStart
       pendingStart = -1
+      childMatch = pendingMatch
       childIsMember = true
       childIndex = -1
       return start
@@ -672,6 +734,7 @@ struct _SelectionTracker {
         childWanted = true
       }
     }
+    childMatch = -2
     childIsMember = false
     childIndex = index
     return start
@@ -725,15 +788,28 @@ struct _SelectionTracker {
   /// Whether the set from `start` completes a path; records which paths in `match`.
   @usableFromInline
   mutating func setContainsMatch(from start: Int) -> Bool {
+    // One path, the common case, takes its shared `[path]`: no array made per match.
+    var first = -1
+    var more = false
+    for position in start..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] {
+        if first < 0 { first = path } else { more = true }
+      }
+    }
+    if first < 0 { return false }
+    if !more {
+      match.paths = singlePaths[first]
+      return true
+    }
     var matched: [Int] = []
     for position in start..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
       if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { matched.append(path) }
     }
-    if matched.isEmpty { return false }
-    if matched.count > 1 { matched.sort() }
-    match.paths = matched
+    match.paths = matched.sorted()
     return true
   }
 }

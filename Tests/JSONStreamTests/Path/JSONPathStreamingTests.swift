@@ -243,4 +243,40 @@ struct JSONPathStreamingMemoryTests {
       ])
     #expect(selected.map(\.value) == [["b": 1], 1, 2, ["b": 2], 3])
   }
+
+  @Test("objects with one state set share its key table; past the tables' limit, the same results")
+  func keyTables() throws {
+    // 80 paths, each with its own set for the objects under `$.rN` (more than the 64 tables
+    // the tracker makes), and paths that share sets: a repeated name, a wildcard, a
+    // descendant, a projected filter; records repeat each set many times.
+    var document: [String: JSONValue] = [:]
+    var paths: [String] = []
+    for index in 0..<80 {
+      let records: [JSONValue] = (0..<5).map { value in
+        ["a": .number(.init(value)), "b": ["a": .string("x\(value)"), "c": 1], "a\(index % 3)": 2]
+      }
+      document["r\(index)"] = .array(.init(records))
+      paths.append("$.r\(index)[*].a\(index % 3)")
+    }
+    paths += [
+      "$.r1[*].b.a", "$.r1[*].b.a", "$.r2[*].*", "$..b.c", "$.r3[?@.a > 2].b.a", "$.r4[*]['a','b']",
+    ]
+    let compiled = try paths.map { try JSONPath($0) }
+    let bytes = try JSONValue.object(.init(document)).jsonBytes()
+    // A value several paths select is forwarded once.
+    var expected: Selected = []
+    var seen: Set<String> = []
+    for path in compiled {
+      for found in path.selectWithPaths(in: .object(.init(document)))
+      where seen.insert(found.path).inserted {
+        expected.append(found)
+      }
+    }
+    for chunkSize in [bytes.count, 7] {
+      let selected = try selectStreaming(compiled, bytes, chunkSize: chunkSize)
+      #expect(sameMatches(selected, expected), "chunks of \(chunkSize)")
+      let items = try itemsStreaming(compiled, bytes, chunkSize: chunkSize)
+      #expect(sameMatches(items, expected), "chunks of \(chunkSize)")
+    }
+  }
 }
