@@ -6,7 +6,9 @@ import JSONStreamCore
 import JSONStreamValue
 
 /// A filter step projected: what its filter reads of the candidate, and the rest of its path.
-struct _Projection {
+/// A class: the tracker reads it at each candidate's start and end, and a reference is one
+/// count to copy, where the struct's arrays were several.
+final class _Projection {
   /// The path and its filter step.
   let path: Int
   let step: Int

@@ -240,7 +240,7 @@ struct _SelectionTracker {
       for path in 0..<paths.count {
         for step in pathStarts[path]..<pathEnds[path] {
           guard
-            var projection = _Projection(
+            let projection = _Projection(
               path: path, step: step, segments: paths[path].query.segments,
               firstStep: pathStarts[path])
           else { continue }
@@ -344,8 +344,11 @@ struct _SelectionTracker {
       append(UInt64(projection.path) << 32 | UInt64(projection.step + 1))
       candidateStep = projection.step
       candidateResults = results.count
-      evaluator.probeValues.removeAll(keepingCapacity: true)
-      for _ in projection.probePaths { evaluator.probeValues.append(.none) }
+      if evaluator.probeValues.count == projection.probePaths.count {
+        for index in evaluator.probeValues.indices { evaluator.probeValues[index] = .none }
+      } else {
+        evaluator.probeValues = Array(repeating: .none, count: projection.probePaths.count)
+      }
       pushFrame(isObject: isObject, setStart: setStart, isMatch: false)
       frames[frames.count - 1].isCandidate = true
       return .outside
@@ -660,7 +663,8 @@ struct _SelectionTracker {
     }
     evaluator.probeValues = probes
     if !evaluator.test(projection.expression, current: .null) {
-      results.removeSubrange(candidateResults...)
+      // Usually one result: removed without the general range replacement.
+      while results.count > candidateResults { results.removeLast() }
     }
   }
 
