@@ -38,7 +38,8 @@ struct Arguments {
   var merge = false
   var patch: LoadedPatch?
   var chunkSize = 64 * 1024
-  /// `--threads N`: NDJSON is parsed on N threads (see `parseLinesInParallel`).
+  /// `--threads N`: NDJSON, or a top-level array's elements, are parsed on N threads (see
+  /// `parseLinesInParallel`).
   var threads = processorCount()
   var options = JSONParseOptions()
   var writeOptions = JSONWriteOptions()
@@ -188,7 +189,7 @@ let numberFlags: [NumberFlag] = [
   ) { $0.writeOptions.indent = $1 },
   NumberFlag(
     name: "--threads",
-    help: "with --multiple-values: parse on N threads (default: one per core)"
+    help: "parse NDJSON, or an array's elements, on N threads (default: one per core)"
   ) {
     $0.threads = $1
   },

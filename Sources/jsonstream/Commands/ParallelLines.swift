@@ -22,6 +22,14 @@ import JSONStreamCore
 // as in pretty-printed concatenated JSON, or a line longer than the longest block) is where
 // this stops: from there on, one parser reads the rest in order, as the sequential command
 // does.
+//
+// A top-level array whose elements come one or more per line (`[` on its own line, then
+// `{...},` lines) is read the same way, in blocks of lines, when the command's output does not
+// depend on where an element is in the array (validate; select with paths that take the
+// elements by wildcard or filter). A block after the first is parsed by a parser that resumes
+// inside the array right after a comma; that is the state the one-pass parse is in at the
+// block's start when the block before ended right after a comma of the array, which its
+// parser checks. A block that ends anywhere else is where parsing in blocks stops.
 
 /// A command's parse of part of an NDJSON input, writing into its own output.
 protocol LineSegment {
@@ -42,6 +50,11 @@ protocol LineSegment {
   var count: Int { get }
   /// The parser's line.
   var line: Int { get }
+  /// Puts the fresh parser inside a top-level array, right after a comma (for a block of an
+  /// array's elements after the first).
+  mutating func resumeInsideArray() throws
+  /// Whether the parse is right after a comma of the top-level array.
+  var isInsideArrayAfterComma: Bool { get }
 }
 
 extension LineSegment {
@@ -80,6 +93,14 @@ extension Arguments {
   /// limit on its length, a stop after the first value, or select's `--first`.
   var parsesLinesInParallel: Bool {
     options.allowMultipleValues && !options.allowTrailingText
+      && options.limits.maxInputLength == .max && threads > 1 && first == nil
+  }
+
+  /// Whether a top-level array may be parsed in blocks of lines on several threads (if the
+  /// command's output does not depend on where an element is): one value, with nothing that
+  /// needs the input whole, and no comments (a block must not end inside one).
+  var parsesArrayInParallel: Bool {
+    !options.allowMultipleValues && !options.allowTrailingText && !options.allowComments
       && options.limits.maxInputLength == .max && threads > 1 && first == nil
   }
 
@@ -131,6 +152,7 @@ struct BlockResult: Sendable {
 /// came before it (as the sequential command does).
 func parseLinesInParallel(
   _ arguments: Arguments, input: ByteInput, output: ByteOutput, into state: inout LineOutput,
+  arrayElements: Bool = false,
   makeSegment: @escaping @Sendable (inout [UInt8]) -> any LineSegment
 ) throws -> LineFailure? {
   // A line longer than the longest block is read by one parser, with what follows it.
@@ -161,17 +183,22 @@ func parseLinesInParallel(
       let job = BlockJob(block: block, storage: spareOutputs.popLast() ?? [])
       pending.append(job)
       DispatchQueue.global().async {
-        job.result = parseBlock(job.block) {
+        job.result = parseBlock(job.block, arrayElements: arrayElements) {
           makeSegment(&job.storage)
         }
         job.done.signal()
       }
     }
     guard !pending.isEmpty else {
-      // The first block, or the one after the last job, ends inside its line.
+      // The first block, or the one after the last job, ends inside its line; or the input
+      // was empty, which is no array (nor value) at all.
+      if arrayElements && offset == 0 && sequentialFrom == nil {
+        sequentialFrom = LineBlock(
+          storage: [], mapped: nil, count: 0, offset: 0, isLast: true, endsInsideLine: false)
+      }
       guard let block = sequentialFrom else { break }
       return try parseSequentially(
-        from: block, then: [], blocks: &blocks, at: (offset, line),
+        from: block, then: [], blocks: &blocks, at: (offset, line), arrayElements: arrayElements,
         output: output, into: &state, makeSegment)
     }
     let job = pending.removeFirst()
@@ -186,7 +213,7 @@ func parseLinesInParallel(
       if let sequentialFrom { rest.append(sequentialFrom) }
       return try parseSequentially(
         from: job.block, then: rest, blocks: &blocks, at: (offset, line),
-        output: output, into: &state, makeSegment)
+        arrayElements: arrayElements, output: output, into: &state, makeSegment)
     }
     if let otherError = result.otherError { throw otherError }
     write(
@@ -209,20 +236,33 @@ func parseLinesInParallel(
   return nil
 }
 
-/// Parses one block with a fresh segment, primed (see `primeLength`).
-func parseBlock(_ block: LineBlock, _ makeSegment: () -> any LineSegment) -> BlockResult {
+/// Parses one block with a fresh segment, primed (see `primeLength`); of an array's elements
+/// (`arrayElements`), resumed inside the array after the first block.
+func parseBlock(_ block: LineBlock, arrayElements: Bool, _ makeSegment: () -> any LineSegment)
+  -> BlockResult
+{
   var segment = makeSegment()
   var result = BlockResult()
   let prime = primeLength(at: block.offset)
   do {
+    if arrayElements && block.offset > 0 { try segment.resumeInsideArray() }
     if prime > 0 { try segment.feed([0x0A]) }
     try segment.feed(block)
-    do {
-      try segment.finish()
-    } catch is JSONParseError where !block.isLast {
-      // A value goes on in the next block.
-      result.needsSequential = true
-      return result
+    if arrayElements && !block.isLast {
+      // The next block starts right after a comma of the array, or this is where reading in
+      // blocks stops.
+      guard segment.isInsideArrayAfterComma else {
+        result.needsSequential = true
+        return result
+      }
+    } else {
+      do {
+        try segment.finish()
+      } catch is JSONParseError where !block.isLast {
+        // A value goes on in the next block.
+        result.needsSequential = true
+        return result
+      }
     }
     result.output = try segment.takeOutput(flushing: true)
     result.lines = segment.line - 1 - prime
@@ -273,7 +313,7 @@ func write(
 /// blocks still to be read. `start` is where `first` starts in the input.
 func parseSequentially(
   from first: LineBlock, then rest: [LineBlock], blocks: inout LineBlocks,
-  at start: (offset: Int, line: Int), output: ByteOutput,
+  at start: (offset: Int, line: Int), arrayElements: Bool, output: ByteOutput,
   into state: inout LineOutput, _ makeSegment: (inout [UInt8]) -> any LineSegment
 ) throws -> LineFailure? {
   var storage: [UInt8] = []
@@ -297,6 +337,7 @@ func parseSequentially(
     return LineFailure(error: inInput, line: lineAround(inInput.offset - windowStart, in: window))
   }
   do {
+    if arrayElements && first.offset > 0 { try segment.resumeInsideArray() }
     if prime > 0 { try segment.feed([0x0A]) }
     var queue = rest[...]
     var block: LineBlock? = first

@@ -9,6 +9,9 @@ func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) thr
   if arguments.parsesLinesInParallel {
     return try selectLinesInParallel(arguments, input: input, output: output)
   }
+  if arguments.parsesArrayInParallel && arguments.selectsArrayElementwise {
+    return try selectLinesInParallel(arguments, input: input, output: output, arrayElements: true)
+  }
   var writeOptions = arguments.writeOptions
   writeOptions.indent = nil
   writeOptions.allowMultipleValues = true
@@ -55,18 +58,38 @@ func runSelect(_ arguments: Arguments, input: ByteInput, output: ByteOutput) thr
   return 0
 }
 
-/// `select` on NDJSON (or any values one after another) in blocks of lines on several
-/// threads, file after file (see `parseLinesInParallel`).
-func selectLinesInParallel(_ arguments: Arguments, input: ByteInput, output: ByteOutput)
-  throws -> Int32
-{
+extension Arguments {
+  /// Whether select's output from a top-level array is the same wherever each element is:
+  /// every path streams and takes the elements by wildcard or filter (no index, slice or
+  /// descendant first), and no path is printed.
+  var selectsArrayElementwise: Bool {
+    !rfcOrder && selectOutput == .values
+      && paths.allSatisfy { path in
+        guard path.isStreamable, let first = path.query.segments.first, !first.isDescendant
+        else { return false }
+        return first.selectors.allSatisfy { selector in
+          switch selector {
+          case .wildcard, .filter: return true
+          case .name, .index, .slice: return false
+          }
+        }
+      }
+  }
+}
+
+/// `select` on NDJSON (or any values one after another), or on a top-level array's elements
+/// (`arrayElements`), in blocks of lines on several threads, file after file (see
+/// `parseLinesInParallel`).
+func selectLinesInParallel(
+  _ arguments: Arguments, input: ByteInput, output: ByteOutput, arrayElements: Bool = false
+) throws -> Int32 {
   let streams = !arguments.rfcOrder && arguments.paths.allSatisfy(\.isStreamable)
   var state = LineOutput()
   var input = input
   var remaining = arguments.moreInputPaths[...]
   while true {
     if let failure = try parseLinesInParallel(
-      arguments, input: input, output: output, into: &state,
+      arguments, input: input, output: output, into: &state, arrayElements: arrayElements,
       makeSegment: { makeSelectSegment(arguments, streams: streams, storage: &$0) })
     {
       return endInvalid(failure, in: input, arguments, output: output)
@@ -156,6 +179,8 @@ struct SelectSegment<Handler: JSONEventHandler>: LineSegment {
   var isInsideValue: Bool { status(parser.handler).isInsideValue }
   var count: Int { status(parser.handler).count }
   var line: Int { parser.line }
+  mutating func resumeInsideArray() throws { try parser._resumeInsideTopLevelArrayAfterComma() }
+  var isInsideArrayAfterComma: Bool { parser._isInsideTopLevelArrayAfterComma }
 }
 
 /// Runs `parse` on `first`, then on each of select's other files in turn until `isDone`.

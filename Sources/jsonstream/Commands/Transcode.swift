@@ -84,4 +84,6 @@ struct TranscodeSegment: LineSegment {
   var isInsideValue: Bool { parser.handler.depth > 0 }
   var count: Int { 0 }
   var line: Int { parser.line }
+  mutating func resumeInsideArray() throws { try parser._resumeInsideTopLevelArrayAfterComma() }
+  var isInsideArrayAfterComma: Bool { parser._isInsideTopLevelArrayAfterComma }
 }

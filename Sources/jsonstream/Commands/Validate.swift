@@ -11,13 +11,14 @@ struct ValidatingHandler: JSONEventHandler {
 
 /// `jsonstream validate`: exit 0 when valid, 1 with `FILE:LINE:COLUMN: message` when not.
 func runValidate(_ arguments: Arguments, input: ByteInput) throws -> Int32 {
-  if arguments.parsesLinesInParallel {
+  if arguments.parsesLinesInParallel || arguments.parsesArrayInParallel {
     let options = arguments.options
     var state = LineOutput()
     var nothing: [UInt8] = []
     guard
       let failure = try parseLinesInParallel(
         arguments, input: input, output: ByteOutput(collectingInto: &nothing), into: &state,
+        arrayElements: !arguments.parsesLinesInParallel,
         makeSegment: { _ in ValidateSegment(options: options) })
     else { return 0 }
     report(failure, in: input, arguments)
@@ -44,4 +45,6 @@ struct ValidateSegment: LineSegment {
   var isInsideValue: Bool { false }
   var count: Int { 0 }
   var line: Int { parser.line }
+  mutating func resumeInsideArray() throws { try parser._resumeInsideTopLevelArrayAfterComma() }
+  var isInsideArrayAfterComma: Bool { parser._isInsideTopLevelArrayAfterComma }
 }

@@ -72,19 +72,17 @@ enum ToolMatrix {
     ToolCommand(arguments: ["select", "--raw", "$[*]"], units: nil),
     ToolCommand(arguments: ["select", "--count", "$[*]"], units: nil),
     ToolCommand(arguments: ["select", "--paths", "$[*]"], units: nil),
-    // Values one after another, in blocks of lines on several threads, or on one.
-    ToolCommand(arguments: ["validate", "--threads", "3"], units: nil) {
-      $0.options.allowMultipleValues
-    },
+    // Values one after another, or a top-level array's elements, in blocks of lines on
+    // several threads; or on one.
+    ToolCommand(arguments: ["validate", "--threads", "3"], units: nil),
     ToolCommand(arguments: ["minify", "--threads", "3"], units: .topLevelValues) {
       $0.options.allowMultipleValues
     },
     ToolCommand(arguments: ["minify", "--threads", "1"], units: .topLevelValues) {
       $0.options.allowMultipleValues
     },
-    ToolCommand(arguments: ["select", "--threads", "3", "$[*]"], units: .rootElements) {
-      $0.options.allowMultipleValues
-    },
+    ToolCommand(arguments: ["select", "--threads", "3", "$[*]"], units: .rootElements),
+    ToolCommand(arguments: ["select", "--threads", "3", "$[?@]"], units: .rootElements),
     // ndjson takes a top-level array (or several) and writes its elements.
     ToolCommand(arguments: ["ndjson"], units: .rootElements) { test in
       let text = String(decoding: test.bytes, as: UTF8.self)
