@@ -81,14 +81,23 @@ for size in "${sizes[@]}"; do
   commands=()
   once=()
   job_bytes=()
-  job validate '`jsonstream validate`' "\"$tool\" validate \"$file\""
+  # validate and select with a wildcard or a filter read the array's elements on every core
+  # (one per line here); each also runs on one thread (--threads 1) for comparison.
+  threads="$(nproc) threads"
+  job validate "\`jsonstream validate\` ($threads)" "\"$tool\" validate \"$file\""
+  job validate_1 '`jsonstream validate --threads 1`' "\"$tool\" validate --threads 1 \"$file\""
   job json_verify '`json_verify -q` (yajl)' "json_verify -q < \"$file\""
   job minify '`jsonstream minify`' "\"$tool\" minify \"$file\""
   job json_reformat '`json_reformat -m` (yajl)' "json_reformat -m < \"$file\""
-  job select "\`jsonstream select '\$[*].location.city'\`" \
+  job select "\`jsonstream select '\$[*].location.city'\` ($threads)" \
     "\"$tool\" select '\$[*].location.city' \"$file\""
+  job select_1 "\`jsonstream select '\$[*].location.city' --threads 1\`" \
+    "\"$tool\" select '\$[*].location.city' --threads 1 \"$file\""
   job jq "\`jq -c '.[].location.city'\`" "jq -c '.[].location.city' \"$file\"" once
-  job filter "\`jsonstream select '$filter_path'\`" "\"$tool\" select '$filter_path' \"$file\""
+  job filter "\`jsonstream select '$filter_path'\` ($threads)" \
+    "\"$tool\" select '$filter_path' \"$file\""
+  job filter_1 "\`jsonstream select '$filter_path' --threads 1\`" \
+    "\"$tool\" select '$filter_path' --threads 1 \"$file\""
   job jq_filter "\`jq -c '${filter_jq//|/\\|}'\`" "jq -c '$filter_jq' \"$file\"" once
   job first "\`jsonstream select '\$[0].id'\` (the rest skipped)" \
     "\"$tool\" select '\$[0].id' \"$file\""
