@@ -364,7 +364,8 @@ extension JSONNumber {
     guard let digits = _DecimalDigits(self), digits.digitCount <= 15, !digits.truncated else {
       return nil
     }
-    let value = double
+    // Clinger's fast path from the digits at hand (`double` would read the text again).
+    let value = digits._exactDouble(negative: isNegative) ?? double
     if value.isNormal || (value == 0 && digits.significand == 0) { return value }
     return nil
   }

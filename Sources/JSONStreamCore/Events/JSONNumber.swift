@@ -138,13 +138,7 @@ public struct JSONNumber: ~Copyable {
     }
     if let digits = _DecimalDigits(self) {
       if !digits.truncated {
-        // Clinger: exact operands, one correctly rounded operation.
-        if digits.significand <= (1 << 53) && digits.exponent >= -22 && digits.exponent <= 22 {
-          let sign: Double = isNegative ? -1 : 1
-          let mantissa = Double(digits.significand)
-          if digits.exponent >= 0 { return sign * mantissa * _powersOfTen[digits.exponent] }
-          return sign * mantissa / _powersOfTen[-digits.exponent]
-        }
+        if let exact = digits._exactDouble(negative: isNegative) { return exact }
         return _eiselLemire(digits.significand, digits.exponent, negative: isNegative)
       }
       // More digits than UInt64 holds: the value lies in [w, w+1) × 10^q; when both ends
@@ -238,6 +232,19 @@ package struct _DecimalDigits {
   var exponent: Int = 0
   package var truncated = false
   package var digitCount = 0
+
+  /// The value by Clinger's fast path (exact operands, one correctly rounded operation), when
+  /// it applies: digits that were not truncated, a significand of at most 2^53 and an exponent
+  /// within ±22.
+  package func _exactDouble(negative: Bool) -> Double? {
+    guard !truncated, significand <= (1 << 53), exponent >= -22, exponent <= 22 else {
+      return nil
+    }
+    let sign: Double = negative ? -1 : 1
+    let mantissa = Double(significand)
+    if exponent >= 0 { return sign * mantissa * _powersOfTen[exponent] }
+    return sign * mantissa / _powersOfTen[-exponent]
+  }
 
   package init?(_ number: borrowing JSONNumber) {
     if let fast = _DecimalDigits(short: number.utf8) {

@@ -16,6 +16,9 @@ final class _Projection {
   /// The member name lists the filter reads (`@.a.b` is `["a", "b"]`), and their probe paths.
   let probeNames: [[String]]
   var probePaths: [Int] = []
+  /// Whether a probe's names extend another's (`@.a` and `@.a.b`): the longer is then found
+  /// in the shorter's value when its own path was not followed.
+  let hasNestedProbes: Bool
 
   /// The projection of `path`'s `step`, when the step is one filter of a child segment that
   /// reads only members by name, and the rest of the path is names, indexes and wildcards.
@@ -32,6 +35,9 @@ final class _Projection {
     var unique: [[String]] = []
     for list in names where !unique.contains(list) { unique.append(list) }
     probeNames = unique
+    hasNestedProbes = unique.contains { list in
+      unique.contains { $0.count < list.count && list.starts(with: $0) }
+    }
     expression = Self.probing(filter.expression, unique)
   }
 

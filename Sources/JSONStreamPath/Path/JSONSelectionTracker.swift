@@ -507,7 +507,7 @@ struct _SelectionTracker {
         matchedKey = string(of: key)
         return .matchStart
       }
-      matchedKey = nil
+      if matchedKey != nil { matchedKey = nil }
       return .outside
     }
     childWanted = false
@@ -522,8 +522,11 @@ struct _SelectionTracker {
       matchedKey = string(of: key)
       return openMatchFrames > 0 ? .inside : .matchStart
     }
-    matchedKey =
-      childWanted || (reportsPaths && pendingStart < stateCount) ? string(of: key) : nil
+    if childWanted || (reportsPaths && pendingStart < stateCount) {
+      matchedKey = string(of: key)
+    } else if matchedKey != nil {
+      matchedKey = nil
+    }
     return openMatchFrames > 0 ? .inside : .outside
   }
 
@@ -598,6 +601,15 @@ struct _SelectionTracker {
   /// A held value is complete: `value` (a scalar need not go through ``heldBuilder``).
   @usableFromInline
   mutating func heldValueEnded(_ value: JSONValue) {
+    if !heldWanted && heldSetOnlyFeedsProbes() {
+      // A projected filter's probe, and nothing else: no child to select or evaluate.
+      for position in heldSetStart..<stateCount {
+        let path = Int(truncatingIfNeeded: states[position] >> 32)
+        evaluator.probeValues[probeIndexes[path]] = value
+      }
+      stateCount = heldSetStart
+      return
+    }
     let child = _SelectedChild(location: heldLocation, value: value)
     if heldWanted {
       var output: [_SelectedChild] = []
@@ -635,13 +647,34 @@ struct _SelectionTracker {
     stateCount = heldSetStart
   }
 
+  /// Whether every state of the held value's set ends a probe path of the candidate open now.
+  func heldSetOnlyFeedsProbes() -> Bool {
+    guard candidateStep >= 0 else { return false }
+    for position in heldSetStart..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      guard probeSteps[path] == candidateStep,
+        Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path]
+      else { return false }
+    }
+    return true
+  }
+
   /// The projected candidate ends: its filter, tested on what the probes found, decides
   /// whether the results of the rest of its path go out.
   mutating func decideCandidate() {
     guard candidateStep >= 0 else { return }
     let projection = projections[candidateStep]!
     candidateStep = -1
-    // A probe whose names extend another's that found a value is found inside that value.
+    if projection.hasNestedProbes { fillNestedProbes(projection) }
+    if !evaluator.test(projection.expression, current: .null) {
+      // Usually one result: removed without the general range replacement.
+      while results.count > candidateResults { results.removeLast() }
+    }
+  }
+
+  /// A probe whose names extend another's that found a value is found inside that value.
+  mutating func fillNestedProbes(_ projection: _Projection) {
     var probes = evaluator.probeValues
     let names = projection.probeNames
     for index in probes.indices {
@@ -662,10 +695,6 @@ struct _SelectionTracker {
       }
     }
     evaluator.probeValues = probes
-    if !evaluator.test(projection.expression, current: .null) {
-      // Usually one result: removed without the general range replacement.
-      while results.count > candidateResults { results.removeLast() }
-    }
   }
 
   /// The children an engine selected: each is a match, or the context of the rest of its path.
