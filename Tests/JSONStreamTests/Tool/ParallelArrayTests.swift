@@ -79,42 +79,14 @@ struct ParallelArrayTests {
     ["select", "$[3]"], ["select", "$..y"],
   ]
 
-  /// The first line of an error report (place and message) and its last (what became of the
-  /// output), as in the NDJSON suite.
-  func summary(_ stderr: String) -> [Substring] {
-    let lines = stderr.split(separator: "\n")
-    return lines.count > 3 ? [lines[0], lines[lines.count - 1]] : Array(lines.prefix(1))
-  }
-
   @Test("the same output, status and error as one thread", arguments: commands)
   func sameAsOneThread(_ command: [String]) throws {
     for (name, text) in Self.inputs {
-      let path = try Tool.file(text)
-      defer { try? FileManager.default.removeItem(atPath: path) }
       let flagSets: [[String]] =
         name.contains("trailing comma")
         ? [[], ["--allow-trailing-commas"]]
         : name.contains("byte order") ? [[], ["--allow-bom"]] : [[]]
-      for flags in flagSets {
-        for chunkSize in ["1", "3", "8", "64"] {
-          let base = command + ["--chunk-size", chunkSize] + flags + [path]
-          let one = try Tool.run(base + ["--threads", "1"])
-          let many = try Tool.run(base + ["--threads", "3"])
-          let what = "\(command) \(flags), \(name), chunks of \(chunkSize)"
-          #expect(many.status == one.status, "\(what): \(many.stderr)")
-          #expect(many.stdout == one.stdout, "\(what)")
-          #expect(summary(many.stderr) == summary(one.stderr), "\(what): \(many.stderr)")
-          guard chunkSize == "3" else { continue }
-          let piped = try Tool.run(
-            command + ["--chunk-size", chunkSize, "--threads", "3"] + flags, pipedPath: path)
-          #expect(piped.status == one.status, "\(what), piped: \(piped.stderr)")
-          #expect(piped.stdout == one.stdout, "\(what), piped")
-          #expect(
-            summary(piped.stderr)
-              == summary(one.stderr).map { $0.replacing(path, with: "<stdin>") },
-            "\(what), piped: \(piped.stderr)")
-        }
-      }
+      try expectSameAsOneThread(command, text, name, flagSets: flagSets)
     }
   }
 }

@@ -68,41 +68,11 @@ struct ParallelLinesTests {
     ["select", "--raw", "$.name"], ["select", "--count", "$..y"], ["select", "--paths", "$[*]"],
   ]
 
-  /// The first line of an error report (place and message) and its last (what became of the
-  /// output). The line quoted between them may show more of the input on several threads,
-  /// which keep whole blocks.
-  func summary(_ stderr: String) -> [Substring] {
-    let lines = stderr.split(separator: "\n")
-    return lines.count > 3 ? [lines[0], lines[lines.count - 1]] : Array(lines.prefix(1))
-  }
-
   @Test("the same output, status and error as one thread", arguments: commands)
   func sameAsOneThread(_ command: [String]) throws {
     for (name, text) in Self.inputs {
-      let path = try Tool.file(text)
-      defer { try? FileManager.default.removeItem(atPath: path) }
-      for flags in name.contains("byte order") ? [[], ["--allow-bom"]] : [[]] {
-        for chunkSize in ["1", "3", "8", "64"] {
-          let base = command + ["--multiple-values", "--chunk-size", chunkSize] + flags + [path]
-          let one = try Tool.run(base + ["--threads", "1"])
-          let many = try Tool.run(base + ["--threads", "3"])
-          let what = "\(command) \(flags), \(name), chunks of \(chunkSize)"
-          #expect(many.status == one.status, "\(what): \(many.stderr)")
-          #expect(many.stdout == one.stdout, "\(what)")
-          #expect(summary(many.stderr) == summary(one.stderr), "\(what): \(many.stderr)")
-          // A file is mapped; a pipe is read, block after block.
-          guard chunkSize == "3" else { continue }
-          let piped = try Tool.run(
-            command + ["--multiple-values", "--chunk-size", chunkSize, "--threads", "3"] + flags,
-            pipedPath: path)
-          #expect(piped.status == one.status, "\(what), piped: \(piped.stderr)")
-          #expect(piped.stdout == one.stdout, "\(what), piped")
-          #expect(
-            summary(piped.stderr)
-              == summary(one.stderr).map { $0.replacing(path, with: "<stdin>") },
-            "\(what), piped: \(piped.stderr)")
-        }
-      }
+      let flagSets: [[String]] = name.contains("byte order") ? [[], ["--allow-bom"]] : [[]]
+      try expectSameAsOneThread(command + ["--multiple-values"], text, name, flagSets: flagSets)
     }
   }
 
@@ -121,7 +91,7 @@ struct ParallelLinesTests {
       #expect(one.status == 1 && many.status == 1)
       #expect(many.stdout == one.stdout)
       #expect(many.stderr.hasPrefix("\(bad):8:2: "), "\(many.stderr)")
-      #expect(summary(many.stderr) == summary(one.stderr))
+      #expect(errorSummary(many.stderr) == errorSummary(one.stderr))
       let valid = try Tool.run(base + [good, good, "--threads", "2"])
       #expect(valid.stdout == (try Tool.run(base + [good, good, "--threads", "1"])).stdout)
     }
@@ -136,5 +106,44 @@ struct ParallelLinesTests {
     #expect(one.status == 0 && many.stdout == one.stdout)
     #expect(try Tool.run(["validate", "--threads", "0"]).status == 2)
     #expect(try Tool.run(["events", "--threads", "2"]).status == 2)
+  }
+}
+
+/// The first line of an error report (place and message) and its last (what became of the
+/// output). The line quoted between them may show more of the input on several threads,
+/// which keep whole blocks.
+func errorSummary(_ stderr: String) -> [Substring] {
+  let lines = stderr.split(separator: "\n")
+  return lines.count > 3 ? [lines[0], lines[lines.count - 1]] : Array(lines.prefix(1))
+}
+
+/// Runs `command` on `text` with each of `flagSets` and several block sizes, on three threads
+/// and on one, and expects the same status, output and error; from a file, and at one block
+/// size piped.
+func expectSameAsOneThread(
+  _ command: [String], _ text: String, _ name: String, flagSets: [[String]]
+) throws {
+  let path = try Tool.file(text)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  for flags in flagSets {
+    for chunkSize in ["1", "3", "8", "64"] {
+      let base = command + ["--chunk-size", chunkSize] + flags + [path]
+      let one = try Tool.run(base + ["--threads", "1"])
+      let many = try Tool.run(base + ["--threads", "3"])
+      let what = "\(command) \(flags), \(name), chunks of \(chunkSize)"
+      #expect(many.status == one.status, "\(what): \(many.stderr)")
+      #expect(many.stdout == one.stdout, "\(what)")
+      #expect(errorSummary(many.stderr) == errorSummary(one.stderr), "\(what): \(many.stderr)")
+      // A file is mapped; a pipe is read, block after block.
+      guard chunkSize == "3" else { continue }
+      let piped = try Tool.run(
+        command + ["--chunk-size", chunkSize, "--threads", "3"] + flags, pipedPath: path)
+      #expect(piped.status == one.status, "\(what), piped: \(piped.stderr)")
+      #expect(piped.stdout == one.stdout, "\(what), piped")
+      #expect(
+        errorSummary(piped.stderr)
+          == errorSummary(one.stderr).map { $0.replacing(path, with: "<stdin>") },
+        "\(what), piped: \(piped.stderr)")
+    }
   }
 }
