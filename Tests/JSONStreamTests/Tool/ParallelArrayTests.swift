@@ -89,4 +89,19 @@ struct ParallelArrayTests {
       try expectSameAsOneThread(command, text, name, flagSets: flagSets)
     }
   }
+
+  @Test("a larger array on several threads, from a file and from standard input")
+  func severalThreads() throws {
+    let records = (0..<2_000).map { #"{"id":\#($0),"name":"n\#($0)","tags":["a","b"]}"# }
+    let text = Self.array(records)
+    let path = try Tool.file(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let filter = ["select", "--chunk-size", "512", "$[?@.id >= 1990].name"]
+    let one = try Tool.run(filter + ["--threads", "1", path])
+    #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 10)
+    #expect(try Tool.run(filter + ["--threads", "2", path]).stdout == one.stdout)
+    #expect(try Tool.run(filter + ["--threads", "4"], input: text).stdout == one.stdout)
+    let validate = try Tool.run(["validate", "--chunk-size", "512", "--threads", "2", path])
+    #expect(validate.status == 0)
+  }
 }
