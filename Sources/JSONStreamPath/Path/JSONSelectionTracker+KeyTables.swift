@@ -89,16 +89,10 @@ extension _SelectionTracker {
     advance(from: start, to: end, index: -1, matchesName: matchesName)
     let childStart = keyTableChildren.count
     keyTableChildren.append(contentsOf: states[end..<stateCount])
-    var paths: [Int] = []
-    for position in end..<stateCount {
-      let entry = states[position]
-      let path = Int(truncatingIfNeeded: entry >> 32)
-      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { paths.append(path) }
-    }
+    let paths = pathsEnded(from: end)
     let count = stateCount - end
     stateCount = end
     if paths.isEmpty { return (childStart, count, -1) }
-    paths.sort()
     if let known = keyTableMatches.firstIndex(of: paths) { return (childStart, count, known) }
     keyTableMatches.append(paths)
     return (childStart, count, keyTableMatches.count - 1)

@@ -836,14 +836,19 @@ struct _SelectionTracker {
       match.paths = singlePaths[first]
       return true
     }
-    var matched: [Int] = []
+    match.paths = pathsEnded(from: start)
+    return true
+  }
+
+  /// The paths that the states from `start` complete, in order.
+  func pathsEnded(from start: Int) -> [Int] {
+    var paths: [Int] = []
     for position in start..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
-      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { matched.append(path) }
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { paths.append(path) }
     }
-    match.paths = matched.sorted()
-    return true
+    return paths.sorted()
   }
 }
 

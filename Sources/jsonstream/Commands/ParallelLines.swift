@@ -88,20 +88,23 @@ func processorCount() -> Int {
 }
 
 extension Arguments {
-  /// Whether the input is parsed in blocks of lines on several threads: NDJSON (or any values
-  /// one after another) with more than one thread, and nothing that needs the input whole: a
-  /// limit on its length, a stop after the first value, or select's `--first`.
-  var parsesLinesInParallel: Bool {
-    options.allowMultipleValues && !options.allowTrailingText
-      && options.limits.maxInputLength == .max && threads > 1 && first == nil
+  /// Whether the input may be read in blocks on several threads at all: more than one
+  /// thread, and nothing that needs the input whole (a limit on its length, text after the
+  /// value, a stop after select's `--first` matches).
+  var readsInBlocks: Bool {
+    !options.allowTrailingText && options.limits.maxInputLength == .max && threads > 1
+      && first == nil
   }
 
+  /// Whether the input is parsed in blocks of lines on several threads: NDJSON (or any values
+  /// one after another).
+  var parsesLinesInParallel: Bool { readsInBlocks && options.allowMultipleValues }
+
   /// Whether a top-level array may be parsed in blocks of lines on several threads (if the
-  /// command's output does not depend on where an element is): one value, with nothing that
-  /// needs the input whole, and no comments (a block must not end inside one).
+  /// command's output does not depend on where an element is): one value, and no comments (a
+  /// block must not end inside one).
   var parsesArrayInParallel: Bool {
-    !options.allowMultipleValues && !options.allowTrailingText && !options.allowComments
-      && options.limits.maxInputLength == .max && threads > 1 && first == nil
+    readsInBlocks && !options.allowMultipleValues && !options.allowComments
   }
 
   /// The input read for each block: sixteen chunks (1 MiB by default), but no more than
