@@ -86,6 +86,10 @@ struct _SelectionTracker {
   /// Open containers inside the current match, or inside a subtree nothing can match.
   @usableFromInline var matchDepth = 0
   @usableFromInline var deadDepth = 0
+  /// The member whose key came last leads nowhere: no path continues in its value, no
+  /// engine wants it. Its value then starts without computing a set (a member's scalar
+  /// that no path wants cost as much as one that a path wants).
+  @usableFromInline var nextValueIsDead = false
   /// The match that started last (or, for a held value's results, is being delivered).
   @usableFromInline var match = JSONPathMatch(paths: [])
   /// The key of the member whose value is next, when that value matches.
@@ -323,6 +327,15 @@ struct _SelectionTracker {
   /// it is.
   @usableFromInline
   mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
+    if nextValueIsDead {
+      nextValueIsDead = false
+      pendingStart = -1
+      let inMatch = openMatchFrames > 0
+      if container {
+        if inMatch { matchDepth = 1 } else { deadDepth = 1 }
+      }
+      return inMatch ? .inside : .outside
+    }
     if heldDepth > 0 {
       if container { heldDepth &+= 1 }
       return openMatchFrames > 0 ? .heldInside : .held
@@ -508,6 +521,7 @@ struct _SelectionTracker {
         return .matchStart
       }
       if matchedKey != nil { matchedKey = nil }
+      nextValueIsDead = pendingStart == stateCount
       return .outside
     }
     childWanted = false
@@ -527,6 +541,7 @@ struct _SelectionTracker {
     } else if matchedKey != nil {
       matchedKey = nil
     }
+    nextValueIsDead = !childWanted && pendingStart == stateCount
     return openMatchFrames > 0 ? .inside : .outside
   }
 

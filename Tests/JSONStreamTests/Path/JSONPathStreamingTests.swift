@@ -217,6 +217,30 @@ struct JSONPathStreamingMemoryTests {
     #expect(heldBytes < 1024, "\(heldBytes) bytes held")
   }
 
+  @Test("a member no path continues into is passed over, and still forwarded inside a match")
+  func deadMembers() throws {
+    // Members before, between and after the wanted ones: scalars and containers that no path
+    // reads, at the top, inside a match that holds matches, and inside a filter's candidate.
+    let text = #"""
+      {"x":1,"a":{"c":true,"b":2,"d":{"e":[1,{"b":9}]},"f":"s","g":null},"h":[1],
+       "l":[{"i":0,"m":{"n":1},"k":3,"o":"p"},{"k":1,"i":{"k":5}},{"q":[],"k":4,"r":false}]}
+      """#
+    let bytes = Array(text.utf8)
+    let document = try JSONValue(parsing: bytes)
+    for queries in [
+      ["$.a.b"], ["$.a", "$.a.b"], ["$.a", "$.a.d.e[1].b"], ["$.l[?@.k > 2].i"],
+      ["$.l[?@.k > 2]", "$.l[*].m.n"], ["$.l", "$.l[?@.k == 1].i.k"], ["$.l[*].o"],
+    ] {
+      let paths = try queries.map { try JSONPath($0) }
+      var expected: Selected = []
+      for path in paths { expected += path.selectWithPaths(in: document) }
+      for chunkSize in [1, 4, bytes.count] {
+        let streamed = try selectStreaming(paths, bytes, chunkSize: chunkSize)
+        #expect(sameMatches(streamed, expected), "\(queries), chunks of \(chunkSize)")
+      }
+    }
+  }
+
   @Test("unions give each selector's results in turn; duplicates are kept")
   func unions() throws {
     let bytes = Array(#"{"a":[10,11,12,13],"b":{"x":1,"y":2}}"#.utf8)
