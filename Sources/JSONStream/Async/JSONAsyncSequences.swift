@@ -4,8 +4,14 @@
 // Pull-driven, so backpressure is built in: the next chunk is read only when every output of
 // the previous one has been taken, so nothing is read ahead beyond one chunk plus the value
 // being built. A cancelled task stops reading: the next `next()` throws CancellationError.
-// A sequence of single bytes (such as `URLSession.AsyncBytes`) is fed byte by byte, so an
-// item is delivered as soon as its last byte arrives, never held back to fill a buffer.
+// A sequence of single bytes (such as `URLSession.AsyncBytes`) is gathered into short runs,
+// each fed to the parser at the first byte that may complete an output (see
+// `_AsyncByteRun`): an item is still delivered as soon as its last byte arrives, never held
+// back to fill a buffer, while the parser is called once per run instead of once per byte.
+//
+// The iterators are inlinable, so that they are specialized for the caller's sequence: an
+// `AsyncBytes`-like iterator's `next()` then costs a few instructions per byte, where an
+// unspecialized call through its witness table cost more than parsing the byte.
 
 import JSONStreamCore
 import JSONStreamParser
@@ -16,18 +22,13 @@ import JSONStreamValue
 @usableFromInline
 protocol _AsyncPump {
   associatedtype Output
+  /// The options it parses with (a run of single bytes is cut by them).
+  var options: JSONParseOptions { get }
   /// Reads `chunk`, appending the outputs it completes; when it throws, `outputs` holds every
   /// output completed before the error.
-  mutating func feed(_ chunk: [UInt8], into outputs: inout [Output]) throws
+  mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [Output]) throws
   /// The end of the input, likewise.
   mutating func finish(into outputs: inout [Output]) throws
-}
-
-/// Where an async adapter reads from: chunks, or single bytes.
-@usableFromInline
-enum _AsyncSource<Base: AsyncSequence> {
-  case chunks(Base.AsyncIterator, (Base.Element) -> [UInt8])
-  case bytes(Base.AsyncIterator, (Base.Element) -> UInt8)
 }
 
 /// The iterator all the adapters share.
@@ -38,7 +39,9 @@ enum _AsyncSource<Base: AsyncSequence> {
 /// chunked.
 @usableFromInline
 struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
-  @usableFromInline var source: _AsyncSource<Base>
+  @usableFromInline var iterator: Base.AsyncIterator
+  /// A chunk's bytes; nil when the elements are single bytes (`UInt8`).
+  @usableFromInline let chunkBytes: ((Base.Element) -> [UInt8])?
   @usableFromInline var pump: Pump
   @usableFromInline var outputs: [Pump.Output] = []
   @usableFromInline var next = 0
@@ -46,17 +49,36 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline var finished = false
   /// An error to throw once `outputs` are all returned.
   @usableFromInline var pendingError: (any Error)? = nil
-  /// A byte read from a sequence of bytes, as a chunk: one array, reused for every byte.
-  @usableFromInline var byte: [UInt8] = [0]
+  /// The run of single bytes being read (its first `runLength`): one array, reused.
+  @usableFromInline var run: [UInt8] = []
+  @usableFromInline var runLength = 0
+  /// Where runs end.
+  @usableFromInline var runCutter: _AsyncByteRun
 
-  @usableFromInline
-  init(source: _AsyncSource<Base>, pump: Pump) {
-    self.source = source
+  @inlinable
+  init(
+    iterator: Base.AsyncIterator, chunkBytes: ((Base.Element) -> [UInt8])?, pump: Pump
+  ) {
+    self.iterator = iterator
+    self.chunkBytes = chunkBytes
     self.pump = pump
+    runCutter = _AsyncByteRun(options: pump.options)
   }
 
-  @usableFromInline
+  /// The next output: most calls return one already made, in a few instructions.
+  @inlinable @inline(__always)
   mutating func next() async throws -> Pump.Output? {
+    if next < outputs.count {
+      defer { next &+= 1 }
+      return outputs[next]
+    }
+    return try await readThenNext()
+  }
+
+  /// Reads until there is an output, the end or an error. Single bytes are read in its loop
+  /// (`readRun` is inlined): a call of an async function per run cost more than the run.
+  @inlinable
+  mutating func readThenNext() async throws -> Pump.Output? {
     while next == outputs.count {
       if let error = pendingError {
         pendingError = nil
@@ -67,7 +89,11 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
       next = 0
       do {
         try Task.checkCancellation()
-        try await readMore()
+        if let chunkBytes {
+          try await readChunk(chunkBytes)
+        } else {
+          try await readRun()
+        }
       } catch {
         finished = true
         pendingError = error
@@ -77,29 +103,124 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
     return outputs[next]
   }
 
-  /// Reads the next chunk or byte (or the end) into the pump, appending what it completes.
-  @usableFromInline
-  mutating func readMore() async throws {
-    switch source {
-    case .chunks(var iterator, let bytes):
-      let element = try await iterator.next()
-      source = .chunks(iterator, bytes)
-      if let element {
-        try pump.feed(bytes(element), into: &outputs)
-      } else {
-        finished = true
-        try pump.finish(into: &outputs)
+  /// Reads the next chunk (or the end) into the pump, appending what it completes.
+  @inlinable
+  mutating func readChunk(_ bytes: (Base.Element) -> [UInt8]) async throws {
+    if let element = try await iterator.next() {
+      try pump.feed(bytes(element)[...], into: &outputs)
+    } else {
+      finished = true
+      try pump.finish(into: &outputs)
+    }
+  }
+
+  /// Reads single bytes up to the end of a run (see `_AsyncByteRun`), or the end, into the
+  /// pump, appending what they complete.
+  @inlinable @inline(__always)
+  mutating func readRun() async throws {
+    runLength = 0
+    var ended = false
+    do {
+      while true {
+        guard let element = try await iterator.next() else {
+          ended = true
+          break
+        }
+        // The elements are `UInt8` (only the entry points for bytes make this iterator
+        // without `chunkBytes`): specialized, the cast is no code at all.
+        let byte = element as! UInt8
+        if runLength < run.count { run[runLength] = byte } else { run.append(byte) }
+        runLength &+= 1
+        if runCutter.cuts(after: byte) || runLength == _AsyncByteRun.limit { break }
       }
-    case .bytes(var iterator, let byte):
-      let element = try await iterator.next()
-      source = .bytes(iterator, byte)
-      if let element {
-        self.byte[0] = byte(element)
-        try pump.feed(self.byte, into: &outputs)
-      } else {
-        finished = true
-        try pump.finish(into: &outputs)
+    } catch {
+      // The bytes before the failure go first: their own error, if any, came first.
+      try pump.feed(run[..<runLength], into: &outputs)
+      throw error
+    }
+    if runLength > 0 { try pump.feed(run[..<runLength], into: &outputs) }
+    if ended {
+      finished = true
+      try pump.finish(into: &outputs)
+    }
+  }
+}
+
+/// Where a run of single bytes is cut: at a byte after which the parser may have an output
+/// that it did not have before. A string's bytes are held back up to its closing quote, and
+/// outside strings the bytes of a number or a literal up to the byte that ends it: a bracket,
+/// a comma, a colon, white space, or the last letter of `true`, `false`, `null`, `NaN` and
+/// `Infinity`. White space after white space, a comma or a bracket completes nothing and is
+/// held back too. A line feed or a record separator always cuts (they end documents).
+///
+/// A lexer of three flags, not a parser: on valid input it cuts at least wherever the parser
+/// completes something (the tests hold it to that on every byte of their documents); on
+/// invalid input it may cut late, so a syntax error is found at the next byte that cuts, or at
+/// the end. With comments allowed, a quote may open a comment's text rather than a string:
+/// strings are then not followed, and every quote cuts.
+@usableFromInline
+struct _AsyncByteRun {
+  /// The most bytes held back: a long string is fed in pieces.
+  @inlinable static var limit: Int { 4096 }
+
+  /// Whether strings are followed (not with comments allowed).
+  @usableFromInline let followsStrings: Bool
+  @usableFromInline var inString = false
+  @usableFromInline var escaped = false
+  /// The last byte outside strings was part of a number or a literal, which the next byte
+  /// may end.
+  @usableFromInline var afterScalar = false
+
+  @inlinable
+  init(options: JSONParseOptions) {
+    followsStrings = !options.allowComments
+  }
+
+  /// Whether the run ends with `byte`.
+  @inlinable @inline(__always)
+  mutating func cuts(after byte: UInt8) -> Bool {
+    if inString {
+      if escaped {
+        escaped = false
+        return false
       }
+      if byte == UInt8(ascii: "\\") {
+        escaped = true
+        return false
+      }
+      if byte == UInt8(ascii: "\"") {
+        inString = false
+        return true
+      }
+      if byte < 0x20 {
+        // Not in a valid string: the input failed, or a line or record of its own begins.
+        inString = false
+        return true
+      }
+      return false
+    }
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+      UInt8(ascii: "."):
+      afterScalar = true
+      return false
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+      afterScalar = true
+      // The last letters of true, false, null, NaN and Infinity.
+      return byte == UInt8(ascii: "e") || byte == UInt8(ascii: "l") || byte == UInt8(ascii: "N")
+        || byte == UInt8(ascii: "y")
+    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ","),
+      UInt8(ascii: ":"):
+      defer { afterScalar = false }
+      return afterScalar
+    case UInt8(ascii: "\""):
+      inString = followsStrings
+      afterScalar = false
+      return true
+    default:
+      // Brackets, line feeds, record separators, and anything else.
+      afterScalar = false
+      return true
     }
   }
 }
@@ -109,26 +230,20 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
 struct _JSONAsyncInput<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline let base: Base
   @usableFromInline let makePump: () -> Pump
+  /// A chunk's bytes; nil when the elements are single bytes (`UInt8`).
   @usableFromInline let chunkBytes: ((Base.Element) -> [UInt8])?
-  @usableFromInline let byte: ((Base.Element) -> UInt8)?
 
-  @usableFromInline
-  init(
-    base: Base, makePump: @escaping () -> Pump, chunkBytes: ((Base.Element) -> [UInt8])?,
-    byte: ((Base.Element) -> UInt8)?
-  ) {
+  @inlinable
+  init(base: Base, makePump: @escaping () -> Pump, chunkBytes: ((Base.Element) -> [UInt8])?) {
     self.base = base
     self.makePump = makePump
     self.chunkBytes = chunkBytes
-    self.byte = byte
   }
 
-  @usableFromInline
+  @inlinable
   func makeIterator() -> _JSONAsyncIterator<Base, Pump> {
-    let iterator = base.makeAsyncIterator()
-    let source: _AsyncSource<Base> =
-      byte != nil ? .bytes(iterator, byte!) : .chunks(iterator, chunkBytes!)
-    return _JSONAsyncIterator(source: source, pump: makePump())
+    _JSONAsyncIterator(
+      iterator: base.makeAsyncIterator(), chunkBytes: chunkBytes, pump: makePump())
   }
 }
 
@@ -139,22 +254,24 @@ public struct JSONEventSequence<Base: AsyncSequence>: AsyncSequence {
   public typealias Element = JSONEvent
   @usableFromInline let input: _JSONAsyncInput<Base, _EventPump>
 
-  @usableFromInline
+  @inlinable
   init(_ input: _JSONAsyncInput<Base, _EventPump>) { self.input = input }
 
   /// Reads input only as events are asked for (see `next()`).
   public struct AsyncIterator: AsyncIteratorProtocol {
     @usableFromInline var base: _JSONAsyncIterator<Base, _EventPump>
 
-    @usableFromInline
+    @inlinable
     init(_ base: _JSONAsyncIterator<Base, _EventPump>) { self.base = base }
 
     /// The next event; every event read before an error is returned before the error is
     /// thrown, once; after it, nil.
+    @inlinable
     public mutating func next() async throws -> JSONEvent? { try await base.next() }
   }
 
   /// An iterator that reads the input as events are asked for.
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
@@ -165,22 +282,24 @@ public struct JSONItemSequence<Base: AsyncSequence>: AsyncSequence {
   public typealias Element = JSONItemStreamer.Item
   @usableFromInline let input: _JSONAsyncInput<Base, _ItemPump>
 
-  @usableFromInline
+  @inlinable
   init(_ input: _JSONAsyncInput<Base, _ItemPump>) { self.input = input }
 
   /// Reads input only as items are asked for (see `next()`).
   public struct AsyncIterator: AsyncIteratorProtocol {
     @usableFromInline var base: _JSONAsyncIterator<Base, _ItemPump>
 
-    @usableFromInline
+    @inlinable
     init(_ base: _JSONAsyncIterator<Base, _ItemPump>) { self.base = base }
 
     /// The next item; every item completed before an error is returned before the error is
     /// thrown, once; after it, nil.
+    @inlinable
     public mutating func next() async throws -> JSONItemStreamer.Item? { try await base.next() }
   }
 
   /// An iterator that reads the input as items are asked for.
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
@@ -192,22 +311,24 @@ public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
   public typealias Element = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline let input: _JSONAsyncInput<Base, _DocumentPump>
 
-  @usableFromInline
+  @inlinable
   init(_ input: _JSONAsyncInput<Base, _DocumentPump>) { self.input = input }
 
   /// Reads input only as documents are asked for (see `next()`).
   public struct AsyncIterator: AsyncIteratorProtocol {
     @usableFromInline var base: _JSONAsyncIterator<Base, _DocumentPump>
 
-    @usableFromInline
+    @inlinable
     init(_ base: _JSONAsyncIterator<Base, _DocumentPump>) { self.base = base }
 
     /// The next document, or the failure of one that is skipped; every document completed
     /// before an error is returned before the error is thrown, once; after it, nil.
+    @inlinable
     public mutating func next() async throws -> Element? { try await base.next() }
   }
 
   /// An iterator that reads the input as documents are asked for.
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input.makeIterator()) }
 }
 
@@ -217,6 +338,7 @@ public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
 @usableFromInline
 struct _EventPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONEventCollector>
+  @usableFromInline var options: JSONParseOptions { parser.options }
 
   @usableFromInline
   init(options: JSONParseOptions) {
@@ -224,15 +346,26 @@ struct _EventPump: _AsyncPump {
   }
 
   @usableFromInline
-  mutating func feed(_ chunk: [UInt8], into outputs: inout [JSONEvent]) throws {
-    defer { outputs += parser.handler.takeEvents() }
+  mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [JSONEvent]) throws {
+    defer { moveEvents(into: &outputs) }
     try parser.feed(chunk)
   }
 
   @usableFromInline
   mutating func finish(into outputs: inout [JSONEvent]) throws {
-    defer { outputs += parser.handler.takeEvents() }
+    defer { moveEvents(into: &outputs) }
     try parser.finish()
+  }
+
+  /// The collector's events, moved: into empty outputs by swapping the arrays, which keeps
+  /// both buffers (a copy retained and released each event's string).
+  mutating func moveEvents(into outputs: inout [JSONEvent]) {
+    if outputs.isEmpty {
+      swap(&outputs, &parser.handler.events)
+    } else {
+      outputs += parser.handler.events
+      parser.handler.events.removeAll(keepingCapacity: true)
+    }
   }
 }
 
@@ -240,6 +373,7 @@ struct _EventPump: _AsyncPump {
 @usableFromInline
 struct _ItemPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONItemStreamer>
+  @usableFromInline var options: JSONParseOptions { parser.options }
 
   @usableFromInline
   init(paths: [JSONPath], options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
@@ -248,7 +382,8 @@ struct _ItemPump: _AsyncPump {
   }
 
   @usableFromInline
-  mutating func feed(_ chunk: [UInt8], into outputs: inout [JSONItemStreamer.Item]) throws {
+  mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [JSONItemStreamer.Item]) throws
+  {
     defer { outputs += parser.handler.takeItems() }
     try parser.feed(chunk)
   }
@@ -266,12 +401,13 @@ struct _DocumentPump: _AsyncPump {
   @usableFromInline
   typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline var reader: JSONDocumentReader
+  @usableFromInline var options: JSONParseOptions { reader.options }
 
   @usableFromInline
   init(reader: JSONDocumentReader) { self.reader = reader }
 
   @usableFromInline
-  mutating func feed(_ chunk: [UInt8], into outputs: inout [Output]) throws {
+  mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [Output]) throws {
     outputs += try reader.feed(chunk)
     // The reader returns what an error's chunk completed and keeps the error for its next
     // call: take it now, so it follows those documents.
@@ -316,13 +452,13 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   /// ```swift
   /// for try await event in chunks.jsonEvents() { print(event) }
   /// ```
+  @inlinable
   public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
     -> JSONEventSequence<Self>
   {
     JSONEventSequence(
       _JSONAsyncInput(
-        base: self, makePump: { _EventPump(options: options) }, chunkBytes: { Array($0) },
-        byte: nil))
+        base: self, makePump: { _EventPump(options: options) }, chunkBytes: { Array($0) }))
   }
 
   /// Each value `paths` select, as soon as it is complete (see ``JSONItemStreamer``).
@@ -332,6 +468,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   ///   handle(item.value)
   /// }
   /// ```
+  @inlinable
   public func jsonItems(
     paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
@@ -339,7 +476,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
     JSONItemSequence(
       _JSONAsyncInput(
         base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys),
-        chunkBytes: { Array($0) }, byte: nil))
+        chunkBytes: { Array($0) }))
   }
 
   /// Each document of a stream of many (NDJSON by default; see ``JSONDocumentReader``).
@@ -349,6 +486,7 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
   ///   switch result { case .success(let doc): … case .failure(let failure): log(failure) }
   /// }
   /// ```
+  @inlinable
   public func jsonDocuments(
     framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
@@ -357,32 +495,34 @@ extension AsyncSequence where Element: Sequence, Element.Element == UInt8 {
       _JSONAsyncInput(
         base: self,
         makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
-        chunkBytes: { Array($0) }, byte: nil))
+        chunkBytes: { Array($0) }))
   }
 }
 
 extension AsyncSequence where Element == UInt8 {
   /// The parser's events, as values, fed byte by byte as the bytes arrive.
+  @inlinable
   public func jsonEvents(options: JSONParseOptions = JSONParseOptions())
     -> JSONEventSequence<Self>
   {
     JSONEventSequence(
       _JSONAsyncInput(
-        base: self, makePump: { _EventPump(options: options) }, chunkBytes: nil, byte: { $0 }))
+        base: self, makePump: { _EventPump(options: options) }, chunkBytes: nil))
   }
 
   /// Each value `paths` select, as soon as its last byte arrives.
+  @inlinable
   public func jsonItems(
     paths: [JSONPath], options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
   ) -> JSONItemSequence<Self> {
     JSONItemSequence(
       _JSONAsyncInput(
-        base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil,
-        byte: { $0 }))
+        base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil))
   }
 
   /// Each document of a stream of many, as soon as its last byte arrives.
+  @inlinable
   public func jsonDocuments(
     framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins, skipsInvalidDocuments: Bool = false
@@ -391,6 +531,6 @@ extension AsyncSequence where Element == UInt8 {
       _JSONAsyncInput(
         base: self,
         makePump: _DocumentPump.maker(framing, options, duplicateKeys, skipsInvalidDocuments),
-        chunkBytes: nil, byte: { $0 }))
+        chunkBytes: nil))
   }
 }

@@ -3,6 +3,8 @@ import JSONStreamTestSupport
 import Synchronization
 import Testing
 
+@testable import JSONStream
+
 /// Chunks served one by one, counting how many were asked for; endless when `repeating`.
 struct CountingChunks: AsyncSequence, Sendable {
   typealias Element = [UInt8]
@@ -99,6 +101,107 @@ struct AsyncTests {
     }
     #expect(values == [["n": 1], ["n": 2]])
     #expect(failedLines == [2])
+  }
+
+  @Test("single bytes are fed in runs cut at every byte that completes an output")
+  func byteRuns() throws {
+    var lenient = JSONParseOptions()
+    lenient.allowComments = true
+    lenient.allowNonFiniteNumbers = true
+    lenient.allowTrailingCommas = true
+    var several = JSONParseOptions()
+    several.allowMultipleValues = true
+    var cases: [(name: String, bytes: [UInt8], options: JSONParseOptions)] = [
+      #"{"a" : [1, -2.5e+3 ,true,false ,null,"x\"y\\",{}],"b":{"c":[]} , "d":0}"#,
+      "[ 1 , 2 ]", "[\n  12,\n  \"ab\",\n  [ ]\n]\n", #"{"é":"ü\u00e9\ud83d\ude00"}"#, "7",
+    ].map { ($0, Array($0.utf8), JSONParseOptions()) }
+    cases += ["1 2 [3]\n\"x\" true\nnull\t4", "{}{}[]\"a\"\"b\""].map {
+      ($0, Array($0.utf8), several)
+    }
+    cases += [
+      "[NaN, -Infinity, Infinity,1]", "/* \" */ [1, // \"\n 2, /*x*/ 3,]",
+      #"{"a":1, /* } */ "b" : [true, ], }"#,
+    ].map { ($0, Array($0.utf8), lenient) }
+    if SharedData.hasJSONTestSuite {
+      for (name, bytes) in try SharedData.files(in: SharedData.jsonTestSuite, prefix: "y_") {
+        cases.append((name, bytes, JSONParseOptions()))
+      }
+    }
+    if SharedData.hasCorpus {
+      for name in SharedData.corpusNames {
+        cases.append(
+          (name, Array(try SharedData.corpusFile(name).prefix(16_384)), JSONParseOptions()))
+      }
+    }
+    let everything = [try JSONPath("$..*")]
+    for (name, bytes, options) in cases {
+      var events = JSONParser(handler: JSONEventCollector(), options: options)
+      expectCutsComplete(name + ", events", bytes, options) {
+        try events.feed($0)
+        return events.handler.takeEvents().count
+      }
+      var items = JSONParser(handler: JSONItemStreamer(paths: everything), options: options)
+      expectCutsComplete(name + ", items", bytes, options) {
+        try items.feed($0)
+        return items.handler.takeItems().count
+      }
+      // A line that fails is a syntax error, which may be found at the next cut: only the
+      // documents count.
+      var documents = JSONDocumentReader(options: options, skipsInvalidDocuments: true)
+      expectCutsComplete(name + ", documents", bytes, options) {
+        try documents.feed($0).filter { (try? $0.get()) != nil }.count
+      }
+    }
+  }
+
+  @Test("single bytes: what came before the source's error is read first, its own error first")
+  func byteRunsBeforeAnError() async throws {
+    struct SourceFailed: Error {}
+    func failing(after text: String) -> AsyncThrowingStream<UInt8, any Error> {
+      AsyncThrowingStream { continuation in
+        for byte in text.utf8 { continuation.yield(byte) }
+        continuation.finish(throwing: SourceFailed())
+      }
+    }
+    // The values complete before the failure come out, then the source's error.
+    var values: [JSONValue] = []
+    do {
+      for try await item in failing(after: "[1, \"a\", tru").jsonItems(paths: [try JSONPath("$[*]")]
+      ) {
+        values.append(item.value)
+      }
+      Issue.record("no error")
+    } catch is SourceFailed {
+      #expect(values == [1, "a"])
+    }
+    // `x` is held back in a run when the source fails: fed first, it fails the parse, which
+    // came first in the input.
+    var events = 0
+    do {
+      for try await _ in failing(after: "[1,x").jsonEvents() { events += 1 }
+      Issue.record("no error")
+    } catch let error as JSONParseError {
+      #expect(events == 2)
+      #expect(error.offset == 3)
+    }
+  }
+
+  /// Feeds `bytes` one at a time to `feed` (which returns how many outputs the byte completed)
+  /// and expects the byte-run cutter to cut at each byte that completed one, up to the first
+  /// error.
+  func expectCutsComplete(
+    _ name: String, _ bytes: [UInt8], _ options: JSONParseOptions,
+    _ feed: ([UInt8]) throws -> Int
+  ) {
+    var cutter = _AsyncByteRun(options: options)
+    for (offset, byte) in bytes.enumerated() {
+      let cuts = cutter.cuts(after: byte)
+      guard let completed = try? feed([byte]) else { return }
+      if completed > 0 && !cuts {
+        Issue.record("\(name): byte \(offset) (\(byte)) completes an output but is held back")
+        return
+      }
+    }
   }
 
   @Test("backpressure: a chunk is read only when the items of the last one are taken")
