@@ -44,6 +44,31 @@ struct Harness {
     return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
   }
 
+  /// ``compare(_:_:)`` of an async operation of ours with a synchronous peer, both timed on
+  /// the calling task.
+  func compareAsync<R>(_ ours: () async throws -> R, _ peer: () throws -> R) async rethrows -> (
+    ours: Double, peer: Double
+  ) {
+    let clock = ContinuousClock()
+    var oursSamples: [Double] = []
+    var peerSamples: [Double] = []
+    for run in 0..<(warmups + max(1, runs)) {
+      var start = clock.now
+      blackHole(try await ours())
+      let oursTime = seconds(clock.now - start)
+      start = clock.now
+      blackHole(try peer())
+      let peerTime = seconds(clock.now - start)
+      if run >= warmups {
+        oursSamples.append(oursTime)
+        peerSamples.append(peerTime)
+      }
+    }
+    oursSamples.sort()
+    peerSamples.sort()
+    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+  }
+
   func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
@@ -74,13 +99,22 @@ struct Row {
   var peerName: String? = nil
   var peer: Double? = nil
   var target: Double? = nil
+  /// A target for our own speed, in MB/s, where there is no peer ratio to meet.
+  var rateTarget: Double? = nil
 
   var oursRate: Double { Double(bytes) / ours / 1e6 }
   var peerRate: Double? { peer.map { Double(bytes) / $0 / 1e6 } }
   var ratio: Double? { peerRate.map { oursRate / $0 } }
   var meetsTarget: Bool? {
+    if let rateTarget { return oursRate >= rateTarget }
     guard let target, let ratio else { return nil }
     return ratio >= target
+  }
+
+  /// The target as the table writes it.
+  var targetText: String? {
+    if let rateTarget { return String(format: "≥ %.0f MB/s", rateTarget) }
+    return target.map { String(format: "≥ %.1f×", $0) }
   }
 
   static var header: String {
@@ -93,8 +127,8 @@ struct Row {
     if let peerName, let peerRate, let ratio {
       text += peerName.padding(30) + format(peerRate).padding(11)
       text += String(format: "%.2f×", ratio).padding(8)
-      if let target, let meets = meetsTarget {
-        text += String(format: "≥ %.1f× %@", target, meets ? "met" : "NOT MET")
+      if let targetText, let meets = meetsTarget {
+        text += targetText + (meets ? " met" : " NOT MET")
       }
     }
     return text
