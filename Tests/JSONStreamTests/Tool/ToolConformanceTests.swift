@@ -99,11 +99,14 @@ enum ToolMatrix {
     },
   ]
 
-  /// A patch file holding `text`, for the whole test run.
+  /// A patch file holding `text`, for the whole test run. Named by its text (as hex), so
+  /// that every run reuses the same few files instead of leaving new ones behind; written
+  /// atomically, so that runs at the same time see the whole file.
   static func patchFile(_ text: String) -> String {
+    let name = text.utf8.map { String($0, radix: 16) }.joined()
     let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("tool-matrix-patch-\(UUID().uuidString).json").path
-    try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      .appendingPathComponent("jsonstream-tool-matrix-patch-\(name).json").path
+    try! Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     return path
   }
 
