@@ -87,37 +87,19 @@ enum AsyncBenchmarks {
       let chunks = chunks(bytes)
       try await measure(
         "async events, 64 KiB chunks", name, bytes.count, target: 0.8,
-        ours: {
-          var count = 0
-          for try await _ in AsyncChunks(chunks: chunks).jsonEvents() { count &+= 1 }
-          return count
-        },
+        ours: { try await count(AsyncChunks(chunks: chunks).jsonEvents()) },
         peer: "the parser, same handler", { try syncEvents(chunks) })
       try await measure(
         "async items, 64 KiB chunks", name, bytes.count, target: 0.8,
-        ours: {
-          var count = 0
-          for try await _ in AsyncChunks(chunks: chunks).jsonItems(paths: items) { count &+= 1 }
-          return count
-        },
+        ours: { try await count(AsyncChunks(chunks: chunks).jsonItems(paths: items)) },
         peer: "the parser, same handler", { try syncItems(chunks, items) })
       try await measure(
         "async events, single bytes", name, bytes.count, rateTarget: 100,
-        ours: {
-          var count = 0
-          for try await _ in BufferedAsyncBytes(chunks: chunks).jsonEvents() { count &+= 1 }
-          return count
-        },
+        ours: { try await count(BufferedAsyncBytes(chunks: chunks).jsonEvents()) },
         peer: "the parser, 64 KiB chunks", { try syncEvents(chunks) })
       try await measure(
         "async items, single bytes", name, bytes.count, rateTarget: 100,
-        ours: {
-          var count = 0
-          for try await _ in BufferedAsyncBytes(chunks: chunks).jsonItems(paths: items) {
-            count &+= 1
-          }
-          return count
-        },
+        ours: { try await count(BufferedAsyncBytes(chunks: chunks).jsonItems(paths: items)) },
         peer: "the parser, 64 KiB chunks", { try syncItems(chunks, items) })
     }
     return rows
@@ -135,19 +117,20 @@ enum AsyncBenchmarks {
     let chunks = chunks(bytes)
     let items = [try JSONPath("$.*[*]")]
     return try runBlocking {
-      var count = 0
       switch operation {
-      case "asyncchunks":
-        for try await _ in AsyncChunks(chunks: chunks).jsonEvents() { count &+= 1 }
-      case "asyncbytes":
-        for try await _ in BufferedAsyncBytes(chunks: chunks).jsonEvents() { count &+= 1 }
+      case "asyncchunks": return try await count(AsyncChunks(chunks: chunks).jsonEvents())
+      case "asyncbytes": return try await count(BufferedAsyncBytes(chunks: chunks).jsonEvents())
       default:
-        for try await _ in BufferedAsyncBytes(chunks: chunks).jsonItems(paths: items) {
-          count &+= 1
-        }
+        return try await count(BufferedAsyncBytes(chunks: chunks).jsonItems(paths: items))
       }
-      return count
     }
+  }
+
+  /// The outputs of `sequence`, counted one by one.
+  static func count<Outputs: AsyncSequence>(_ sequence: Outputs) async throws -> Int {
+    var count = 0
+    for try await _ in sequence { count &+= 1 }
+    return count
   }
 
   /// The events of `chunks`, taken from the collector after each chunk, counted one by one.
