@@ -13,16 +13,20 @@ final class _Projection {
   let path: Int
   let step: Int
   let expression: _FilterExpression
-  /// The member name lists the filter reads (`@.a.b` is `["a", "b"]`), and their probe paths.
+  /// The member name lists the filter reads (`@.a.b` is `["a", "b"]`), and their probe paths
+  /// (constants: a stored `var` of a class was checked for exclusive access at each read).
   let probeNames: [[String]]
-  var probePaths: [Int] = []
+  let probePaths: [Int]
   /// Whether a probe's names extend another's (`@.a` and `@.a.b`): the longer is then found
   /// in the shorter's value when its own path was not followed.
   let hasNestedProbes: Bool
 
   /// The projection of `path`'s `step`, when the step is one filter of a child segment that
   /// reads only members by name, and the rest of the path is names, indexes and wildcards.
-  init?(path: Int, step: Int, segments: [JSONPathQuery.Segment], firstStep: Int) {
+  /// Its probe paths are numbered from `firstProbePath`, one per name list.
+  init?(
+    path: Int, step: Int, segments: [JSONPathQuery.Segment], firstStep: Int, firstProbePath: Int
+  ) {
     let index = step - firstStep
     let segment = segments[index]
     guard !segment.isDescendant, segment.selectors.count == 1,
@@ -35,6 +39,7 @@ final class _Projection {
     var unique: [[String]] = []
     for list in names where !unique.contains(list) { unique.append(list) }
     probeNames = unique
+    probePaths = Array(firstProbePath..<firstProbePath + unique.count)
     hasNestedProbes = unique.contains { list in
       unique.contains { $0.count < list.count && list.starts(with: $0) }
     }

@@ -246,10 +246,9 @@ struct _SelectionTracker {
           guard
             let projection = _Projection(
               path: path, step: step, segments: paths[path].query.segments,
-              firstStep: pathStarts[path])
+              firstStep: pathStarts[path], firstProbePath: pathStarts.count)
           else { continue }
           for memberNames in projection.probeNames {
-            projection.probePaths.append(pathStarts.count)
             pathStarts.append(steps.count)
             for name in memberNames {
               var compiled = _CompiledStep(isDescendant: false)
@@ -625,8 +624,8 @@ struct _SelectionTracker {
       stateCount = heldSetStart
       return
     }
-    let child = _SelectedChild(location: heldLocation, value: value)
     if heldWanted {
+      let child = _SelectedChild(location: heldLocation, value: value)
       var output: [_SelectedChild] = []
       for index in frames[frames.count - 1].engineStart..<engines.count {
         output.removeAll(keepingCapacity: true)
@@ -649,14 +648,14 @@ struct _SelectionTracker {
     }
     if matchedPath >= 0 {
       let paths = matched.isEmpty ? singlePaths[matchedPath] : (matched + [matchedPath]).sorted()
-      results.append(result(paths: paths, child, steps: []))
+      results.append(result(paths: paths, at: heldLocation, value: value))
     }
     for position in heldSetStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
       let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
       if step != pathEnds[path] && path < userPathCount {
-        evaluate(path: path, from: step, on: child)
+        evaluate(path: path, from: step, on: _SelectedChild(location: heldLocation, value: value))
       }
     }
     stateCount = heldSetStart
@@ -716,7 +715,8 @@ struct _SelectionTracker {
   mutating func report(_ selected: [_SelectedChild], of engine: _SegmentEngine) {
     for child in selected {
       if engine.step + 1 == pathEnds[engine.path] {
-        results.append(result(paths: singlePaths[engine.path], child, steps: []))
+        results.append(
+          result(paths: singlePaths[engine.path], at: child.location, value: child.value))
       } else {
         evaluate(path: engine.path, from: engine.step + 1, on: child)
       }
@@ -726,24 +726,26 @@ struct _SelectionTracker {
   /// The results of `path`'s steps from `step` on, evaluated on the tree of `child`.
   mutating func evaluate(path: Int, from step: Int, on child: _SelectedChild) {
     for (steps, value) in suffixes[step]._selectWithSteps(in: child.value) {
-      results.append(result(paths: singlePaths[path], child, steps: steps, value: value))
+      results.append(
+        result(paths: singlePaths[path], at: child.location, steps: steps, value: value))
     }
   }
 
-  /// A result found `steps` below `child` (the child itself for none).
+  /// The result `value`, found `steps` below the child at `location` (the child itself for
+  /// none).
   func result(
-    paths: [Int], _ child: _SelectedChild, steps: [_PathStep], value: JSONValue? = nil
+    paths: [Int], at location: _PathStep, steps: [_PathStep] = [], value: JSONValue
   ) -> _HeldResult {
     var match = JSONPathMatch(paths: paths)
-    switch steps.last ?? child.location {
+    switch steps.last ?? location {
     case .name(let key): match.key = key
     case .index(let index): match.index = index
     case .root: break
     }
     if reportsPaths {
-      match.normalizedPath = _PathStep.normalizedPath(frameLocations + [child.location] + steps)
+      match.normalizedPath = _PathStep.normalizedPath(frameLocations + [location] + steps)
     }
-    return _HeldResult(match: match, value: value ?? child.value)
+    return _HeldResult(match: match, value: value)
   }
 
   // MARK: Sets
