@@ -39,9 +39,7 @@ struct Harness {
       peerSamples.append(try time(peer))
     }
     blackHole(kept)
-    oursSamples.sort()
-    peerSamples.sort()
-    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+    return (median(oursSamples), median(peerSamples))
   }
 
   /// ``compare(_:_:)`` of an async operation of ours with a synchronous peer, both timed on
@@ -64,10 +62,11 @@ struct Harness {
         peerSamples.append(peerTime)
       }
     }
-    oursSamples.sort()
-    peerSamples.sort()
-    return (oursSamples[oursSamples.count / 2], peerSamples[peerSamples.count / 2])
+    return (median(oursSamples), median(peerSamples))
   }
+
+  /// The middle sample (the upper middle for an even count).
+  func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
 
   func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
