@@ -131,6 +131,18 @@ package struct JSONNodeCursor {
     return (position, value(position))
   }
 
+  /// `member(_:hint:)` of a key given as a string (made contiguous if it is not).
+  @inlinable @inline(__always)
+  package func member(named key: inout String, hint: Int) -> (Int, JSONNodeCursor)? {
+    key.withUTF8 { member($0, hint: hint) }
+  }
+
+  /// `position(ofKey:hint:)` of a key given as a string (made contiguous if it is not).
+  @inlinable
+  package func position(ofKey key: inout String, hint: Int) -> Int? {
+    key.withUTF8 { position(ofKey: $0, hint: hint) }
+  }
+
   /// The position of the member with `key` in an object, looking from `hint` on first:
   /// decoders ask for keys mostly in document order, some of them absent.
   @inlinable

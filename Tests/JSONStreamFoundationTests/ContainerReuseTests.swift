@@ -172,6 +172,26 @@ struct ContainerReuseTests {
     #expect(decoder == nil)
   }
 
+  /// With a key strategy the container has extras (its converted keys), which then hold the
+  /// decoder for it: the same lifetime either way.
+  @Test("with a key strategy, a kept container holds its decoder until it is dropped")
+  func keptWithExtrasThenDropped() throws {
+    let decoder = JSONStreamDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    var kept: Watched? = try decoder.decode(
+      Watched.self, from: Data(#"{"name":"kept","size":2}"#.utf8))
+    for index in 0..<50 {
+      _ = try decoder.decode(
+        [Deferred].self, from: Data(#"[{"name":"n\#(index)","size":\#(index)}]"#.utf8))
+    }
+    #expect(kept?.decoder != nil)
+    #expect(try kept?.container.decode(String.self, forKey: .name) == "kept")
+    #expect(try kept?.container.decode(Int.self, forKey: .size) == 2)
+    weak let watched = kept?.decoder
+    kept = nil
+    #expect(watched == nil)
+  }
+
   /// Reads a super decoder during the call, and watches both decoders.
   final class WatchedSuper: Decodable {
     weak var decoder: _Decoder?

@@ -126,21 +126,11 @@ final class _TypeInfo {
   let mapping: _ModelMapping?
   let conformances: _Conformances
   /// The keys its values' objects write, for the encoder's check for a key written twice.
-  /// Memory of its own: the check reads it for every key, where a stored `var` would be
-  /// checked for exclusive access at run time.
-  let keyOrder: UnsafeMutablePointer<_KeyOrder>
+  let keyOrder = _KeyOrderBox()
 
   init(_ type: Any.Type) {
     conformances = _Conformances.of(type)
     mapping = conformances.model.map(_ModelMapping.init)
-    keyOrder = .allocate(capacity: 1)
-    keyOrder.initialize(to: _KeyOrder())
-  }
-
-  deinit {
-    keyOrder.pointee.deallocate()
-    keyOrder.deinitialize(count: 1)
-    keyOrder.deallocate()
   }
 }
 
@@ -203,79 +193,4 @@ private final class _ConformanceTable: @unchecked Sendable {
     defer { lock.unlock() }
     table[id] = conformances
   }
-}
-
-/// One object per type, made the first time the type is met in a coding call and then found
-/// with a table lookup per use instead of conformance checks, the maps' construction or
-/// generic metadata lookups. The table is looked up in up to `probes` slots from the type's
-/// own, so that types whose slots collide (it depends on where their metadata lies) do not
-/// push each other out and back at every use; past that, a newcomer replaces the one in its
-/// own slot (found again in `byType`, which holds them all).
-struct _TypeTable<Value: AnyObject> {
-  private var slots = [Slot](repeating: Slot(), count: _TypeTable.slotCount)
-  private var byType: [ObjectIdentifier: Value] = [:]
-
-  private struct Slot {
-    var type: ObjectIdentifier? = nil
-    /// Not retained: `byType` holds it.
-    var value: Unmanaged<Value>? = nil
-  }
-
-  private static var slotBits: Int { 6 }
-  private static var slotCount: Int { 1 << slotBits }
-  private static var probes: Int { 4 }
-
-  /// The object of `type`, made by `make` the first time; not retained (a retain and release
-  /// per use showed in profiles): valid as long as this table.
-  @inline(__always)
-  mutating func value(for type: ObjectIdentifier, make: () -> Value) -> Unmanaged<Value> {
-    let home = _slot(of: type, bits: Self.slotBits)
-    for probe in 0..<Self.probes {
-      let slot = (home &+ probe) & (Self.slotCount &- 1)
-      if slots[slot].type == type { return slots[slot].value.unsafelyUnwrapped }
-      if slots[slot].type == nil { break }
-    }
-    return add(type, make)
-  }
-
-  @inline(never)
-  private mutating func add(_ type: ObjectIdentifier, _ make: () -> Value) -> Unmanaged<Value> {
-    let value: Value
-    if let known = byType[type] {
-      value = known
-    } else {
-      value = make()
-      byType[type] = value
-    }
-    let home = _slot(of: type, bits: Self.slotBits)
-    var slot = home
-    for probe in 0..<Self.probes {
-      let free = (home &+ probe) & (Self.slotCount &- 1)
-      if slots[free].type == nil {
-        slot = free
-        break
-      }
-    }
-    slots[slot] = Slot(type: type, value: .passUnretained(value))
-    return .passUnretained(value)
-  }
-}
-
-/// The ``_TypeInfo`` of each type met in one coding call.
-typealias _TypeInfos = _TypeTable<_TypeInfo>
-
-extension _TypeTable where Value == _TypeInfo {
-  /// The info of `type`, not retained: valid as long as this table.
-  @inline(__always)
-  mutating func info(for type: Any.Type) -> Unmanaged<_TypeInfo> {
-    value(for: ObjectIdentifier(type)) { _TypeInfo(type) }
-  }
-}
-
-/// The slot of `type` in a table of 2^`bits` slots: the high bits of its address times a
-/// large odd number (Fibonacci hashing), cheaper than `Hasher` and spread well enough for
-/// metadata addresses.
-@inline(__always)
-func _slot(of type: ObjectIdentifier, bits: Int) -> Int {
-  Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15) >> (64 &- bits))
 }

@@ -47,7 +47,7 @@ extension _Decoder {
 /// What only some keyed containers need, kept apart so that the common container holds one
 /// reference (copying it is most of what `KeyedDecodingContainer`'s box does per key).
 final class _KeyedExtras {
-  /// The container's decoder, held here for it (see `_KeyedContainer.owner`).
+  /// The container's decoder, held here for it (see `_KeyedContainerOwner`).
   let decoder: _Decoder
   /// Its own coding path (see `_PathBase`).
   let ownPath: [any CodingKey]?
@@ -71,42 +71,29 @@ final class _KeyedExtras {
 /// An object's members by coding key.
 ///
 /// What it reads is inline, so that making one allocates only `KeyedDecodingContainer`'s box.
-/// The box copies it for every key it is asked for, a retain and a release per reference in
-/// it: so it holds one, its owner. The position hint changes with every key, so it lives in
-/// the decoder (see `_Decoder.hints`).
+/// The position hint changes with every key, so it lives in the decoder (see
+/// `_Decoder.hints`).
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// Keeps the decoder, and through it the document, alive as long as anything holds the
-  /// container (an `init(from:)` may keep it past the call): the decoder, or the container's
-  /// extras when it has any (they hold the decoder).
-  let owner: AnyObject
-  /// The decoder and the extras, for calls that need not retain them: `owner` holds them.
-  let unretainedDecoder: Unmanaged<_Decoder>
-  let unretainedExtras: Unmanaged<_KeyedExtras>?
+  /// The decoder and the extras, behind one reference.
+  let owner: _KeyedContainerOwner
   let object: JSONNodeCursor
   /// The length of its coding path; also its slot in the decoder's hints.
   let depth: Int
 
-  init(
-    owner: AnyObject, decoder: Unmanaged<_Decoder>, extras: Unmanaged<_KeyedExtras>?,
-    object: JSONNodeCursor, depth: Int
-  ) {
+  init(owner: _KeyedContainerOwner, object: JSONNodeCursor, depth: Int) {
     self.owner = owner
-    unretainedDecoder = decoder
-    unretainedExtras = extras
     self.object = object
     self.depth = depth
   }
 
-  var decoder: _Decoder { unretainedDecoder.takeUnretainedValue() }
+  var decoder: _Decoder { owner.decoder }
 
-  /// Runs `body` with the decoder, not retained (a retain and release per key showed in
-  /// profiles).
   @inline(__always)
   func withDecoder<R>(_ body: (_Decoder) throws -> R) rethrows -> R {
-    try unretainedDecoder._withUnsafeGuaranteedRef(body)
+    try owner.withDecoder(body)
   }
 
-  var extras: _KeyedExtras? { unretainedExtras?.takeUnretainedValue() }
+  var extras: _KeyedExtras? { owner.extras }
 
   /// Reads the value of the member `key` names with `read`, on the container's coding path.
   @inline(__always)
@@ -192,12 +179,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return converted.position(of: name).map(object.value)
       }
     }
-    let hint = withDecoder { $0.hint(depth) }
-    guard let (position, value) = name.withUTF8({ object.member($0, hint: hint.pointee) }) else {
-      return nil
+    return withDecoder { decoder in
+      let hint = decoder.hint(at: depth)
+      guard let (position, value) = object.member(named: &name, hint: hint) else {
+        return nil
+      }
+      decoder.setHint(position &+ 1, at: depth)
+      return value
     }
-    hint.pointee = position &+ 1
-    return value
   }
 
   func value(_ key: Key) throws -> JSONNodeCursor {
@@ -327,17 +316,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try withDecoder { decoder in
       try decoder.with(base) {
         // Only a container with extras can have a mapping: the common one pays one nil check.
-        if unretainedExtras != nil, let mapping,
+        if owner.hasExtras, let mapping,
           let formatter = mapping.dateFormatter(forKey: key.stringValue)
         {
           // The model's own format for this property: its date, or the dates in its value.
           if T.self == Date.self {
             return _same(try decoder.date(value, key, formatter), as: T.self)
           }
-          let enclosing = decoder.storage.pointee.dateFormatter
-          decoder.storage.pointee.dateFormatter = .passUnretained(formatter)
-          defer { decoder.storage.pointee.dateFormatter = enclosing }
-          return try withExtendedLifetime(formatter) {
+          return try decoder.withDateFormatter(formatter) {
             try decoder.decode(type, from: value, key: key)
           }
         }
@@ -373,7 +359,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func superDecoder(under key: any CodingKey) -> any Decoder {
     var name = key.stringValue
     usage?.asked.insert(name)
-    let value = name.withUTF8 { object.position(ofKey: $0, hint: 0) }.map(object.value)
+    let value = object.position(ofKey: &name, hint: 0).map(object.value)
     return decoder.detached(value ?? .null, path: codingPath + [key])
   }
 }
@@ -564,20 +550,16 @@ final class _ConvertedMembers {
 /// generic metadata or conformance: the existential carries them, and
 /// `KeyedDecodingContainerProtocol`'s conformance is read from this one's.
 protocol _KeyedDecoderContainer<Key>: KeyedDecodingContainerProtocol {
-  init(
-    owner: AnyObject, decoder: Unmanaged<_Decoder>, extras: Unmanaged<_KeyedExtras>?,
-    object: JSONNodeCursor, depth: Int)
+  init(owner: _KeyedContainerOwner, object: JSONNodeCursor, depth: Int)
 }
 
 extension _KeyedContainer: _KeyedDecoderContainer {}
 
 /// A `C` of `object`, boxed.
 func _keyedContainer<Key, C: _KeyedDecoderContainer<Key>>(
-  _ type: C.Type, owner: consuming AnyObject, decoder: Unmanaged<_Decoder>,
-  extras: Unmanaged<_KeyedExtras>?, object: JSONNodeCursor, depth: Int
+  _ type: C.Type, owner: consuming _KeyedContainerOwner, object: JSONNodeCursor, depth: Int
 ) -> KeyedDecodingContainer<Key> {
-  KeyedDecodingContainer(
-    C(owner: owner, decoder: decoder, extras: extras, object: object, depth: depth))
+  KeyedDecodingContainer(C(owner: owner, object: object, depth: depth))
 }
 
 /// The container type of one key type: a class of our own, so that one table holds every key
@@ -586,18 +568,4 @@ class _AnyKeyedContainerType {}
 
 final class _KeyedContainerType<Key: CodingKey>: _AnyKeyedContainerType {
   let type: any _KeyedDecoderContainer<Key>.Type = _KeyedContainer<Key>.self
-}
-
-/// The container type of each key type met in one decode call.
-typealias _KeyedContainerTypes = _TypeTable<_AnyKeyedContainerType>
-
-extension _TypeTable where Value == _AnyKeyedContainerType {
-  /// The container type of `Key`.
-  @inline(__always)
-  mutating func type<Key: CodingKey>(keyedBy key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type
-  {
-    value(for: ObjectIdentifier(Key.self)) { _KeyedContainerType<Key>() }._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: _KeyedContainerType<Key>.self).type
-    }
-  }
 }

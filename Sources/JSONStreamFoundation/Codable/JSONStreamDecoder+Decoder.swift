@@ -103,8 +103,22 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// The position hint of keyed containers at `depth`.
   @inline(__always)
-  func hint(_ depth: Int) -> UnsafeMutablePointer<Int> {
-    hints + (depth & (Self.hintCount &- 1))
+  func hint(at depth: Int) -> Int {
+    hints[depth & (Self.hintCount &- 1)]
+  }
+
+  @inline(__always)
+  func setHint(_ hint: Int, at depth: Int) {
+    hints[depth & (Self.hintCount &- 1)] = hint
+  }
+
+  /// Runs `body` with `formatter` as the format of the dates in the value being decoded (see
+  /// `_DecoderState.dateFormatter`), then the enclosing one again.
+  func withDateFormatter<R>(_ formatter: DateFormatter, _ body: () throws -> R) rethrows -> R {
+    let enclosing = storage.pointee.dateFormatter
+    storage.pointee.dateFormatter = .passUnretained(formatter)
+    defer { storage.pointee.dateFormatter = enclosing }
+    return try withExtendedLifetime(formatter, body)
   }
 
   var cursor: JSONNodeCursor { storage.pointee.cursor }
@@ -192,8 +206,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
     // `type`, not `T`: a subclass's metatype passed as its superclass's decodes the subclass,
     // as Foundation's decoder does.
-    let (conformances, mapping) = storage.pointee.types.info(for: type)
-      ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping) }
+    let (conformances, mapping) = storage.pointee.types.withInfo(for: type) {
+      ($0.conformances, $0.mapping)
+    }
     if let array = conformances.decodableArray {
       return try array._decodeElements(from: self, as: T.self)
     }
@@ -528,11 +543,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   {
     let extras = _KeyedContainer<Key>.extras(decoder: self, object: object, base: base)
     let depth = base.depth
-    hint(depth).pointee = 0
+    setHint(0, at: depth)
     return _keyedContainer(
-      storage.pointee.containerTypes.type(keyedBy: Key.self), owner: extras ?? self,
-      decoder: .passUnretained(self),
-      extras: extras.map(Unmanaged.passUnretained), object: object, depth: depth)
+      storage.pointee.containerTypes.type(keyedBy: Key.self),
+      owner: extras.map(_KeyedContainerOwner.init(extras:)) ?? _KeyedContainerOwner(decoder: self),
+      object: object, depth: depth)
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

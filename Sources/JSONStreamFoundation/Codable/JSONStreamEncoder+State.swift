@@ -249,8 +249,9 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try storage.pointee.writer.write(Self.documentValue(value))
     } else {
-      let (conformances, mapping, keyOrder) = storage.pointee.types.info(for: T.self)
-        ._withUnsafeGuaranteedRef { ($0.conformances, $0.mapping, $0.keyOrder) }
+      let (conformances, mapping, keyOrder) = storage.pointee.types.withInfo(for: T.self) {
+        ($0.conformances, $0.mapping, $0.keyOrder.order)
+      }
       storage.pointee.pendingKeyOrder = keyOrder
       storage.pointee.pendingDepth = depth
       if let mapping {
@@ -712,6 +713,23 @@ extension _EncoderOutput {
   }
 }
 
+/// A type's `_KeyOrder` in memory of its own: the encoder's check reads it for every key,
+/// where a class's stored `var` would be checked for exclusive access at run time.
+final class _KeyOrderBox {
+  let order: UnsafeMutablePointer<_KeyOrder>
+
+  init() {
+    order = .allocate(capacity: 1)
+    order.initialize(to: _KeyOrder())
+  }
+
+  deinit {
+    order.pointee.deallocate()
+    order.deinitialize(count: 1)
+    order.deallocate()
+  }
+}
+
 /// The keys a type's objects have written, in the order they first came: distinct, at most
 /// 64. Learned from the first of the type's values in an encode call (whose keys are checked
 /// by their hashes); the objects of the others are then checked against it, a bit per key,
@@ -721,7 +739,7 @@ struct _KeyOrder {
     case unknown, learning, known
   }
   static let capacity = 64
-  /// `count` keys, in memory of its own (freed by `_TypeInfo`).
+  /// `count` keys, in memory of its own (freed by `_KeyOrderBox`).
   let keys = UnsafeMutablePointer<String>.allocate(capacity: capacity)
   /// For JSON text, each key quoted and escaped, and its bytes (empty otherwise): the writer
   /// takes them as they are (see `JSONWriter.writeQuotedKey`).
