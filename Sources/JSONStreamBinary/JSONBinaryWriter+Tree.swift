@@ -46,28 +46,18 @@ extension JSONBinaryWriter {
   /// Writes the container `root` as one value, like replaying its events would.
   @usableFromInline
   mutating func _writeTree(_ root: _Node) throws {
-    let state = _state()
+    // One run for the walk: each node then reaches the state without a uniqueness check.
+    beginEventRun()
+    defer { endEventRun() }
     // The grammar is checked once, for the tree as a whole; inside it, it holds.
-    try beginValue(state)
+    try _beginValue()
     // The writer is moved into the visitor and back, not copied: a copy would share its
     // state, and a flush would copy it.
-    var visitor = _TreeBinaryVisitor(writer: consume self, state: state)
+    var visitor = _TreeBinaryVisitor(writer: consume self)
     defer { self = visitor.writer }
     try visitor.makeRoom()
     try _JSONStorage.walk(root, into: &visitor)
-    try visitor.writer.endValue(state)
-  }
-
-  /// Hands the output on once it reaches the chunk size, as the events would: memory stays
-  /// bounded by the chunk size, whatever the shape of the tree. Then makes room for `room`
-  /// bytes, and sets `checkAt` to the output size at which to come back here.
-  @inlinable
-  mutating func makeRoom(
-    _ state: UnsafeMutablePointer<_BinaryWriterState>, _ room: Int, _ checkAt: inout Int
-  ) throws {
-    if state.pointee.out.count >= chunkSize { try flush() }
-    state.pointee.out.reserve(room)
-    checkAt = Swift.min(chunkSize, state.pointee.out.capacity &- room)
+    try visitor.writer._endValue()
   }
 }
 
@@ -78,68 +68,75 @@ extension JSONBinaryWriter {
 /// twitter.json and citm_catalog.json.
 struct _TreeBinaryVisitor<Sink: JSONOutputSink>: _NodeVisitor {
   var writer: JSONBinaryWriter<Sink>
-  let state: UnsafeMutablePointer<_BinaryWriterState>
   /// Room for a key and a value is made once before them (`makeRoom`), so that their tokens
   /// are written without a check each (see `_BinaryWriterState.maxToken`): 6% fewer
   /// instructions writing citm_catalog.json.
   let room = 2 &* _BinaryWriterState.maxToken
   var checkAt = 0
 
-  init(writer: consuming JSONBinaryWriter<Sink>, state: UnsafeMutablePointer<_BinaryWriterState>) {
-    self.state = state
+  init(writer: consuming JSONBinaryWriter<Sink>) {
     self.writer = writer
   }
 
   var isDone: Bool { false }
 
-  mutating func makeRoom() throws { try writer.makeRoom(state, room, &checkAt) }
+  /// Hands the output on once it reaches the chunk size, as the events would: memory stays
+  /// bounded by the chunk size, whatever the shape of the tree. Then makes room for `room`
+  /// bytes, and sets `checkAt` to the output size at which to come back here.
+  mutating func makeRoom() throws {
+    if writer._box.inRun.out.count >= writer.chunkSize { try writer.flush() }
+    writer._box.inRun.out.reserve(room)
+    checkAt = Swift.min(writer.chunkSize, writer._box.inRun.out.capacity &- room)
+  }
 
   @inline(__always)
-  mutating func visitNull() { state.pointee.writeTag(_BinaryTag.null, checked: false) }
+  mutating func visitNull() { writer._box.inRun.writeTag(_BinaryTag.null, checked: false) }
 
   @inline(__always)
   mutating func visitBool(_ value: Bool) {
-    state.pointee.writeTag(value ? _BinaryTag.true : _BinaryTag.false, checked: false)
+    writer._box.inRun.writeTag(value ? _BinaryTag.true : _BinaryTag.false, checked: false)
   }
 
   /// Number text is a call (see `writeNumber(_:)`), where `checked: false` would be a test,
   /// not a saving.
   @inline(__always)
-  mutating func visitNumber(_ number: borrowing JSONNumber) { state.pointee.writeNumber(number) }
+  mutating func visitNumber(_ number: borrowing JSONNumber) {
+    writer._box.inRun.writeNumber(number)
+  }
 
   @inline(__always)
   mutating func visitInteger(_ value: Int64, text: borrowing JSONNumber) {
-    state.pointee.writeInteger(value, checked: false)
+    writer._box.inRun.writeInteger(value, checked: false)
   }
 
   @inline(__always)
   mutating func visitBinaryNumber(_ number: JSONBinaryNumber) {
-    state.pointee.writeKeptNumber(number)
+    writer._box.inRun.writeKeptNumber(number)
   }
 
   @inline(__always)
   mutating func visitString(_ value: borrowing JSONString) {
-    state.pointee.writeString(value.utf8)
+    writer._box.inRun.writeString(value)
   }
 
   @inline(__always)
   mutating func visitChild(key: consuming JSONString?, isFirst: Bool, of keys: inout Int32) throws {
-    if state.pointee.out.count >= checkAt { try makeRoom() }
-    if let key { state.pointee.writeKey(key.utf8, in: &keys, checked: false) }
+    if writer._box.inRun.out.count >= checkAt { try makeRoom() }
+    if let key { writer._box.inRun.writeKey(key, in: &keys, checked: false) }
   }
 
   /// The container's entry of the key predictions' stack, for a container started in the
   /// context of `parent`'s (see `_BinaryWriterState.nextKey`).
   @inline(__always)
   mutating func visitStart(isObject: Bool, isEmpty: Bool, in parent: Int32?) -> Int32 {
-    state.pointee.writeTag(
+    writer._box.inRun.writeTag(
       isObject ? _BinaryTag.startObject : _BinaryTag.startArray, checked: false)
-    let context = parent.map(_BinaryWriterState.context(in:)) ?? state.pointee.context
+    let context = parent.map(_BinaryWriterState.context(in:)) ?? writer._box.inRun.context
     return _BinaryWriterState.frame(isObject: isObject, context: context)
   }
 
   @inline(__always)
   mutating func visitEnd(_ keys: Int32, isObject: Bool, isEmpty: Bool) {
-    state.pointee.writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
+    writer._box.inRun.writeTag(isObject ? _BinaryTag.endObject : _BinaryTag.endArray)
   }
 }

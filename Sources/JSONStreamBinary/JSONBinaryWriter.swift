@@ -251,6 +251,12 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     _box.unique()
   }
 
+  /// Checks that a value may go here (see `beginValue(_:)`), for the one-pass tree writer.
+  @inlinable @inline(__always) mutating func _beginValue() throws { try beginValue(_state()) }
+
+  /// Counts a value written (see `endValue(_:)`), for the one-pass tree writer.
+  @inlinable @inline(__always) mutating func _endValue() throws { try endValue(_state()) }
+
   /// Makes the writer's state its own once, for the events of the run.
   @inlinable public mutating func beginEventRun() { _box.beginEventRun() }
   /// Ends the run that ``beginEventRun()`` began.
@@ -568,6 +574,18 @@ struct _BinaryWriterState: _ManualState {
     } else {
       writeFixed(_BinaryTag.float64, value.bitPattern, bytes: 8)
     }
+  }
+
+  /// `writeKey(_:in:checked:)` of a borrowed key.
+  @inlinable @inline(__always) mutating func writeKey(
+    _ key: borrowing JSONString, in frame: inout Int32, checked: Bool = true
+  ) {
+    writeKey(key.utf8, in: &frame, checked: checked)
+  }
+
+  /// `writeString(_:)` of a borrowed string.
+  @inlinable @inline(__always) mutating func writeString(_ value: borrowing JSONString) {
+    writeString(value.utf8)
   }
 
   /// A string value: a short one through the string table, a long one as its bytes.

@@ -41,15 +41,19 @@ package final class _StateBox<State: _ManualState> {
 /// event, that call was 4.6% of building canada.json's tree from binary, 8% of writing it.)
 @usableFromInline
 package struct _CopyOnWriteState<State: _ManualState> {
-  @usableFromInline package var box: _StateBox<State>
+  /// Replaced only together with `memory`, which always points into it.
+  @usableFromInline package private(set) var box: _StateBox<State>
   /// The box's state during a run of events, nil outside one. Kept here, the state is one
   /// load from the struct: through the box, with a flag for the run, each event loaded the
   /// box, the flag and the state in a chain (4–5% of replaying a tree into a binary writer).
-  @usableFromInline package var runState: UnsafeMutablePointer<State>? = nil
+  @usableFromInline package private(set) var runState: UnsafeMutablePointer<State>? = nil
+  /// The box's state, in or out of a run: for `inRun`, which then needs no check to be valid.
+  @usableFromInline package private(set) var memory: UnsafeMutablePointer<State>
 
   @inlinable
   package init(_ initial: State) {
     box = _StateBox(initial)
+    memory = box.state
   }
 
   /// The state, for reading.
@@ -60,8 +64,14 @@ package struct _CopyOnWriteState<State: _ManualState> {
   @inlinable @inline(__always)
   package mutating func unique() -> UnsafeMutablePointer<State> {
     if let runState { return runState }
-    if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+    if !isKnownUniquelyReferenced(&box) { makeOwnCopy() }
     return box.state
+  }
+
+  @inlinable
+  mutating func makeOwnCopy() {
+    box = box.copy()
+    memory = box.state
   }
 
   /// The state, read in place.
@@ -78,16 +88,25 @@ package struct _CopyOnWriteState<State: _ManualState> {
   }
 
   /// The state during a run of events (see `beginEventRun()`), changed in place without a
-  /// check of the box: for code that is always inside a run. Outside one it traps.
+  /// check of the box: for code that is always inside a run, such as the one-pass writers'
+  /// walks. Outside a run it would change a box that copies of the struct may share, but
+  /// memory this struct's box holds all the same: never freed memory. Debug builds check that
+  /// a run is open.
   @inlinable
   package var inRun: State {
-    unsafeAddress { UnsafePointer(runState!) }
-    nonmutating unsafeMutableAddress { runState! }
+    unsafeAddress {
+      assert(runState != nil, "inRun outside a run of events")
+      return UnsafePointer(memory)
+    }
+    nonmutating unsafeMutableAddress {
+      assert(runState != nil, "inRun outside a run of events")
+      return memory
+    }
   }
 
   @inlinable
   package mutating func beginEventRun() {
-    if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+    if !isKnownUniquelyReferenced(&box) { makeOwnCopy() }
     runState = box.state
   }
 
