@@ -213,6 +213,80 @@ final class _Chunk: @unchecked Sendable {
   deinit { base.deallocate() }
 }
 
+/// A block of elements in an arena, for snapshots (see JSONParser+Snapshot): appended to in
+/// place, and grown by moving to a block twice as large in the arena. The old block stays as
+/// it is, for the nodes of earlier snapshots that point into it.
+@usableFromInline
+struct _ArenaBlock<Element: BitwiseCopyable> {
+  @usableFromInline var base: UnsafeMutablePointer<Element>? = nil
+  @usableFromInline var capacity = 0
+  /// The elements appended so far.
+  @usableFromInline var count = 0
+
+  @usableFromInline
+  init() {}
+
+  /// Makes room for `needed` elements in all: a new block of at least `minimum` when it grows.
+  /// Returns how many elements it copied.
+  mutating func reserve(_ needed: Int, minimum: Int, in arena: inout _Arena) -> Int {
+    if needed <= capacity { return 0 }
+    let newCapacity = Swift.max(minimum, Swift.max(needed, 2 &* capacity))
+    let block = arena.allocate(words: newCapacity &* MemoryLayout<Element>.stride)
+      .bindMemory(to: Element.self, capacity: newCapacity)
+    if let base, count > 0 { block.initialize(from: base, count: count) }
+    base = block
+    capacity = newCapacity
+    return count
+  }
+
+  /// Appends `source`'s elements in `range`; room for them was reserved.
+  mutating func append(_ source: _Buffer<Element>, _ range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
+    precondition(count &+ range.count <= capacity)
+    (base.unsafelyUnwrapped + count).initialize(
+      from: source.base + range.lowerBound, count: range.count)
+    count &+= range.count
+  }
+
+  /// Appends `source`'s elements in `range`; room for them was reserved.
+  mutating func append(_ source: [Element], _ range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
+    precondition(count &+ range.count <= capacity)
+    source.withUnsafeBufferPointer { source in
+      (base.unsafelyUnwrapped + count).initialize(
+        from: source.baseAddress.unsafelyUnwrapped + range.lowerBound, count: range.count)
+    }
+    count &+= range.count
+  }
+
+  /// The element at `index`, one of those appended.
+  subscript(index: Int) -> Element {
+    precondition(index >= 0 && index < count)
+    return base.unsafelyUnwrapped[index]
+  }
+
+  /// The block's address, as a node's payload (0 for a block never reserved).
+  var payload: UInt64 { UInt64(UInt(bitPattern: base)) }
+}
+
+extension _Arena {
+  /// An open array or object node (see the top of this file): `count` complete children in
+  /// the block at `block` (a payload; 0 when none), then `last`, the incomplete one (for an
+  /// object, its key and value), in a header of its own in the arena.
+  mutating func openNode(isObject: Bool, count: Int, block: UInt64, last: [_Node]) -> _Node {
+    let memory = allocate(words: 16 &+ 16 &* last.count)
+    let header = memory.bindMemory(to: UInt64.self, capacity: 2)
+    let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: last.count)
+    nodes.initialize(from: last, count: last.count)
+    header[0] = count == 0 ? 0 : block
+    header[1] = UInt64(UInt(bitPattern: nodes))
+    return _Node(
+      head: (isObject ? _JSONNode.openObject : _JSONNode.openArray)
+        | UInt64(truncatingIfNeeded: count) << 8,
+      payload: UInt64(UInt(bitPattern: header)))
+  }
+}
+
 /// A bump allocator over chunks.
 @usableFromInline
 package struct _Arena {

@@ -55,53 +55,38 @@ extension JSONParser where Handler == JSONTreeBuilder {
   public mutating func snapshot(including options: JSONSnapshotOptions = .partialStrings)
     -> JSONValue?
   {
-    let value: JSONValue?
-    if let token = pendingToken {
-      value = token.scratch.withUnsafeBufferPointer { bytes in
-        handler._snapshot(
-          pending: _PendingToken(
-            isString: token.isString, isKey: token.isKey, bytes: bytes, start: token.start),
-          options: options)
-      }
-    } else {
-      value = handler._snapshot(pending: nil, options: options)
+    let pending = pendingToken.map {
+      _PendingToken(isString: $0.isString, isKey: $0.isKey, bytes: $0.scratch, start: $0.start)
     }
-    return value ?? handler.values.last
+    return handler._snapshot(pending: pending, options: options) ?? handler.values.last
   }
 }
 
 extension JSONTreeBuilder {
   @usableFromInline
   mutating func _snapshot(pending: _PendingToken?, options: JSONSnapshotOptions) -> JSONValue? {
-    _state().pointee.snapshot(
-      pending: pending, partialNumbers: options.contains(.partialNumbers),
-      partialStrings: options.contains(.partialStrings))
+    _memory.withUnique {
+      $0.snapshot(
+        pending: pending, partialNumbers: options.contains(.partialNumbers),
+        partialStrings: options.contains(.partialStrings))
+    }
   }
 
   /// Nodes and bytes snapshots have written so far (for tests of their cost).
-  var _snapshotWork: Int { _memory.state.pointee.snapshots.work.value }
+  var _snapshotWork: Int { _memory.current.snapshots.work.value }
 }
 
 /// The mirrors and counters snapshots share.
 @usableFromInline
 struct _SnapshotState {
-  @usableFromInline
-  struct Mirror {
-    var block: UnsafeMutablePointer<_Node>? = nil
-    var capacity = 0
-    /// Nodes copied so far.
-    var count = 0
-  }
-
-  /// Per open frame, outermost first; those from `valid` on are stale (their frame closed,
-  /// or a child they copied changed) and start afresh.
-  @usableFromInline var mirrors: [Mirror] = []
+  /// Per open frame, outermost first, the nodes of its complete children copied so far; those
+  /// from `valid` on are stale (their frame closed, or a child they copied changed) and start
+  /// afresh.
+  @usableFromInline var mirrors: [_ArenaBlock<_Node>] = []
   @usableFromInline var valid = 0
   /// The open token's bytes (a string's, or a number's text), and which token they belong
   /// to: each snapshot of the same token copies only the bytes that arrived since the last.
-  @usableFromInline var tokenBlock: UnsafeMutablePointer<UInt8>? = nil
-  @usableFromInline var tokenCapacity = 0
-  @usableFromInline var tokenCount = 0
+  @usableFromInline var tokenBytes = _ArenaBlock<UInt8>()
   @usableFromInline var token = -1
   /// The open number last classified: its token, its length then, and its flags (nil when it
   /// was not a number yet).
@@ -128,7 +113,7 @@ struct _PendingToken {
   /// A string (or key) and its decoded bytes so far, or a number's text so far.
   var isString: Bool
   var isKey: Bool
-  var bytes: UnsafeBufferPointer<UInt8>
+  var bytes: [UInt8]
   /// Where the token started in the input (tells one token from the next).
   var start: Int
 }
@@ -150,8 +135,7 @@ extension _BuilderState {
       {
         let text = sharedTokenBytes(pending, count: pending.bytes.count)
         tail = _Node(
-          head: _JSONNode.numberHead(flags: flags, count: pending.bytes.count),
-          payload: UInt64(UInt(bitPattern: text)))
+          head: _JSONNode.numberHead(flags: flags, count: pending.bytes.count), payload: text)
       }
     }
     let levels = frames.count
@@ -191,7 +175,7 @@ extension _BuilderState {
         tail = _Node(
           head: (frame.isObject ? _JSONNode.object : _JSONNode.array)
             | UInt64(truncatingIfNeeded: childCount) << 8,
-          payload: childCount == 0 ? 0 : UInt64(UInt(bitPattern: block)))
+          payload: childCount == 0 ? 0 : block.payload)
         continue
       }
       // An open node: the complete children, then the last one on its own. An object always
@@ -200,55 +184,26 @@ extension _BuilderState {
       var blockCount = childCount
       if lastNodes.isEmpty {
         blockCount -= 1
-        lastNodes = [block![2 * blockCount], block![2 * blockCount + 1]]
+        lastNodes = [block[2 * blockCount], block[2 * blockCount + 1]]
       }
-      let memory = arena.allocate(words: 16 + 16 * lastNodes.count)
-      let header = memory.bindMemory(to: UInt64.self, capacity: 2)
-      let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: lastNodes.count)
-      nodes.initialize(from: lastNodes, count: lastNodes.count)
-      header[0] = blockCount == 0 ? 0 : UInt64(UInt(bitPattern: block))
-      header[1] = UInt64(UInt(bitPattern: nodes))
       snapshots.work.add(2 + lastNodes.count)
-      tail = _Node(
-        head: (frame.isObject ? _JSONNode.openObject : _JSONNode.openArray)
-          | UInt64(truncatingIfNeeded: blockCount) << 8,
-        payload: UInt64(UInt(bitPattern: header)))
+      tail = arena.openNode(
+        isObject: frame.isObject, count: blockCount, block: block.payload, last: lastNodes)
     }
     return _JSONStorage(chunks: arena.chunks).value(of: tail!)
   }
 
   /// The mirror of the frame at `level`, brought up to its `complete` children's nodes.
-  mutating func mirror(level: Int, frame: _BuilderFrame, complete: Int)
-    -> UnsafeMutablePointer<_Node>?
-  {
+  mutating func mirror(level: Int, frame: _BuilderFrame, complete: Int) -> _ArenaBlock<_Node> {
     var mirror = snapshots.mirrors[level]
-    (mirror.block, mirror.capacity) = grown(
-      mirror.block, capacity: mirror.capacity, count: mirror.count, needed: complete, minimum: 8)
+    snapshots.work.add(mirror.reserve(complete, minimum: 8, in: &arena))
     if complete > mirror.count {
-      (mirror.block! + mirror.count).initialize(
-        from: stack.base + frame.start + mirror.count, count: complete - mirror.count)
-      snapshots.work.add(complete - mirror.count)
-      mirror.count = complete
+      let copied = complete - mirror.count
+      mirror.append(stack, (frame.start + mirror.count)..<(frame.start + complete))
+      snapshots.work.add(copied)
     }
     snapshots.mirrors[level] = mirror
-    return mirror.block
-  }
-
-  /// A block for at least `needed` elements that starts with the `count` in `old`: `old` when
-  /// it has room, else a new one in the arena, twice as large — the old block stays as it is
-  /// for the snapshots that use it.
-  mutating func grown<Element>(
-    _ old: UnsafeMutablePointer<Element>?, capacity: Int, count: Int, needed: Int, minimum: Int
-  ) -> (UnsafeMutablePointer<Element>?, Int) {
-    if needed <= capacity { return (old, capacity) }
-    let newCapacity = Swift.max(minimum, Swift.max(needed, 2 * capacity))
-    let block = arena.allocate(words: newCapacity * MemoryLayout<Element>.stride).bindMemory(
-      to: Element.self, capacity: newCapacity)
-    if let old, count > 0 {
-      block.initialize(from: old, count: count)
-      snapshots.work.add(count)
-    }
-    return (block, newCapacity)
+    return mirror
   }
 
   /// A string node for the open string's bytes so far, sharing the bytes mirrored before.
@@ -263,8 +218,7 @@ extension _BuilderState {
       if needed > back + 1 { length -= back + 1 }
     }
     let bytes = sharedTokenBytes(pending, count: length)
-    return _JSONNode.stringNode(
-      count: length, payload: length == 0 ? 0 : UInt64(UInt(bitPattern: bytes)))
+    return _JSONNode.stringNode(count: length, payload: length == 0 ? 0 : bytes)
   }
 
   /// The number flags of the open number's text so far, or nil while it is not a number (`-`,
@@ -292,28 +246,21 @@ extension _BuilderState {
   }
 
   /// The first `count` bytes of the open token, in the block earlier snapshots of the same
-  /// token share: only the bytes since the last snapshot are copied, so following a long
-  /// string or number byte by byte costs its length, not its length squared. The nodes of
-  /// earlier snapshots keep their own lengths; appending does not change what they show.
-  mutating func sharedTokenBytes(_ pending: _PendingToken, count: Int)
-    -> UnsafeMutablePointer<UInt8>?
-  {
-    if pending.start != snapshots.token || count < snapshots.tokenCount {
+  /// token share (its address, as a node's payload): only the bytes since the last snapshot
+  /// are copied, so following a long string or number byte by byte costs its length, not its
+  /// length squared. The nodes of earlier snapshots keep their own lengths; appending does not
+  /// change what they show.
+  mutating func sharedTokenBytes(_ pending: _PendingToken, count: Int) -> UInt64 {
+    if pending.start != snapshots.token || count < snapshots.tokenBytes.count {
       snapshots.token = pending.start
-      snapshots.tokenCount = 0
-      snapshots.tokenBlock = nil
-      snapshots.tokenCapacity = 0
+      snapshots.tokenBytes = _ArenaBlock()
     }
-    (snapshots.tokenBlock, snapshots.tokenCapacity) = grown(
-      snapshots.tokenBlock, capacity: snapshots.tokenCapacity, count: snapshots.tokenCount,
-      needed: count, minimum: 32)
-    if count > snapshots.tokenCount {
-      (snapshots.tokenBlock! + snapshots.tokenCount).initialize(
-        from: pending.bytes.baseAddress! + snapshots.tokenCount, count: count - snapshots.tokenCount
-      )
-      snapshots.work.add(count - snapshots.tokenCount)
-      snapshots.tokenCount = count
+    snapshots.work.add(snapshots.tokenBytes.reserve(count, minimum: 32, in: &arena))
+    let copied = snapshots.tokenBytes.count
+    if count > copied {
+      snapshots.tokenBytes.append(pending.bytes, copied..<count)
+      snapshots.work.add(count - copied)
     }
-    return snapshots.tokenBlock
+    return snapshots.tokenBytes.payload
   }
 }

@@ -437,6 +437,11 @@ package struct _DecimalDigits {
   }
 }
 
+/// `_classifyNumberText(_:)` of bytes in an array.
+package func _classifyNumberText(_ text: [UInt8]) -> UInt8? {
+  text.withUnsafeBufferPointer { _classifyNumberText($0) }
+}
+
 /// JSONNumber's flags for valid number text, or nil when it is not a JSON number (nor one of
 /// the non-finite literals).
 @usableFromInline
