@@ -76,8 +76,8 @@ extension _Decoder {
   @inline(__always)
   func withKey<K: CodingKey, R>(_ key: K, _ body: () throws -> R) rethrows -> R {
     try withUnsafePointer(to: key) { address in
-      storage.pointee.path.push(_KeyReference(address: UnsafeRawPointer(address), type: K.self))
-      defer { storage.pointee.path.pop() }
+      state.value.path.push(_KeyReference(address: UnsafeRawPointer(address), type: K.self))
+      defer { state.value.path.pop() }
       return try body()
     }
   }
@@ -85,8 +85,8 @@ extension _Decoder {
   /// Runs `body` with the coding path set to `keys`, then puts it back.
   @inline(__always)
   func withPath<R>(_ keys: [any CodingKey], _ body: () throws -> R) rethrows -> R {
-    let saved = storage.pointee.path.replace(with: keys)
-    defer { storage.pointee.path.restore(saved) }
+    let saved = state.value.path.replace(with: keys)
+    defer { state.value.path.restore(saved) }
     return try body()
   }
 }

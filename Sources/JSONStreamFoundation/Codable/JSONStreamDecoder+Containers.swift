@@ -37,9 +37,9 @@ extension _Decoder {
   func detached(_ value: JSONNodeCursor, path: [any CodingKey]) -> _Decoder {
     let decoder = _Decoder(
       options: options, root: document, cursor: value, path: path)
-    decoder.state.types = state.types
-    decoder.state.containerTypes = state.containerTypes
-    if checksKeys { state.pendingKeyChecks.append(.decoder(decoder)) }
+    decoder.state.value.types = state.value.types
+    decoder.state.value.containerTypes = state.value.containerTypes
+    if checksKeys { state.value.pendingKeyChecks.append(.decoder(decoder)) }
     return decoder
   }
 }
@@ -115,8 +115,8 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     -> _KeyedExtras?
   {
     // The common case, checked first: the current value's container, nothing to record.
-    if case .shared = base, !decoder.convertsKeys, decoder.state.mapping == nil,
-      decoder.state.usage == nil
+    if case .shared = base, !decoder.convertsKeys, decoder.state.value.mapping == nil,
+      decoder.state.value.usage == nil
     {
       return nil
     }
@@ -131,8 +131,8 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var usage: _KeyUsage? = nil
     switch base {
     case .shared:
-      mapping = decoder.state.mapping
-      usage = decoder.state.usage
+      mapping = decoder.state.value.mapping
+      usage = decoder.state.value.usage
     case .own(let path):
       ownPath = path
       if decoder.checksKeys { usage = decoder.nestedUsage(of: object, path: path) }

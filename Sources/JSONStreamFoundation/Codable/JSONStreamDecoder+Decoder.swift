@@ -42,7 +42,7 @@ struct _DecoderState {
   /// for the dates in its value: in its arrays, optionals and dictionaries with `String` keys,
   /// not inside other types, whose keyed containers clear it. Not retained: the type's
   /// mapping holds it for the call.
-  var dateFormatter: Unmanaged<DateFormatter>? = nil
+  var dateFormatter: DateFormatter? = nil
   var types = _TypeInfos()
   /// The container type of each key type met.
   var containerTypes = _KeyedContainerTypes()
@@ -56,22 +56,16 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// Member keys are converted (a key strategy other than `useDefaultKeys`): read once here,
   /// not from the options (a copy of them) for every keyed container.
   let convertsKeys: Bool
-  /// The state's memory, the object's own: allocated in `init`, freed in `deinit`. The
-  /// hottest paths (this file's, the coding path's) use it directly; the rest use `state`.
-  let storage: UnsafeMutablePointer<_DecoderState>
-  /// The state, read and changed in place through addressors, which are not checked for
-  /// exclusive access at run time as the class's stored properties would be.
-  var state: _DecoderState {
-    unsafeAddress { UnsafePointer(storage) }
-    unsafeMutableAddress { storage }
-  }
+  /// The state, in memory of its own: `state.value` is read and changed in place, without
+  /// the exclusivity check a stored `var` of the class would get at run time.
+  let state: _StateMemory<_DecoderState>
   /// The document the cursors point into, kept alive as long as the decoder: a container an
   /// `init(from:)` kept may be read after the decode call returned.
   let document: JSONNodeCursorRoot
   /// Per depth (modulo `hintCount`), the member position after the last one a keyed
   /// container found, tried first for its next key: synthesized decoding asks in declaration
   /// order, which is often the document's. Only a hint, so containers of one depth share it.
-  let hints: UnsafeMutablePointer<Int>
+  let hints = _Buffer<Int>(repeating: 0, count: _Decoder.hintCount)
   static var hintCount: Int { 64 }
 
   /// A decoder of `document`'s value, or with `cursor`, of that value inside it.
@@ -88,16 +82,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     } else {
       convertsKeys = true
     }
-    storage = .allocate(capacity: 1)
-    storage.initialize(
-      to: _DecoderState(cursor: cursor ?? document.cursor, path: _CodingPath(path)))
-    hints = .allocate(capacity: Self.hintCount)
-    hints.initialize(repeating: 0, count: Self.hintCount)
+    state = _StateMemory(
+      _DecoderState(cursor: cursor ?? document.cursor, path: _CodingPath(path)))
   }
 
   deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
     hints.deallocate()
   }
 
@@ -115,14 +104,14 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// Runs `body` with `formatter` as the format of the dates in the value being decoded (see
   /// `_DecoderState.dateFormatter`), then the enclosing one again.
   func withDateFormatter<R>(_ formatter: DateFormatter, _ body: () throws -> R) rethrows -> R {
-    let enclosing = storage.pointee.dateFormatter
-    storage.pointee.dateFormatter = .passUnretained(formatter)
-    defer { storage.pointee.dateFormatter = enclosing }
-    return try withExtendedLifetime(formatter, body)
+    let enclosing = state.value.dateFormatter
+    state.value.dateFormatter = formatter
+    defer { state.value.dateFormatter = enclosing }
+    return try body()
   }
 
-  var cursor: JSONNodeCursor { storage.pointee.cursor }
-  var path: [any CodingKey] { storage.pointee.path.keys }
+  var cursor: JSONNodeCursor { state.value.cursor }
+  var path: [any CodingKey] { state.value.path.keys }
 
   var codingPath: [any CodingKey] { path }
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -157,11 +146,18 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   /// Decodes a `T` from `value` on the current coding path (the top-level value, or a single
   /// value container's), with `T`'s own mapping and key checks.
   func decode<T: Decodable>(_ type: T.Type, from value: JSONNodeCursor) throws -> T {
-    let saved = (storage.pointee.cursor, storage.pointee.mapping, storage.pointee.usage)
-    storage.pointee.cursor = value
-    storage.pointee.mapping = nil
-    storage.pointee.usage = nil
-    defer { (storage.pointee.cursor, storage.pointee.mapping, storage.pointee.usage) = saved }
+    // Swapped in and out: moved, where copies were a retain and release per reference.
+    var cursor = value
+    var mapping: _ModelMapping? = nil
+    var usage: _KeyUsage? = nil
+    swap(&cursor, &state.value.cursor)
+    swap(&mapping, &state.value.mapping)
+    swap(&usage, &state.value.usage)
+    defer {
+      swap(&cursor, &state.value.cursor)
+      swap(&mapping, &state.value.mapping)
+      swap(&usage, &state.value.usage)
+    }
     return try decodeCurrent(type)
   }
 
@@ -206,7 +202,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
     // `type`, not `T`: a subclass's metatype passed as its superclass's decodes the subclass,
     // as Foundation's decoder does.
-    let (conformances, mapping) = storage.pointee.types.withInfo(for: type) {
+    let (conformances, mapping) = state.value.types.withInfo(for: type) {
       ($0.conformances, $0.mapping)
     }
     if let array = conformances.decodableArray {
@@ -215,8 +211,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let dictionary = conformances.stringKeyedDecodable {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
-    storage.pointee.mapping = mapping
-    if checksKeys || storage.pointee.dateFormatter != nil {
+    state.value.mapping = mapping
+    if checksKeys || state.value.dateFormatter != nil {
       return try decodeCurrentWithExtras(type, mapping: mapping)
     }
     var result = try type.init(from: self)
@@ -233,11 +229,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   {
     // A keyed container of this value clears the property's date format: it is this value's
     // again afterwards.
-    let dateFormatter = storage.pointee.dateFormatter
-    defer { storage.pointee.dateFormatter = dateFormatter }
+    let dateFormatter = state.value.dateFormatter
+    defer { state.value.dateFormatter = dateFormatter }
     var result: T
     if checksKeys {
-      let mark = storage.pointee.pendingKeyChecks.count
+      let mark = state.value.pendingKeyChecks.count
       // What a failed decode left (one a caller tried and caught) is not checked.
       defer { dropPendingKeyChecks(from: mark) }
       result = try type.init(from: self)
@@ -346,11 +342,10 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
       }
       return result
     }
-    if let utf8 = value.utf8,
+    if let text = value.string,
       case .convertFromString(let positive, let negative, let nan) =
         options.nonConformingFloatDecodingStrategy
     {
-      let text = String(decoding: utf8, as: UTF8.self)
       if text == positive { return .infinity }
       if text == negative { return -.infinity }
       if text == nan { return .nan }
@@ -392,8 +387,8 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if options.readsBinaryDates && cursor.kind == .number {
       return Date(timeIntervalSinceReferenceDate: try floatingPoint(Double.self, cursor, nil))
     }
-    if let formatter = storage.pointee.dateFormatter {
-      return try formatter._withUnsafeGuaranteedRef { try date(cursor, nil, $0) }
+    if let formatter = state.value.dateFormatter {
+      return try date(cursor, nil, formatter)
     }
     switch options.dateDecodingStrategy {
     case .deferredToDate: return try Date(from: self)
@@ -445,7 +440,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   /// The coding key name a member's key answers to.
   func keyName(forMember key: String) -> String {
-    if let mapping = storage.pointee.mapping, let property = mapping.properties[key] {
+    if let mapping = state.value.mapping, let property = mapping.properties[key] {
       return property
     }
     guard case .convertFromSnakeCase = options.keyDecodingStrategy else {
@@ -453,25 +448,25 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     }
     // Each distinct key is converted once per call, or per stream of documents (bounded there,
     // for streams of ever new keys).
-    if let converted = storage.pointee.convertedKeys[key] { return converted }
+    if let converted = state.value.convertedKeys[key] { return converted }
     let converted = options.keyDecodingStrategy.name(forMember: key, in: path)
-    if storage.pointee.convertedKeys.count >= 4096 {
-      storage.pointee.convertedKeys.removeAll(keepingCapacity: true)
+    if state.value.convertedKeys.count >= 4096 {
+      state.value.convertedKeys.removeAll(keepingCapacity: true)
     }
-    storage.pointee.convertedKeys[key] = converted
+    state.value.convertedKeys[key] = converted
     return converted
   }
 
   /// After `init(from:)`: fails on or reports the keys the object and the type disagree on.
   func checkKeys(_ type: Any.Type) throws {
-    guard let usage = storage.pointee.usage else { return }
+    guard let usage = state.value.usage else { return }
     try checkKeys(type, of: cursor, usage: usage)
   }
 
   /// The keys the nested containers and super decoders made since `mark` disagree on with
   /// their objects, while `type` decoded.
   func checkPendingKeys(_ type: Any.Type, from mark: Int) throws {
-    for check in storage.pointee.pendingKeyChecks[mark...] {
+    for check in state.value.pendingKeyChecks[mark...] {
       switch check {
       case .object(let object, let path, let usage):
         try withPath(path) { try checkKeys(type, of: object, usage: usage) }
@@ -487,21 +482,21 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func nestedUsage(of object: JSONNodeCursor, path: [any CodingKey]) -> _KeyUsage {
     // Found by node, not by a scan of the pending checks: a loop of nested containers would
     // make that quadratic.
-    if let usage = storage.pointee.nestedUsages[object.nodeIdentity] { return usage }
+    if let usage = state.value.nestedUsages[object.nodeIdentity] { return usage }
     let usage = _KeyUsage()
-    storage.pointee.pendingKeyChecks.append(.object(object, path: path, usage: usage))
-    storage.pointee.nestedUsages[object.nodeIdentity] = usage
+    state.value.pendingKeyChecks.append(.object(object, path: path, usage: usage))
+    state.value.nestedUsages[object.nodeIdentity] = usage
     return usage
   }
 
   /// Drops the pending checks from `mark` on (checked, or left by a failed decode).
   func dropPendingKeyChecks(from mark: Int) {
-    for check in storage.pointee.pendingKeyChecks[mark...] {
+    for check in state.value.pendingKeyChecks[mark...] {
       if case .object(let object, _, _) = check {
-        storage.pointee.nestedUsages[object.nodeIdentity] = nil
+        state.value.nestedUsages[object.nodeIdentity] = nil
       }
     }
-    storage.pointee.pendingKeyChecks.removeSubrange(mark...)
+    state.value.pendingKeyChecks.removeSubrange(mark...)
   }
 
   /// Fails on or reports the keys `object` and the containers that read it disagree on.
@@ -530,11 +525,11 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard cursor.kind == .object else { throw typeMismatch([String: Any].self, cursor, nil) }
-    if checksKeys && storage.pointee.usage == nil { storage.pointee.usage = _KeyUsage() }
-    storage.pointee.mapping?.accept(Key.self)
+    if checksKeys && state.value.usage == nil { state.value.usage = _KeyUsage() }
+    state.value.mapping?.accept(Key.self)
     // A type of its own: its dates are not the enclosing property's.
-    storage.pointee.dateFormatter = nil
-    return keyedContainer(Key.self, object: cursor, base: .shared(storage.pointee.path.count))
+    if state.value.dateFormatter != nil { state.value.dateFormatter = nil }
+    return keyedContainer(Key.self, object: cursor, base: .shared(state.value.path.count))
   }
 
   /// A keyed container of `object` with coding path `base`.
@@ -545,7 +540,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     let depth = base.depth
     setHint(0, at: depth)
     return _keyedContainer(
-      storage.pointee.containerTypes.type(keyedBy: Key.self),
+      state.value.containerTypes.type(keyedBy: Key.self),
       owner: extras.map(_KeyedContainerOwner.init(extras:)) ?? _KeyedContainerOwner(decoder: self),
       object: object, depth: depth)
   }
@@ -553,7 +548,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard cursor.kind == .array else { throw typeMismatch([Any].self, cursor, nil) }
     return _UnkeyedContainer(
-      decoder: self, array: cursor, base: .shared(storage.pointee.path.count))
+      decoder: self, array: cursor, base: .shared(state.value.path.count))
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -580,13 +575,6 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
   func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type, cursor, nil) }
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, from: cursor) }
-}
-
-/// `value` as the type it is: only where `T == U` (the caller compared their metadata). A
-/// reinterpretation that costs nothing, where `as! U` would be a dynamic cast per value.
-@inline(__always)
-func _same<T, U>(_ value: T, as type: U.Type) -> U {
-  unsafeBitCast(value, to: U.self)
 }
 
 /// A `[String: Value]`, read with its keys as they are (see `_TypeInfo`).
@@ -631,17 +619,11 @@ extension Array: _DecodableArray where Element: Decodable {
   static func decodeElements(from decoder: _Decoder) throws -> Self {
     let array = decoder.cursor
     guard array.kind == .array else { throw decoder.typeMismatch([Any].self, array, nil) }
-    // Each element decoded straight into its place: an `append` copied each element, a
-    // retain per reference in it, through the element type's value witness.
     let count = array.count
-    // Not for an empty array: the standard library's initializer then writes the count into
-    // the shared empty-array storage, a race between threads (ThreadSanitizer reports it).
-    if count == 0 { return [] }
-    return try Self(unsafeUninitializedCapacity: count) { elements, initialized in
+    return try Self._madeInPlace(count: count) { elements in
       for index in 0..<count {
-        (elements.baseAddress.unsafelyUnwrapped + index).initialize(
-          to: try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
-        initialized = index &+ 1
+        elements.append(
+          try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
       }
     }
   }

@@ -321,11 +321,11 @@ extension JSONStreamDecoder.Settings {
   ) throws -> T {
     let root = JSONNodeCursorRoot(value)
     let decoder = _Decoder(options: self, root: root)
-    swap(&decoder.state.types, &known.types)
-    swap(&decoder.state.convertedKeys, &known.convertedKeys)
+    swap(&decoder.state.value.types, &known.types)
+    swap(&decoder.state.value.convertedKeys, &known.convertedKeys)
     defer {
-      swap(&decoder.state.types, &known.types)
-      swap(&decoder.state.convertedKeys, &known.convertedKeys)
+      swap(&decoder.state.value.types, &known.types)
+      swap(&decoder.state.value.convertedKeys, &known.convertedKeys)
     }
     return try decoder.decode(type, from: root.cursor)
   }
