@@ -247,11 +247,27 @@ struct ContainerReuseTests {
     let values = try JSONStreamDecoder().decode([OneOfForty].self, from: json)
     #expect(values.map(\.value) == Array(0..<200))
   }
+
+  /// The encoder finds each key type's container type in a table too.
+  @Test("forty key types, interleaved, each written under its own key")
+  func manyKeyTypesEncoded() throws {
+    let values = (0..<200).map { OneOfForty(value: $0) }
+    let ours = try JSONStreamEncoder().encode(values)
+    #expect(ours == (try JSONEncoder().encode(values)))
+    #expect(
+      try JSONStreamDecoder().decode([OneOfForty].self, from: ours).map(\.value) == Array(0..<200))
+  }
 }
 
 /// A value whose coding keys are one of 40 types, picked by the member's name (`a0`…`a39`).
-struct OneOfForty: Decodable {
+struct OneOfForty: Codable {
   let value: Int
+
+  init(value: Int) { self.value = value }
+
+  func encode(to encoder: any Encoder) throws {
+    try Self.writers[value % 40](encoder, value)
+  }
 
   init(from decoder: any Decoder) throws {
     let name = try decoder.container(keyedBy: AnyKey.self).allKeys.first!.stringValue
@@ -284,8 +300,25 @@ struct OneOfForty: Decodable {
     }
   }
 
+  static func writer<Marker>(_ marker: Marker.Type, _ index: Int)
+    -> @Sendable (any Encoder, Int) throws -> Void
+  {
+    { encoder, value in
+      var container = encoder.container(keyedBy: Key<Marker>.self)
+      try container.encode(value, forKey: Key<Marker>(stringValue: "a\(index)"))
+    }
+  }
+
+  static let writers: [@Sendable (any Encoder, Int) throws -> Void] = (0..<40).map { index in
+    writer(marker(index), index)
+  }
+
   static let readers: [@Sendable (any Decoder) throws -> Int] = (0..<40).map { index in
-    // Forty distinct marker types: tuples of different arity and element types.
+    reader(marker(index), index)
+  }
+
+  /// Forty distinct marker types: tuples of different arity and element types.
+  static func marker(_ index: Int) -> Any.Type {
     let markers: [Any.Type] = [
       Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self,
       UInt32.self, UInt64.self, Float.self, Double.self, String.self, Bool.self, Character.self,
@@ -295,6 +328,6 @@ struct OneOfForty: Decodable {
       [[Int]].self, [[String]].self, [Int?].self, [String?].self, Range<Int>.self,
       ClosedRange<Int>.self, Data.self, Date.self,
     ]
-    return reader(markers[index], index)
+    return markers[index]
   }
 }

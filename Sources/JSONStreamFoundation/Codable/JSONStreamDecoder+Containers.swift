@@ -562,10 +562,12 @@ func _keyedContainer<Key, C: _KeyedDecoderContainer<Key>>(
   KeyedDecodingContainer(C(owner: owner, object: object, depth: depth))
 }
 
-/// The container type of one key type: a class of our own, so that one table holds every key
-/// type's and a table entry is downcast to it without a check.
+/// The container types of one key type, the decoder's and the encoder's: a class of our own,
+/// so that one table holds every key type's and a table entry is downcast to it without a
+/// check (see `_KeyedContainerTypes`).
 class _AnyKeyedContainerType {}
 
 final class _KeyedContainerType<Key: CodingKey>: _AnyKeyedContainerType {
-  let type: any _KeyedDecoderContainer<Key>.Type = _KeyedContainer<Key>.self
+  let decoderType: any _KeyedDecoderContainer<Key>.Type = _KeyedContainer<Key>.self
+  let encoderType: any _KeyedEncoderContainer<Key>.Type = _KeyedEncoder<Key>.self
 }

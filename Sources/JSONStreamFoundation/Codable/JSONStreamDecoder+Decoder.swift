@@ -540,7 +540,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     let depth = base.depth
     setHint(0, at: depth)
     return _keyedContainer(
-      state.value.containerTypes.type(keyedBy: Key.self),
+      state.value.containerTypes.decoderType(keyedBy: Key.self),
       owner: extras.map(_KeyedContainerOwner.init(extras:)) ?? _KeyedContainerOwner(decoder: self),
       object: object, depth: depth)
   }

@@ -20,10 +20,8 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
     let mapping = serial >= 0 ? state.fields.open[level].mapping : nil
     mapping?.accept(Key.self)
     let hasMapping = mapping != nil
-    return KeyedEncodingContainer(
-      _KeyedEncoder<Key>(
-        state: state, level: level, serial: serial, pathLength: pathLength,
-        hasMapping: hasMapping))
+    return state.keyedContainer(
+      Key.self, level: level, serial: serial, pathLength: pathLength, hasMapping: hasMapping)
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -79,8 +77,34 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   }
 }
 
+/// A keyed container the encoder makes, of a type found once per key type (see
+/// `_KeyedContainerTypes`).
+protocol _KeyedEncoderContainer<Key>: KeyedEncodingContainerProtocol {
+  init(state: _EncodeState, level: Int, serial: Int, pathLength: Int, hasMapping: Bool)
+}
+
+/// A `C`, boxed.
+func _keyedEncoderContainer<Key, C: _KeyedEncoderContainer<Key>>(
+  _ type: C.Type, state: _EncodeState, level: Int, serial: Int, pathLength: Int,
+  hasMapping: Bool
+) -> KeyedEncodingContainer<Key> {
+  KeyedEncodingContainer(
+    C(state: state, level: level, serial: serial, pathLength: pathLength, hasMapping: hasMapping))
+}
+
+extension _EncodeState {
+  /// A keyed container of `Key` for the object at `level`.
+  func keyedContainer<Key: CodingKey>(
+    _ key: Key.Type, level: Int, serial: Int, pathLength: Int, hasMapping: Bool
+  ) -> KeyedEncodingContainer<Key> {
+    _keyedEncoderContainer(
+      fields.containerTypes.encoderType(keyedBy: Key.self), state: self, level: level,
+      serial: serial, pathLength: pathLength, hasMapping: hasMapping)
+  }
+}
+
 /// An object's members, written as they are encoded.
-struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+struct _KeyedEncoder<Key: CodingKey>: _KeyedEncoderContainer {
   let state: _EncodeState
   /// Its index in `state.open`, and the serial number it has there.
   let level: Int
@@ -159,9 +183,9 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     -> KeyedEncodingContainer<NestedKey>
   {
     let (level, serial) = nested(key, isObject: true)
-    return KeyedEncodingContainer(
-      _KeyedEncoder<NestedKey>(
-        state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
+    return state.keyedContainer(
+      NestedKey.self, level: level, serial: serial, pathLength: pathLength &+ 1,
+      hasMapping: false)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -269,9 +293,9 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     -> KeyedEncodingContainer<NestedKey>
   {
     let (level, serial) = nested(isObject: true)
-    return KeyedEncodingContainer(
-      _KeyedEncoder<NestedKey>(
-        state: state, level: level, serial: serial, pathLength: pathLength &+ 1))
+    return state.keyedContainer(
+      NestedKey.self, level: level, serial: serial, pathLength: pathLength &+ 1,
+      hasMapping: false)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -37,6 +37,8 @@ struct _EncoderFields {
   /// An error met where none can be thrown (making a container); the next write throws it.
   var deferredError: (any Error)? = nil
   var types = _TypeInfos()
+  /// The keyed container type of each key type met.
+  var containerTypes = _KeyedContainerTypes()
   /// The mapping of a model value about to open its object at `pendingDepth`.
   var pendingMapping: _ModelMapping? = nil
   var pendingDepth = -1

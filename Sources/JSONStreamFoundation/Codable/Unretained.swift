@@ -88,20 +88,36 @@ extension _TypeTable where Value == _TypeInfo {
   }
 }
 
-/// The container type of each key type met in one decode call.
+/// The keyed container types of each key type met in one coding call: made once per key type,
+/// where making a container of a generic type looked up its metadata every time (8% of the
+/// instructions encoding citm_catalog.json).
 struct _KeyedContainerTypes {
-  /// Only `type(keyedBy:)` adds to it: under `Key`, always a `_KeyedContainerType<Key>`.
+  /// Only the methods below add to it: under `Key`, always a `_KeyedContainerType<Key>`.
   private var table = _TypeTable<_AnyKeyedContainerType>()
 
-  /// The container type of `Key`.
+  /// The decoder's container type of `Key`.
   @inline(__always)
-  mutating func type<Key: CodingKey>(keyedBy key: Key.Type) -> any _KeyedDecoderContainer<Key>.Type
+  mutating func decoderType<Key: CodingKey>(keyedBy key: Key.Type)
+    -> any _KeyedDecoderContainer<Key>.Type
   {
     table.withValue(
       for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
       body: {
         // Without a check, which would look up the class's generic metadata: see `table`.
-        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).type
+        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).decoderType
+      })
+  }
+
+  /// The encoder's container type of `Key`.
+  @inline(__always)
+  mutating func encoderType<Key: CodingKey>(keyedBy key: Key.Type)
+    -> any _KeyedEncoderContainer<Key>.Type
+  {
+    table.withValue(
+      for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
+      body: {
+        // Without a check, which would look up the class's generic metadata: see `table`.
+        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).encoderType
       })
   }
 }
