@@ -100,12 +100,7 @@ struct _KeyedContainerTypes {
   mutating func decoderType<Key: CodingKey>(keyedBy key: Key.Type)
     -> any _KeyedDecoderContainer<Key>.Type
   {
-    table.withValue(
-      for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
-      body: {
-        // Without a check, which would look up the class's generic metadata: see `table`.
-        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).decoderType
-      })
+    withEntry(of: Key.self) { $0.decoderType }
   }
 
   /// The encoder's container type of `Key`.
@@ -113,11 +108,18 @@ struct _KeyedContainerTypes {
   mutating func encoderType<Key: CodingKey>(keyedBy key: Key.Type)
     -> any _KeyedEncoderContainer<Key>.Type
   {
+    withEntry(of: Key.self) { $0.encoderType }
+  }
+
+  @inline(__always)
+  private mutating func withEntry<Key: CodingKey, R>(
+    of key: Key.Type, _ body: (_KeyedContainerType<Key>) -> R
+  ) -> R {
     table.withValue(
       for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
       body: {
         // Without a check, which would look up the class's generic metadata: see `table`.
-        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).encoderType
+        body(unsafeDowncast($0, to: _KeyedContainerType<Key>.self))
       })
   }
 }
