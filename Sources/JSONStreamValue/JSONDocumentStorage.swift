@@ -218,10 +218,10 @@ final class _Chunk: @unchecked Sendable {
 /// it is, for the nodes of earlier snapshots that point into it.
 @usableFromInline
 struct _ArenaBlock<Element: BitwiseCopyable> {
-  @usableFromInline var base: UnsafeMutablePointer<Element>? = nil
-  @usableFromInline var capacity = 0
+  @usableFromInline private(set) var base: UnsafeMutablePointer<Element>? = nil
+  @usableFromInline private(set) var capacity = 0
   /// The elements appended so far.
-  @usableFromInline var count = 0
+  @usableFromInline private(set) var count = 0
 
   @usableFromInline
   init() {}
@@ -242,21 +242,22 @@ struct _ArenaBlock<Element: BitwiseCopyable> {
   /// Appends `source`'s elements in `range`; room for them was reserved.
   mutating func append(_ source: _Buffer<Element>, _ range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
-    precondition(count &+ range.count <= capacity)
-    (base.unsafelyUnwrapped + count).initialize(
-      from: source.base + range.lowerBound, count: range.count)
-    count &+= range.count
+    append(from: source.base + range.lowerBound, count: range.count)
   }
 
   /// Appends `source`'s elements in `range`; room for them was reserved.
   mutating func append(_ source: [Element], _ range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
-    precondition(count &+ range.count <= capacity)
     source.withUnsafeBufferPointer { source in
-      (base.unsafelyUnwrapped + count).initialize(
-        from: source.baseAddress.unsafelyUnwrapped + range.lowerBound, count: range.count)
+      append(from: source.baseAddress.unsafelyUnwrapped + range.lowerBound, count: range.count)
     }
-    count &+= range.count
+  }
+
+  /// Appends the `n` elements at `start`, checked against the room reserved.
+  private mutating func append(from start: UnsafePointer<Element>, count n: Int) {
+    precondition(count &+ n <= capacity)
+    (base.unsafelyUnwrapped + count).initialize(from: start, count: n)
+    count &+= n
   }
 
   /// The element at `index`, one of those appended.

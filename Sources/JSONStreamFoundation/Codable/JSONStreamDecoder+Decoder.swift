@@ -40,8 +40,7 @@ struct _DecoderState {
   var nestedUsages: [Int: _KeyUsage] = [:]
   /// A model's format for the property being decoded (``JSONModel/jsonDateFormatter(forKey:)``),
   /// for the dates in its value: in its arrays, optionals and dictionaries with `String` keys,
-  /// not inside other types, whose keyed containers clear it. Not retained: the type's
-  /// mapping holds it for the call.
+  /// not inside other types, whose keyed containers clear it.
   var dateFormatter: DateFormatter? = nil
   var types = _TypeInfos()
   /// The container type of each key type met.
