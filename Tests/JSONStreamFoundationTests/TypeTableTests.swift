@@ -34,6 +34,7 @@ struct TypeTableTests {
       }
     }
     #expect(made == keys.count)
+    #expect(table.count == keys.count)
   }
 
   @Test("the objects live as long as the table, and no longer")

@@ -1,5 +1,8 @@
-// The Codable coders' two small unsafe kernels: a value as the type it is known to be, and an
-// array made in place.
+// The Codable coders' small unsafe kernels: a value as the type it is known to be, an array
+// made in place, a key's hash read a word at a time, and `Data` handed to the binary writer.
+
+import Foundation
+import JSONStream
 
 /// `value` as the type it is, where `T == U`: the caller compared their metadata (debug
 /// builds check again; in release, `T.self` of an array type alone is a metadata lookup, one
@@ -50,4 +53,45 @@ extension Array {
       try fill(&elements)
     }
   }
+}
+
+extension JSONBinaryWriter {
+  /// Writes `data`'s bytes as a binary data value.
+  mutating func data(_ data: Data) throws {
+    try data.withUnsafeBytes { try self.data($0) }
+  }
+}
+
+/// A hash of a key's UTF-8 bytes, for `_EncodeState.emitKey`'s check: every byte counts, read
+/// eight at a time, the last word overlapping the one before; shorter keys as two overlapping
+/// four-byte words, or their first, middle and last bytes.
+@inline(__always)
+func _keyHash(_ key: String) -> UInt64 {
+  key.utf8.withContiguousStorageIfAvailable(_keyHash)
+    ?? Array(key.utf8).withUnsafeBufferPointer(_keyHash)
+}
+
+@inline(__always)
+private func _keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  let count = bytes.count
+  let raw = UnsafeRawBufferPointer(bytes)
+  var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+  if count >= 8 {
+    var offset = 0
+    while count &- offset > 8 {
+      hash =
+        (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0xBF58_476D_1CE4_E5B9
+      offset &+= 8
+    }
+    hash ^= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+  } else if count >= 4 {
+    let first = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+    let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+    hash ^= first &<< 32 | last
+  } else if count > 0 {
+    hash ^= UInt64(raw[0]) &<< 16 | UInt64(raw[count &>> 1]) &<< 8 | UInt64(raw[count &- 1])
+  }
+  hash = (hash ^ (hash &>> 32)) &* 0xBF58_476D_1CE4_E5B9
+  return hash ^ (hash &>> 29)
 }

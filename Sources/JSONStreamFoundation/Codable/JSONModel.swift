@@ -125,10 +125,12 @@ final class _ModelMapping {
 final class _TypeInfo {
   let mapping: _ModelMapping?
   let conformances: _Conformances
-  /// The keys its values' objects write, for the encoder's check for a key written twice.
-  let keyOrder = _KeyOrderBox()
+  /// Its number in its table (the types met before it in the coding call): the encoder's key
+  /// check keeps the keys its values' objects write under it.
+  let number: Int
 
-  init(_ type: Any.Type) {
+  init(_ type: Any.Type, number: Int) {
+    self.number = number
     conformances = _Conformances.of(type)
     mapping = conformances.model.map(_ModelMapping.init)
   }

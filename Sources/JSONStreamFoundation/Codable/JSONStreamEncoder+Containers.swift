@@ -17,7 +17,7 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
     let (level, serial) = state.openContainer(depth: depth, isObject: true, pathLength: pathLength)
     // A model value's container (its first or, from a superclass, a later one): `Key` stands
     // for coding keys its maps may name.
-    let mapping = serial >= 0 ? state.fields.open[level].mapping : nil
+    let mapping = serial >= 0 ? state.fields.value.open[level].mapping : nil
     mapping?.accept(Key.self)
     let hasMapping = mapping != nil
     return state.keyedContainer(
@@ -38,7 +38,7 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   @inline(__always)
   func slot(_ write: (inout _EncoderOutput) throws -> Void) throws {
     try state.claimSlot(depth, pathLength)
-    try write(&state.fields.writer)
+    try write(&state.fields.value.writer)
   }
 
   func encodeNil() throws { try slot { try $0.null() } }
@@ -68,8 +68,8 @@ struct _ValueEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt128) throws { try slot { try $0.number(wide: value) } }
 
   func encode<T: Encodable>(_ value: T) throws {
-    if let deferredError = state.fields.deferredError { throw deferredError }
-    guard state.fields.awaiting, state.fields.open.count == depth else {
+    if let deferredError = state.fields.value.deferredError { throw deferredError }
+    guard state.fields.value.awaiting, state.fields.value.open.count == depth else {
       throw state.misuse(
         pathLength, "A single value container encoded a value where one was already encoded.")
     }
@@ -98,7 +98,7 @@ extension _EncodeState {
     _ key: Key.Type, level: Int, serial: Int, pathLength: Int, hasMapping: Bool
   ) -> KeyedEncodingContainer<Key> {
     _keyedEncoderContainer(
-      fields.containerTypes.encoderType(keyedBy: Key.self), state: self, level: level,
+      fields.value.containerTypes.encoderType(keyedBy: Key.self), state: self, level: level,
       serial: serial, pathLength: pathLength, hasMapping: hasMapping)
   }
 }
@@ -127,7 +127,7 @@ struct _KeyedEncoder<Key: CodingKey>: _KeyedEncoderContainer {
   @inline(__always)
   func member(_ key: Key, _ write: (inout _EncoderOutput) throws -> Void) throws {
     guard try begin(key) else { return }
-    try write(&state.fields.writer)
+    try write(&state.fields.value.writer)
   }
 
   func encodeNil(forKey key: Key) throws { try member(key) { try $0.null() } }
@@ -164,12 +164,12 @@ struct _KeyedEncoder<Key: CodingKey>: _KeyedEncoderContainer {
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard try begin(key) else { return }
-    if hasMapping, let mapping = state.fields.open[level].mapping,
+    if hasMapping, let mapping = state.fields.value.open[level].mapping,
       let formatter = mapping.dateFormatter(forKey: key.stringValue)
     {
       // The model's own format for this property: its date, or the dates in its value.
       if T.self == Date.self {
-        try state.fields.writer.string(formatter.string(from: value as! Date))
+        try state.fields.value.writer.string(formatter.string(from: value as! Date))
         return
       }
       return try state.withDateFormatter(formatter) {
@@ -201,10 +201,10 @@ struct _KeyedEncoder<Key: CodingKey>: _KeyedEncoderContainer {
       // one by one after this returns, and exclusion is for whole values.
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.fields.deferredError == nil { state.fields.deferredError = error }
+      if state.fields.value.deferredError == nil { state.fields.value.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.fields.awaiting = true
+    state.fields.value.awaiting = true
     state.enter(key, at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -219,9 +219,9 @@ struct _KeyedEncoder<Key: CodingKey>: _KeyedEncoderContainer {
       try state.prepare(level, serial, pathLength)
       _ = try state.writeKey(key, level: level, pathLength: pathLength, excluding: false)
     } catch {
-      if state.fields.deferredError == nil { state.fields.deferredError = error }
+      if state.fields.value.deferredError == nil { state.fields.value.deferredError = error }
     }
-    state.fields.awaiting = true
+    state.fields.value.awaiting = true
     state.enter(key, at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }
@@ -237,7 +237,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { state.codingPath(pathLength) }
 
   var count: Int {
-    let open = state.fields.open
+    let open = state.fields.value.open
     return level < open.count && open[level].serial == serial ? open[level].count : 0
   }
 
@@ -245,15 +245,15 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
   @inline(__always)
   func begin() throws -> Int {
     try state.prepare(level, serial, pathLength)
-    let index = state.fields.open[level].count
-    state.fields.open[level].count = index &+ 1
+    let index = state.fields.value.open[level].count
+    state.fields.value.open[level].count = index &+ 1
     return index
   }
 
   @inline(__always)
   func element(_ write: (inout _EncoderOutput) throws -> Void) throws {
     _ = try begin()
-    try write(&state.fields.writer)
+    try write(&state.fields.value.writer)
   }
 
   mutating func encodeNil() throws { try element { try $0.null() } }
@@ -308,10 +308,10 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.fields.deferredError == nil { state.fields.deferredError = error }
+      if state.fields.value.deferredError == nil { state.fields.value.deferredError = error }
       return (level &+ 1, -1)
     }
-    state.fields.awaiting = true
+    state.fields.value.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return state.openContainer(depth: level &+ 1, isObject: isObject, pathLength: pathLength &+ 1)
   }
@@ -321,10 +321,10 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     do {
       index = try begin()
     } catch {
-      if state.fields.deferredError == nil { state.fields.deferredError = error }
+      if state.fields.value.deferredError == nil { state.fields.value.deferredError = error }
       index = 0
     }
-    state.fields.awaiting = true
+    state.fields.value.awaiting = true
     state.enter(_IndexKey(index), at: pathLength)
     return _ValueEncoder(state: state, depth: level &+ 1, pathLength: pathLength &+ 1)
   }

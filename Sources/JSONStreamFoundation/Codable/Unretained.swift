@@ -26,6 +26,9 @@ struct _TypeTable<Value: AnyObject> {
   private static var slotCount: Int { 1 << slotBits }
   private static var probes: Int { 4 }
 
+  /// How many objects the table has made.
+  var count: Int { byType.count }
+
   /// Calls `body` with the object of `type`, made by `make` the first time, and returns what
   /// it returns.
   @inline(__always)
@@ -81,10 +84,12 @@ func _slot(of type: ObjectIdentifier, bits: Int) -> Int {
 typealias _TypeInfos = _TypeTable<_TypeInfo>
 
 extension _TypeTable where Value == _TypeInfo {
-  /// Calls `body` with the info of `type`.
+  /// Calls `body` with the info of `type`, numbered in the order the types are met.
   @inline(__always)
   mutating func withInfo<R>(for type: Any.Type, _ body: (_TypeInfo) throws -> R) rethrows -> R {
-    try withValue(for: ObjectIdentifier(type), make: { _TypeInfo(type) }, body: body)
+    let number = count
+    return try withValue(
+      for: ObjectIdentifier(type), make: { _TypeInfo(type, number: number) }, body: body)
   }
 }
 
