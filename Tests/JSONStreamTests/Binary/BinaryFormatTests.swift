@@ -561,4 +561,51 @@ struct BinaryFormatTests {
     var bad = JSONBinaryWriter()
     #expect(throws: JSONWriterError.self) { try bad.number(Double.nan) }
   }
+
+  @Test("every kind of value handed to a sink in small chunks: the bytes written to memory")
+  func typedValuesInChunks() throws {
+    // Each event says when the output is due to the sink; at these chunk sizes every kind
+    // of value is the one that fills a chunk at some point.
+    func write<Sink: JSONOutputSink>(_ writer: inout JSONBinaryWriter<Sink>) throws {
+      try writer.startArray()
+      for round in 0..<3 {
+        try writer.startObject()
+        try writer.key("int")
+        try writer.number(Int64(round) - 1_000_000_000_000)
+        try writer.key("uint")
+        try writer.number(UInt64.max - UInt64(round))
+        try writer.key("double")
+        try writer.number(0.1 + Double(round))
+        try writer.key("kept")
+        try writer.binaryNumber(.decimal(mantissa: 12_345, scale: 2))
+        try writer.key("date")
+        try writer.date(secondsSince2001: 1_700_000_000.125)
+        try writer.key("data")
+        try [UInt8](repeating: UInt8(round), count: 40).withUnsafeBytes { try writer.data($0) }
+        try writer.key("set")
+        try writer.startSet()
+        try writer.string("s\(round)")
+        try writer.bool(round == 1)
+        try writer.null()
+        try writer.endArray()
+        try writer.key(String(repeating: "k", count: 100 + round))
+        try writer.string(String(repeating: "v", count: 300))
+        try writer.endObject()
+      }
+      try writer.endArray()
+      try writer.finish()
+    }
+    var memory = JSONBinaryWriter()
+    try write(&memory)
+    for chunkSize in [1, 2, 3, 5, 8, 13, 64, 100] {
+      var chunks: [[UInt8]] = []
+      var chunked = JSONBinaryWriter(
+        sink: JSONChunkSink { chunks.append(Array($0)) }, chunkSize: chunkSize)
+      try write(&chunked)
+      #expect(chunks.joined().elementsEqual(memory.bytes), "chunk size \(chunkSize)")
+      // No chunk waits for much more than its size: at most a key and its value past it (the
+      // longest here, 104 bytes and 303).
+      #expect(chunks.dropLast().allSatisfy { $0.count < chunkSize + 407 })
+    }
+  }
 }
