@@ -89,7 +89,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
 
   init(options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
     builder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
-    state = builder._state()
+    state = builder._memory.unique()
     limits = options.limits
     allowNonFiniteNumbers = options.allowNonFiniteNumbers
   }
@@ -117,7 +117,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     // No copy of the builder exists while this runs: its state is changed in place.
     builder.beginEventRun()
     defer { builder.endEventRun() }
-    state = builder._state()
+    state = builder._memory.unique()
     // By position from the base, as the pointer decoder reads: through the view (what is
     // left of the input), binaryvalue took 2-3% more instructions on twitter and citm_catalog
     // (the rest's base and count and the offset, all three kept per token).
@@ -159,21 +159,21 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   @inline(__always)
   mutating func tokenNull() throws {
     try beginValue(state)
-    builder._push(_Node(head: _JSONNode.null, payload: 0), state)
+    state.pointee.push(_Node(head: _JSONNode.null, payload: 0))
     endValue(state)
   }
 
   @inline(__always)
   mutating func tokenBool(_ value: Bool) throws {
     try beginValue(state)
-    builder._push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0), state)
+    state.pointee.push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0))
     endValue(state)
   }
 
   @inline(__always)
   mutating func tokenNumber(_ number: JSONBinaryNumber) throws {
     try beginValue(state)
-    builder._push(_JSONNode.node(number), state)
+    state.pointee.push(_JSONNode.node(number))
     endValue(state)
   }
 
@@ -190,7 +190,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     if shared {
       let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
       try beginValue(state)
-      builder._pushKnownString(state, payload: payload, count: bytes.count)
+      state.pointee.pushKnownString(payload: payload, count: bytes.count)
     } else {
       try beginValue(state)
       builder.string(JSONString(_wellFormed: bytes))
@@ -202,7 +202,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   mutating func tokenStringReference(_ index: UInt64) throws {
     let entry = try reference(index, in: strings, isKey: false)
     try beginValue(state)
-    builder._pushKnownString(state, payload: entry.payload, count: entry.length)
+    state.pointee.pushKnownString(payload: entry.payload, count: entry.length)
     endValue(state)
   }
 
@@ -213,8 +213,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     if shared {
       let fingerprint = _BuilderFrame.fingerprint(of: bytes)
       let payload = try enter(bytes, fingerprint: fingerprint, isKey: true, state)
-      if !builder._pushKnownKey(
-        state, payload: payload, count: bytes.count, fingerprint: fingerprint)
+      if !state.pointee.pushKnownKey(payload: payload, count: bytes.count, fingerprint: fingerprint)
       {
         try builder.key(JSONString(_wellFormed: bytes))
       }
@@ -227,8 +226,8 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   mutating func tokenKeyReference(_ index: UInt64) throws {
     let entry = try reference(index, in: keys, isKey: true)
     try beginKey(state)
-    if !builder._pushKnownKey(
-      state, payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
+    if !state.pointee.pushKnownKey(
+      payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
     {
       try builder.key(
         JSONString(_wellFormed: _JSONNode.bytes(entry.payload, count: entry.length)))
@@ -241,7 +240,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     guard state.pointee.frames.count < limits.maxDepth else {
       throw _binaryError(.depth(limits.maxDepth), at: offset)
     }
-    builder._open(state, isObject: isObject)
+    state.pointee.open(isObject: isObject)
   }
 
   @inline(__always)
@@ -249,7 +248,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     guard state.pointee.frames.count > 0 && !inObject(state) else {
       throw _binaryError(.misplacedArrayEnd, at: offset)
     }
-    builder._endArray(state)
+    state.pointee.endArray()
     endValue(state)
   }
 
@@ -258,7 +257,7 @@ struct _BinaryTreeReader: _BinaryTokenSink {
     guard state.pointee.frames.count > 0 && inObject(state) && !awaitingValue else {
       throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
     }
-    builder._endObject(state)
+    state.pointee.endObject()
     endValue(state)
   }
 

@@ -176,6 +176,26 @@ struct DocumentTests {
     #expect(copy.value == ["a": ["shared part", 2], "b": nil])
   }
 
+  @Test("a copied builder keeps its own complete values: taking or resetting one leaves the other")
+  func builderCopiesValues() throws {
+    var original = JSONTreeBuilder()
+    original.null()
+    original.bool(true)
+    var copy = original
+    #expect(copy.values == [nil, true])
+    #expect(original.takeValues() == [nil, true])
+    #expect(original.values.isEmpty && original.value == nil)
+    #expect(copy.values == [nil, true])
+    copy.bool(false)
+    original.startArray()
+    original.endArray()
+    #expect(copy.values == [nil, true, false])
+    #expect(original.values == [[]])
+    copy.reset()
+    #expect(copy.values.isEmpty)
+    #expect(original.value == [])
+  }
+
   @Test("ill-formed UTF-8 from a producer is stored repaired, as a String would hold it")
   func repairsIllFormed() throws {
     var builder = JSONTreeBuilder()
