@@ -204,34 +204,32 @@ struct _BinaryWriterState: _ManualState {
     return endValue()
   }
 
-  @inlinable mutating func keptNumber(_ value: JSONBinaryNumber) throws -> Bool {
+  /// A value that `write` writes, between `beginValue()` and `endValue()`.
+  @inlinable @inline(__always)
+  mutating func value(_ write: (inout _BinaryWriterState) -> Void) throws -> Bool {
     try beginValue()
-    writeKeptNumber(value)
+    write(&self)
     return endValue()
+  }
+
+  @inlinable mutating func keptNumber(_ value: JSONBinaryNumber) throws -> Bool {
+    try self.value { $0.writeKeptNumber(value) }
   }
 
   @inlinable @inline(__always) mutating func integer(_ value: Int64) throws -> Bool {
-    try beginValue()
-    writeInteger(value)
-    return endValue()
+    try self.value { $0.writeInteger(value) }
   }
 
   @inlinable mutating func double(_ value: Double) throws -> Bool {
-    try beginValue()
-    writeDouble(value)
-    return endValue()
+    try self.value { $0.writeDouble(value) }
   }
 
   @inlinable mutating func date(secondsSince2001 seconds: Double) throws -> Bool {
-    try beginValue()
-    writeFixed(_BinaryTag.date, seconds.bitPattern, bytes: 8)
-    return endValue()
+    try value { $0.writeFixed(_BinaryTag.date, seconds.bitPattern, bytes: 8) }
   }
 
   @inlinable mutating func data(_ bytes: UnsafeRawBufferPointer) throws -> Bool {
-    try beginValue()
-    writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self))
-    return endValue()
+    try value { $0.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self)) }
   }
 
   @inlinable mutating func startSet() throws {
@@ -242,9 +240,7 @@ struct _BinaryWriterState: _ManualState {
 
   /// A value of one byte.
   @inlinable @inline(__always) mutating func byte(_ tag: UInt8) throws -> Bool {
-    try beginValue()
-    writeTag(tag)
-    return endValue()
+    try value { $0.writeTag(tag) }
   }
 
   // MARK: Tokens
