@@ -68,8 +68,8 @@ package struct _BuilderState: _ManualState {
 
   // MARK: Events
 
-  // The builder's events, done in place; `JSONBinaryTreeReader` also calls the package ones
-  // directly, with the state it holds for a whole document.
+  // The builder's events, done in place. The reader of `JSONValue(binary:)` also calls the
+  // package ones directly, with the state it holds for a whole document.
 
   @inlinable @inline(__always)
   package mutating func open(isObject: Bool) {
