@@ -14,7 +14,6 @@
 
 import JSONStreamCore
 import JSONStreamValue
-import JSONStreamWriter
 
 extension JSONValue {
   /// Reads one value in the binary format (see <doc:BinaryFormat>) into a tree.
@@ -38,22 +37,16 @@ extension JSONValue {
     binary bytes: Bytes, options: JSONParseOptions = JSONParseOptions(),
     duplicateKeys: JSONDuplicateKeyPolicy = .lastWins
   ) throws where Bytes.Element == UInt8 {
-    if let value = try bytes.withContiguousStorageIfAvailable({
+    self = try _ScanInput.with(contentsOf: bytes) {
       try _readBinaryTree($0, options: options, duplicateKeys: duplicateKeys)
-    }) {
-      self = value
-    } else {
-      self = try Array(bytes).withUnsafeBufferPointer {
-        try _readBinaryTree($0, options: options, duplicateKeys: duplicateKeys)
-      }
     }
   }
 }
 
+/// The value of the binary document `input` holds (nil for no bytes), or a located error.
 @usableFromInline
 func _readBinaryTree(
-  _ input: UnsafeBufferPointer<UInt8>, options: JSONParseOptions,
-  duplicateKeys: JSONDuplicateKeyPolicy
+  _ input: _ScanInput?, options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy
 ) throws -> JSONValue {
   var reader = _BinaryTreeReader(options: options, duplicateKeys: duplicateKeys)
   defer { reader.deallocate() }
@@ -66,9 +59,12 @@ func _readBinaryTree(
   }
 }
 
-/// The reader behind `JSONValue(binary:)`: the whole input, one value, into a tree builder.
-struct _BinaryTreeReader: _BinaryTokenSink {
-  var builder: JSONTreeBuilder
+/// The reader behind `JSONValue(binary:)`: the whole input, one value, into a tree builder's
+/// state, which it holds for the document (no builder, so no copy of it to check for).
+struct _BinaryTreeReader: _BinaryDocumentSink {
+  /// The tree being built: what `JSONTreeBuilder` keeps, worked on by the same methods.
+  var state = _BuilderState()
+  let duplicateKeys: JSONDuplicateKeyPolicy
   let limits: JSONParseLimits
   let allowNonFiniteNumbers: Bool
   /// The tables' entries: where their bytes are in the tree's arena (and a key's fingerprint).
@@ -84,251 +80,217 @@ struct _BinaryTreeReader: _BinaryTokenSink {
   var offset = 0
   /// Base64 text of a data value.
   var text: [UInt8] = []
-  /// The builder's state, changed in place: no copy of the builder exists while `read` runs.
-  var state: UnsafeMutablePointer<_BuilderState>
 
   init(options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
-    builder = JSONTreeBuilder(duplicateKeyPolicy: duplicateKeys)
-    state = builder._memory.unique()
+    self.duplicateKeys = duplicateKeys
     limits = options.limits
     allowNonFiniteNumbers = options.allowNonFiniteNumbers
   }
 
   func deallocate() {
+    state.deallocate()
     keys.deallocate()
     strings.deallocate()
   }
 
-  mutating func read(_ input: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+  mutating func read(_ input: _ScanInput?) throws -> JSONValue {
     if let invalid = limits._validationError {
       throw failure(invalid.kind, invalid.message, at: 0)
     }
-    guard let base = input.baseAddress, input.count > 0 else {
-      throw failure(.emptyInput, "no input", at: 0)
-    }
+    guard let input else { throw failure(.emptyInput, "no input", at: 0) }
     guard input.count <= limits.maxInputLength else {
       throw failure(.limitExceeded(.inputLength), "input longer than the limit", at: 0)
     }
     let end = input.count
-    let bytes = _ScanInput(base: base, count: end)
-    guard let headerLength = try _BinaryTokens.header(bytes, at: 0) else {
+    guard let headerLength = try _BinaryTokens.header(input, at: 0) else {
       throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
     }
-    // No copy of the builder exists while this runs: its state is changed in place.
-    builder.beginEventRun()
-    defer { builder.endEventRun() }
-    state = builder._memory.unique()
-    // By position from the base, as the pointer decoder reads: through the view (what is
-    // left of the input), binaryvalue took 2-3% more instructions on twitter and citm_catalog
-    // (the rest's base and count and the offset, all three kept per token).
-    var position = headerLength
-    while position < end {
-      offset = position
-      guard let length = try token(base + position, end &- position) else {
-        throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
-      }
-      position &+= length
+    guard try _BinaryTokens.decodeTokens(input, from: headerLength, into: &self) else {
+      throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
     }
     offset = end
-    let depth = state.pointee.frames.count
+    let depth = state.frames.count
     if depth > 0 {
       throw failure(
         .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: end)
     }
-    guard let value = builder.value else {
+    guard let value = state.values.first else {
       throw failure(.unexpectedEndOfInput, "no value after the header", at: end)
     }
     return value
   }
 
-  /// Delivers the token at `p` to the builder and returns its length, or nil when it runs past
-  /// `available` (the end of the input): the decoder `JSONBinaryReader` reads with, calling
-  /// the token methods below, which check and deliver what `JSONBinaryReader`'s do, case for
-  /// case.
-  @inline(__always)
-  mutating func token(_ p: UnsafePointer<UInt8>, _ available: Int) throws -> Int? {
-    let (length, isComplete) = try _BinaryTokens.decode(p, available, into: &self)
-    return isComplete ? length : nil
-  }
-
   // MARK: Tokens, as the decoder hands them on
+
+  // Each checks and delivers what `JSONBinaryReader`'s does, case for case.
 
   var maxStringLength: Int { limits.maxStringLength }
   var maxNumberLength: Int { limits.maxNumberLength }
 
   @inline(__always)
   mutating func tokenNull() throws {
-    try beginValue(state)
-    state.pointee.push(_Node(head: _JSONNode.null, payload: 0))
-    endValue(state)
+    try beginValue()
+    state.push(_Node(head: _JSONNode.null, payload: 0))
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenBool(_ value: Bool) throws {
-    try beginValue(state)
-    state.pointee.push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0))
-    endValue(state)
+    try beginValue()
+    state.push(_Node(head: value ? _JSONNode.true : _JSONNode.false, payload: 0))
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenNumber(_ number: JSONBinaryNumber) throws {
-    try beginValue(state)
-    state.pointee.push(_JSONNode.node(number))
-    endValue(state)
+    try beginValue()
+    state.push(_JSONNode.node(number))
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenNumberText(_ bytes: _ScanInput, flags: UInt8) throws {
-    try beginValue(state)
-    builder.number(bytes.number(0, bytes.count, flags: flags))
-    endValue(state)
+    try beginValue()
+    state.number(bytes.number(0, bytes.count, flags: flags))
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
-    let bytes = bytes._buffer
     if shared {
-      let payload = try enter(bytes, fingerprint: 0, isKey: false, state)
-      try beginValue(state)
-      state.pointee.pushKnownString(payload: payload, count: bytes.count)
+      let payload = try enter(bytes, fingerprint: 0, isKey: false)
+      try beginValue()
+      state.pushKnownString(payload: payload, count: bytes.count)
     } else {
-      try beginValue(state)
-      builder.string(JSONString(_wellFormed: bytes))
+      try beginValue()
+      state.string(bytes.wellFormedString())
     }
-    endValue(state)
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenStringReference(_ index: UInt64) throws {
     let entry = try reference(index, in: strings, isKey: false)
-    try beginValue(state)
-    state.pointee.pushKnownString(payload: entry.payload, count: entry.length)
-    endValue(state)
+    try beginValue()
+    state.pushKnownString(payload: entry.payload, count: entry.length)
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
-    let bytes = bytes._buffer
-    try beginKey(state)
+    try beginKey()
     if shared {
       let fingerprint = _BuilderFrame.fingerprint(of: bytes)
-      let payload = try enter(bytes, fingerprint: fingerprint, isKey: true, state)
-      if !state.pointee.pushKnownKey(payload: payload, count: bytes.count, fingerprint: fingerprint)
-      {
-        try builder.key(JSONString(_wellFormed: bytes))
+      let payload = try enter(bytes, fingerprint: fingerprint, isKey: true)
+      if !state.pushKnownKey(payload: payload, count: bytes.count, fingerprint: fingerprint) {
+        try state.key(bytes.wellFormedString(), policy: duplicateKeys)
       }
     } else {
-      try builder.key(JSONString(_wellFormed: bytes))
+      try state.key(bytes.wellFormedString(), policy: duplicateKeys)
     }
   }
 
   @inline(__always)
   mutating func tokenKeyReference(_ index: UInt64) throws {
     let entry = try reference(index, in: keys, isKey: true)
-    try beginKey(state)
-    if !state.pointee.pushKnownKey(
+    try beginKey()
+    if !state.pushKnownKey(
       payload: entry.payload, count: entry.length, fingerprint: Int(entry.fingerprintBits))
     {
-      try builder.key(
-        JSONString(_wellFormed: _JSONNode.bytes(entry.payload, count: entry.length)))
+      try state.knownKey(payload: entry.payload, count: entry.length, policy: duplicateKeys)
     }
   }
 
   @inline(__always)
   mutating func tokenStart(isObject: Bool) throws {
-    try beginValue(state)
-    guard state.pointee.frames.count < limits.maxDepth else {
+    try beginValue()
+    guard state.frames.count < limits.maxDepth else {
       throw _binaryError(.depth(limits.maxDepth), at: offset)
     }
-    state.pointee.open(isObject: isObject)
+    state.open(isObject: isObject)
   }
 
   @inline(__always)
   mutating func tokenEndArray() throws {
-    guard state.pointee.frames.count > 0 && !inObject(state) else {
+    guard state.frames.count > 0 && !inObject else {
       throw _binaryError(.misplacedArrayEnd, at: offset)
     }
-    state.pointee.endArray()
-    endValue(state)
+    state.endArray()
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenEndObject() throws {
-    guard state.pointee.frames.count > 0 && inObject(state) && !awaitingValue else {
+    guard state.frames.count > 0 && inObject && !awaitingValue else {
       throw _binaryError(.misplacedObjectEnd(afterKey: awaitingValue), at: offset)
     }
-    state.pointee.endObject()
-    endValue(state)
+    state.endObject()
+    endValue()
   }
 
   @inline(__always)
   mutating func tokenData(_ bytes: _ScanInput) throws {
-    try beginValue(state)
+    try beginValue()
     text.removeAll(keepingCapacity: true)
     _appendBase64(bytes, to: &text)
-    JSONString.withWellFormed(text) { builder.string($0) }
-    endValue(state)
+    JSONString.withWellFormed(text) { state.string($0) }
+    endValue()
   }
 
   // MARK: Table references
 
   /// The entry `index` of `table` names: only earlier entries may be named.
   @inline(__always)
-  func reference(_ index: UInt64, in table: _Buffer<_TableEntry>, isKey: Bool) throws
-    -> _TableEntry
+  func reference(_ index: UInt64, in table: _Buffer<_TableEntry>, isKey: Bool) throws -> _TableEntry
   {
     guard index < UInt64(table.count) else {
       throw _binaryError(.reference(index, of: table.count, isKey: isKey), at: offset)
     }
-    return table.base[Int(index)]
+    return table[Int(index)]
   }
 
   // MARK: Values and structure, as JSONBinaryReader checks them
 
+  /// Whether the innermost open container, which must exist, is an object.
   @inline(__always)
-  func inObject(_ state: UnsafeMutablePointer<_BuilderState>) -> Bool {
-    state.pointee.frames.base[state.pointee.frames.count &- 1].isObject
-  }
+  var inObject: Bool { state.frames[state.frames.count &- 1].isObject }
 
   @inline(__always)
-  mutating func beginValue(_ state: UnsafeMutablePointer<_BuilderState>) throws {
-    if state.pointee.frames.count == 0 {
+  mutating func beginValue() throws {
+    if state.frames.count == 0 {
       guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
-    } else if inObject(state) {
+    } else if inObject {
       guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
       awaitingValue = false
     }
   }
 
   @inline(__always)
-  mutating func beginKey(_ state: UnsafeMutablePointer<_BuilderState>) throws {
-    guard state.pointee.frames.count > 0 && inObject(state) && !awaitingValue else {
+  mutating func beginKey() throws {
+    guard state.frames.count > 0 && inObject && !awaitingValue else {
       throw _binaryError(.misplacedKey, at: offset)
     }
     awaitingValue = true
   }
 
-  /// After a value: one more top-level value when it was one. (The builder has already closed
+  /// After a value: one more top-level value when it was one. (The state has already closed
   /// the container a value ended.)
   @inline(__always)
-  mutating func endValue(_ state: UnsafeMutablePointer<_BuilderState>) {
-    if state.pointee.frames.count == 0 { valueCount &+= 1 }
+  mutating func endValue() {
+    if state.frames.count == 0 { valueCount &+= 1 }
   }
 
   /// Enters `bytes` in the key or the string table: copied into the tree's arena, where the
   /// entry points (with a key's fingerprint), and whose address it returns. Throws when the
   /// table is full.
   @inline(__always)
-  mutating func enter(
-    _ bytes: UnsafeBufferPointer<UInt8>, fingerprint: Int, isKey: Bool,
-    _ state: UnsafeMutablePointer<_BuilderState>
-  ) throws -> UInt64 {
+  mutating func enter(_ bytes: _ScanInput, fingerprint: Int, isKey: Bool) throws -> UInt64 {
     guard
       JSONBinaryFormat.tableHasRoom(
         entries: isKey ? keys.count : strings.count, bytes: isKey ? keyBytes : stringBytes,
         adding: bytes.count)
     else { throw _binaryError(.tableFull(isKey: isKey), at: offset) }
-    let payload = state.pointee.appendBytes(bytes)
+    let payload = state.appendBytes(bytes)
     let entry = _TableEntry(
       payload: payload, lengthAndFingerprint: _TableEntry.pack(bytes.count, fingerprint))
     if isKey {

@@ -24,12 +24,15 @@ package struct _BuilderState: _ManualState {
   /// The complete top-level values so far.
   @usableFromInline package var values: [JSONValue] = []
 
+  /// No value begun, none complete.
   @usableFromInline
-  init(
-    stack: _Buffer<_Node> = _Buffer(capacity: 64),
-    frames: _Buffer<_BuilderFrame> = _Buffer(capacity: 16),
-    arena: _Arena = _Arena(), indexes: [[UInt64]] = []
-  ) {
+  package init() {
+    self.init(
+      stack: _Buffer(capacity: 64), frames: _Buffer(capacity: 16), arena: _Arena(), indexes: [])
+  }
+
+  @usableFromInline
+  init(stack: _Buffer<_Node>, frames: _Buffer<_BuilderFrame>, arena: _Arena, indexes: [[UInt64]]) {
     self.stack = stack
     self.frames = frames
     self.arena = arena
@@ -220,6 +223,15 @@ package struct _BuilderState: _ManualState {
     return true
   }
 
+  /// A key whose `count` bytes are in this value's arena already, at `payload`, that
+  /// `pushKnownKey` did not push: `key(_:policy:)` for those bytes.
+  @inlinable
+  package mutating func knownKey(payload: UInt64, count: Int, policy: JSONDuplicateKeyPolicy)
+    throws
+  {
+    try key(JSONString(_wellFormed: _JSONNode.bytes(payload, count: count)), policy: policy)
+  }
+
   /// Pushes a string value whose `count` bytes are in this value's arena already, at
   /// `payload`.
   @inlinable @inline(__always)
@@ -264,9 +276,16 @@ package struct _BuilderState: _ManualState {
     }
   }
 
+  /// Copies `bytes` into the arena and returns their address (0 for none): how the binary
+  /// tree reader enters a shared key or string in its table.
+  @inlinable @inline(__always)
+  package mutating func appendBytes(_ bytes: _ScanInput) -> UInt64 {
+    appendBytes(bytes._buffer)
+  }
+
   /// Copies bytes into the arena and returns their address (0 for none).
   @inlinable @inline(__always)
-  package mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
     if source.isEmpty { return 0 }
     let target = arena.allocate(bytes: source.count)
     _copyBytes(target, source.baseAddress.unsafelyUnwrapped, count: source.count)
@@ -523,9 +542,15 @@ package struct _BuilderFrame: BitwiseCopyable {
     fingerprintWord(of: frame, index: fingerprint(of: key))
   }
 
+  /// The number (0…511) of the fingerprint bit of the key `bytes` hold.
+  @inlinable @inline(__always)
+  package static func fingerprint(of bytes: _ScanInput) -> Int {
+    fingerprint(of: bytes._buffer)
+  }
+
   /// The number (0…511) of `key`'s fingerprint bit.
   @inlinable @inline(__always)
-  package static func fingerprint(of key: UnsafeBufferPointer<UInt8>) -> Int {
+  static func fingerprint(of key: UnsafeBufferPointer<UInt8>) -> Int {
     let count = key.count
     var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
     if count > 0 {
