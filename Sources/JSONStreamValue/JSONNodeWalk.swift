@@ -2,6 +2,9 @@
 // visitor of it. The walk knows the node layout (see `_JSONStorage`) and the order of a
 // container's children; a visitor knows only what to do with a key, a value, a container's
 // start and end. Nesting is walked with an explicit stack, not recursion.
+//
+// The Codable cursor reads nodes in place instead, through `_NodeAddress` below: a node's
+// address, its children by checked position, its members by key.
 
 import JSONStreamCore
 import JSONStreamParser
@@ -177,3 +180,149 @@ struct _WalkFrame: BitwiseCopyable {
     return (nil, next[0], isFirst)
   }
 }
+
+// MARK: A node by its address
+
+/// A node of a document by its address, read in place: what the Codable cursor holds. Valid
+/// while the memory holding the node lives (the document's storage, or a `_NodeCopy`); the
+/// cursor's root keeps both. Children are reached by position, checked against the count,
+/// and only in a container of the kind asked for.
+@usableFromInline
+package struct _NodeAddress {
+  @usableFromInline let pointer: UnsafePointer<_Node>
+
+  @inlinable
+  init(_ pointer: UnsafePointer<_Node>) { self.pointer = pointer }
+
+  /// The node.
+  @inlinable
+  package var node: _Node {
+    @inline(__always) get { pointer.pointee }
+  }
+
+  /// Equal for the addresses of the same node.
+  @inlinable package var identity: Int { Int(bitPattern: pointer) }
+
+  /// A `null` in no document.
+  @usableFromInline package static var null: _NodeAddress { _NodeAddress(_nullNode) }
+
+  /// Element `index` of an array node (`0..<count`).
+  @inlinable
+  package func element(_ index: Int) -> _NodeAddress {
+    child(index, stride: 1, offset: 0, closed: _JSONNode.array, open: _JSONNode.openArray)
+  }
+
+  /// The key node of member `position` of an object node (`0..<count`).
+  @inlinable
+  package func key(_ position: Int) -> _NodeAddress {
+    child(position, stride: 2, offset: 0, closed: _JSONNode.object, open: _JSONNode.openObject)
+  }
+
+  /// The value node of member `position` of an object node (`0..<count`).
+  @inlinable
+  package func value(_ position: Int) -> _NodeAddress {
+    child(position, stride: 2, offset: 1, closed: _JSONNode.object, open: _JSONNode.openObject)
+  }
+
+  /// Node `offset` of child `position` of a container node of kind `closed` or `open` (an
+  /// array's element, or an object's member: its key, then its value): checked to be one.
+  @inlinable @inline(__always)
+  func child(_ position: Int, stride: Int, offset: Int, closed: UInt64, open: UInt64)
+    -> _NodeAddress
+  {
+    let node = pointer.pointee
+    let kind = _JSONNode.kind(node.head)
+    let count = _JSONNode.count(node.head)
+    if kind == closed {
+      precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "child out of range")
+      return _NodeAddress(
+        _JSONNode.nodes(node.payload).unsafelyUnwrapped + (stride &* position &+ offset))
+    }
+    precondition(kind == open, "not a container of this kind")
+    // An open container's (snapshot's) incomplete last child is apart from the others.
+    let (block, _, last, _) = _JSONNode.children(node)
+    precondition(UInt(bitPattern: position) <= UInt(bitPattern: count), "child out of range")
+    if position == count { return _NodeAddress(last.unsafelyUnwrapped + offset) }
+    return _NodeAddress(block.unsafelyUnwrapped + (stride &* position &+ offset))
+  }
+
+  /// The position of the member with `key` in an object node, and the address of its value,
+  /// looking at member `hint` first: decoders ask for keys mostly in document order. The
+  /// member at the hint of a complete object is checked inline; a search goes to
+  /// `position(ofKey:hint:)`.
+  @inlinable @inline(__always)
+  package func member(named key: inout String, hint: Int) -> (Int, _NodeAddress)? {
+    key.withUTF8 { key in
+      let node = pointer.pointee
+      if _JSONNode.kind(node.head) == _JSONNode.object && hint < _JSONNode.count(node.head) {
+        let keyNode = _JSONNode.nodes(node.payload).unsafelyUnwrapped + 2 &* hint
+        if _JSONNode.stringEquals(keyNode.pointee, key) {
+          return (hint, _NodeAddress(keyNode + 1))
+        }
+      }
+      guard let position = position(ofKey: key, hint: hint) else { return nil }
+      return (position, value(position))
+    }
+  }
+
+  /// The position of the member with `key` in an object node, looking from `hint` on first.
+  @inlinable
+  package func position(ofKey key: inout String, hint: Int) -> Int? {
+    key.withUTF8 { position(ofKey: $0, hint: hint) }
+  }
+
+  @inlinable
+  func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+    let node = pointer.pointee
+    let kind = _JSONNode.kind(node.head)
+    guard kind == _JSONNode.object || kind == _JSONNode.openObject else { return nil }
+    let (block, nodes, last, _) = _JSONNode.children(node)
+    if let block,
+      let position = _JSONStorage.position(
+        ofKey: key, first: block, count: nodes / 2, indexed: last == nil, hint: hint)
+    {
+      return position
+    }
+    // A snapshot's open object: its incomplete last member is apart.
+    if let last, _JSONNode.stringEquals(last.pointee, key) { return nodes / 2 }
+    return nil
+  }
+}
+
+/// A copy of a container's node (and an open container's header) in memory of its own, for
+/// as long as this object lives: the node a container view makes stands on the stack (see
+/// `_ChildNodes.withNode`), and the Codable cursor's root must outlive that call.
+@usableFromInline
+package final class _NodeCopy {
+  /// The node, then an open container's header (its first and last node, as the two words
+  /// of a node).
+  let nodes: UnsafeMutablePointer<_Node>
+
+  /// Copies `node`, which must be a container's.
+  @usableFromInline
+  package init(_ node: _Node) {
+    nodes = .allocate(capacity: 2)
+    nodes.initialize(repeating: _Node(head: 0, payload: 0), count: 2)
+    var node = node
+    if _JSONNode.kind(node.head) > _JSONNode.object {
+      let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
+      nodes[1] = _Node(head: header[0], payload: header[1])
+      node.payload = UInt64(UInt(bitPattern: nodes + 1))
+    }
+    nodes[0] = node
+  }
+
+  /// The copied node's address.
+  @usableFromInline package var address: _NodeAddress { _NodeAddress(nodes) }
+
+  deinit {
+    nodes.deallocate()
+  }
+}
+
+/// Allocated once and never freed or written: a constant.
+nonisolated(unsafe) let _nullNode: UnsafePointer<_Node> = {
+  let node = UnsafeMutablePointer<_Node>.allocate(capacity: 1)
+  node.initialize(to: _Node(head: _JSONNode.null, payload: 0))
+  return UnsafePointer(node)
+}()
