@@ -1,5 +1,10 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+// Strict memory safety: every use of an unsafe construct is marked `unsafe`, and only the
+// files listed in .ci/unsafe-files.txt (the kernels) may have one. Tests are left out: they
+// check the kernels at their boundaries, pointers and all.
+let memorySafe: [SwiftSetting] = [.strictMemorySafety()]
 
 let package = Package(
   name: "JSONStream",
@@ -15,43 +20,57 @@ let package = Package(
     // The core, standard library only, in layers (see ARCHITECTURE.md); each module sees only
     // the ones below it. `JSONStream` re-exports them all: it is what users import.
     // Shared primitives, text and number kernels, and the event model.
-    .target(name: "JSONStreamCore"),
+    .target(name: "JSONStreamCore", swiftSettings: memorySafe),
     // The JSON text push parser.
-    .target(name: "JSONStreamParser", dependencies: ["JSONStreamCore"]),
+    .target(
+      name: "JSONStreamParser", dependencies: ["JSONStreamCore"], swiftSettings: memorySafe),
     // JSONValue, the tree builder, replay and snapshots.
-    .target(name: "JSONStreamValue", dependencies: ["JSONStreamCore", "JSONStreamParser"]),
+    .target(
+      name: "JSONStreamValue", dependencies: ["JSONStreamCore", "JSONStreamParser"],
+      swiftSettings: memorySafe),
     // The JSON writer, and one-pass writing of a tree.
-    .target(name: "JSONStreamWriter", dependencies: ["JSONStreamCore", "JSONStreamValue"]),
+    .target(
+      name: "JSONStreamWriter", dependencies: ["JSONStreamCore", "JSONStreamValue"],
+      swiftSettings: memorySafe),
     // The binary format: reader, writer, one-pass paths from and to a tree.
     .target(
       name: "JSONStreamBinary",
-      dependencies: ["JSONStreamCore", "JSONStreamValue", "JSONStreamWriter"]),
+      dependencies: ["JSONStreamCore", "JSONStreamValue", "JSONStreamWriter"],
+      swiftSettings: memorySafe),
     // JSONPath, path tracking, and the filters, transforms and item streamer built on it.
-    .target(name: "JSONStreamPath", dependencies: ["JSONStreamCore", "JSONStreamValue"]),
+    .target(
+      name: "JSONStreamPath", dependencies: ["JSONStreamCore", "JSONStreamValue"],
+      swiftSettings: memorySafe),
     // JSON Pointer, JSON Patch and Merge Patch: on a tree, and streamed as filters.
     .target(
       name: "JSONStreamPatch",
-      dependencies: ["JSONStreamCore", "JSONStreamParser", "JSONStreamValue"]),
+      dependencies: ["JSONStreamCore", "JSONStreamParser", "JSONStreamValue"],
+      swiftSettings: memorySafe),
     // Streams of documents, the async adapters, and the re-exports.
     .target(
       name: "JSONStream",
       dependencies: [
         "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
         "JSONStreamBinary", "JSONStreamPath", "JSONStreamPatch",
-      ]),
+      ], swiftSettings: memorySafe),
     // Foundation trees (NSDictionary, NSArray, …) from events and back: the only target that
     // imports Foundation.
-    .target(name: "JSONStreamFoundation", dependencies: ["JSONStream"]),
+    .target(
+      name: "JSONStreamFoundation", dependencies: ["JSONStream"], swiftSettings: memorySafe),
     // The command-line tool, thin over the library.
-    .executableTarget(name: "jsonstream", dependencies: ["JSONStream"]),
+    .executableTarget(
+      name: "jsonstream", dependencies: ["JSONStream"], swiftSettings: memorySafe),
     // Samples (see the README): a large file chunk by chunk, a streamed HTTP response item by
     // item, a custom handler that redacts while re-serializing.
     .executableTarget(
       name: "large-file", dependencies: ["JSONStream", "JSONStreamFoundation"],
-      path: "Samples/LargeFile"),
+      path: "Samples/LargeFile", swiftSettings: memorySafe),
     .executableTarget(
-      name: "network-stream", dependencies: ["JSONStream"], path: "Samples/NetworkStream"),
-    .executableTarget(name: "redact", dependencies: ["JSONStream"], path: "Samples/Redact"),
+      name: "network-stream", dependencies: ["JSONStream"], path: "Samples/NetworkStream",
+      swiftSettings: memorySafe),
+    .executableTarget(
+      name: "redact", dependencies: ["JSONStream"], path: "Samples/Redact",
+      swiftSettings: memorySafe),
     // Helpers both test targets use (event recording, the shared test data). Not a product.
     .target(
       name: "JSONStreamTestSupport", dependencies: ["JSONStream"],

@@ -81,8 +81,8 @@ var parser = JSONParser(
 let start = ContinuousClock.now
 var nextReport = 0
 do {
-  try reader.forEachChunk { chunk, read in
-    try parser.feed(chunk)
+  unsafe try reader.forEachChunk { chunk, read in
+    unsafe try parser.feed(chunk)
     let percent = reader.size > 0 ? read * 100 / reader.size : 0
     if percent >= nextReport {
       FileHandle.standardError.write(

@@ -24,17 +24,17 @@ func listenLocally() -> (socket: Int32, port: UInt16) {
   let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_addr.s_addr = unsafe inet_addr("127.0.0.1")
   address.sin_port = 0
-  withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      _ = bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+  unsafe withUnsafePointer(to: &address) {
+    unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      _ = unsafe bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
     }
   }
   listen(server, 1)
   var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) }
+  unsafe withUnsafeMutablePointer(to: &address) {
+    unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = unsafe getsockname(server, $0, &length) }
   }
   return (server, UInt16(bigEndian: address.sin_port))
 }
@@ -44,7 +44,7 @@ func send(_ socket: Int32, _ text: String) {
   let total = bytes.count
   var sent = 0
   while sent < total {
-    let n = bytes.withUnsafeBytes { write(socket, $0.baseAddress! + sent, total - sent) }
+    let n = unsafe bytes.withUnsafeBytes { unsafe write(socket, $0.baseAddress! + sent, total - sent) }
     if n <= 0 { return }
     sent += n
   }
@@ -56,7 +56,7 @@ func serve(_ server: Int32, count: Int) {
   let connection = accept(server, nil, nil)
   defer { close(connection) }
   var request = [UInt8](repeating: 0, count: 4096)
-  _ = read(connection, &request, request.count)
+  _ = unsafe read(connection, &request, request.count)
   send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n")
   send(connection, #"{"query":"streaming","results":["#)
   for i in 0..<count {
@@ -82,11 +82,11 @@ func responseBody(port: UInt16) -> AsyncThrowingStream<[UInt8], any Error> {
       defer { close(client) }
       var address = sockaddr_in()
       address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_addr.s_addr = unsafe inet_addr("127.0.0.1")
       address.sin_port = port.bigEndian
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      let connected = unsafe withUnsafePointer(to: &address) {
+        unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          unsafe connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
       }
       guard connected == 0 else {
@@ -98,7 +98,7 @@ func responseBody(port: UInt16) -> AsyncThrowingStream<[UInt8], any Error> {
       var header: [UInt8] = []
       var inBody = false
       while true {
-        let n = read(client, &buffer, buffer.count)
+        let n = unsafe read(client, &buffer, buffer.count)
         if n <= 0 { break }
         var chunk = Array(buffer[0..<n])
         if !inBody {

@@ -47,7 +47,7 @@ struct Redactor<Downstream: JSONEventHandler>: JSONEventHandler {
 
   mutating func key(_ key: borrowing JSONString) throws {
     if droppedDepth > 0 { return }
-    if key.utf8.first == UInt8(ascii: "_") {
+    if unsafe key.utf8.first == UInt8(ascii: "_") {
       // Dropped with its value: the key is not forwarded, the value is skipped.
       dropped += 1
       pendingKey = nil
@@ -132,7 +132,7 @@ extension JSONEventHandler {
   /// A string value from a Swift `String`.
   mutating func string(text: String) throws {
     var text = text
-    try text.withUTF8 { try string(JSONString(utf8: $0)) }
+    try text.withUTF8 { unsafe try string(JSONString(utf8: $0)) }
   }
 }
 
@@ -142,7 +142,7 @@ guard let input else {
   FileHandle.standardError.write(Data("redact: cannot open \(path)\n".utf8))
   exit(2)
 }
-let output = JSONChunkSink { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+let output = unsafe JSONChunkSink { chunk in unsafe FileHandle.standardOutput.write(Data(chunk)) }
 var parser = JSONParser(handler: Redactor(downstream: JSONWriter(sink: output, options: .pretty)))
 do {
   while let chunk = try input.read(upToCount: 64 * 1024), !chunk.isEmpty {

@@ -101,13 +101,13 @@ func _appendLEB128(_ value: UInt64, to out: inout [UInt8]) {
 @inlinable @inline(__always)
 func _storeLEB128(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
   if value < 0x80 {
-    p[0] = UInt8(truncatingIfNeeded: value)
+    unsafe p[0] = UInt8(truncatingIfNeeded: value)
     return 1
   }
   if value < 0x4000 {
     // Two bytes (table references past 127, most lengths): two stores beat the spreading.
-    p[0] = UInt8(truncatingIfNeeded: value) | 0x80
-    p[1] = UInt8(truncatingIfNeeded: value &>> 7)
+    unsafe p[0] = UInt8(truncatingIfNeeded: value) | 0x80
+    unsafe p[1] = UInt8(truncatingIfNeeded: value &>> 7)
     return 2
   }
   var x = value & 0x00FF_FFFF_FFFF_FFFF
@@ -120,19 +120,19 @@ func _storeLEB128(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
     // The high bit on every byte but the last.
     let high: UInt64 = 0x8080_8080_8080_8080
     let more = high & ((1 &<< (UInt64(bytes &- 1) &* 8)) &- 1)
-    UnsafeMutableRawPointer(p).storeBytes(of: (x | more).littleEndian, as: UInt64.self)
+    unsafe UnsafeMutableRawPointer(p).storeBytes(of: (x | more).littleEndian, as: UInt64.self)
     return bytes
   }
-  UnsafeMutableRawPointer(p).storeBytes(
+  unsafe UnsafeMutableRawPointer(p).storeBytes(
     of: (x | 0x8080_8080_8080_8080).littleEndian, as: UInt64.self)
   var rest = value &>> 56
   var index = 8
   while rest >= 0x80 {
-    p[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+    unsafe p[index] = UInt8(truncatingIfNeeded: rest) | 0x80
     rest &>>= 7
     index &+= 1
   }
-  p[index] = UInt8(truncatingIfNeeded: rest)
+  unsafe p[index] = UInt8(truncatingIfNeeded: rest)
   return index &+ 1
 }
 

@@ -31,7 +31,7 @@ struct _BinaryTable {
   /// per-process one, so that the entries a writer forgets, and so its output, are the same
   /// in every run.
   @inlinable @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    _keyHash(bytes, seed: 0x243F_6A88_85A3_08D3)
+    unsafe _keyHash(bytes, seed: 0x243F_6A88_85A3_08D3)
   }
 
   /// The slot of `hash` (slots must exist).
@@ -48,13 +48,13 @@ struct _BinaryTable {
 
   /// Entry `index` (which must exist); valid until the next entry is added.
   @inlinable @inline(__always) func entry(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(
+    unsafe UnsafeBufferPointer(
       start: storage.base + starts[index], count: starts[index &+ 1] &- starts[index])
   }
 
   /// Adds an entry without indexing it (the reader looks entries up by number only).
   @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    storage.appendBytes(bytes)
+    unsafe storage.appendBytes(bytes)
     starts.append(storage.count)
   }
 
@@ -63,14 +63,14 @@ struct _BinaryTable {
   func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
     guard slots.count > 0 else { return nil }
     let entry = Int(slots[slot(hash)]) &- 1
-    return entry >= 0 && _bytesEqual(self.entry(entry), bytes) ? entry : nil
+    return unsafe entry >= 0 && _bytesEqual(self.entry(entry), bytes) ? entry : nil
   }
 
   /// Adds `bytes` (of `Self.hash` `hash`) as the next entry, in its slot, if there is room;
   /// returns whether it did.
   @inlinable mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
     guard hasRoom(for: bytes.count) else { return false }
-    append(bytes)
+    unsafe append(bytes)
     if count &* 4 > slots.count {
       rehash()
     } else {
@@ -85,12 +85,12 @@ struct _BinaryTable {
     while capacity < count &* 4 { capacity &*= 2 }
     slots.deallocate()
     slots = _Buffer<Int32>(repeating: 0, count: capacity)
-    for index in 0..<count { slots[slot(Self.hash(entry(index)))] = Int32(index &+ 1) }
+    for index in 0..<count { unsafe slots[slot(Self.hash(entry(index)))] = Int32(index &+ 1) }
   }
 
   @usableFromInline func copy() -> _BinaryTable {
     var copy = _BinaryTable()
-    for index in 0..<count { copy.append(entry(index)) }
+    for index in 0..<count { unsafe copy.append(entry(index)) }
     // An indexed table (the writer's) stays indexed.
     if slots.count > 0 { copy.rehash() }
     return copy

@@ -59,10 +59,10 @@ extension _BinaryTokens {
   ) throws -> (length: Int, isComplete: Bool) {
     // The streaming reader's loop tests the same, so the optimizer drops this check there.
     precondition(input.count > 0, "no token")
-    let token = try decode(input.base, input.count, into: &sink)
+    let token = unsafe try decode(input.base, input.count, into: &sink)
     if token.isComplete {
       // A complete token lies in the input: `decode` reads nothing past its `available` bytes.
-      input = _ScanInput(base: input.base + token.length, count: input.count &- token.length)
+      input = unsafe _ScanInput(base: input.base + token.length, count: input.count &- token.length)
     }
     return token
   }
@@ -83,7 +83,8 @@ extension _BinaryTokens {
     let end = input.count
     while position < end {
       sink.offset = position
-      let (length, isComplete) = try decode(input.base + position, end &- position, into: &sink)
+      let (length, isComplete) = unsafe try decode(
+        input.base + position, end &- position, into: &sink)
       guard isComplete else { return false }
       position &+= length
     }
@@ -98,7 +99,7 @@ extension _BinaryTokens {
     // The options and the offset are read only where a token needs them: read up front, they
     // were loaded for every token.
     let more = (available &+ 1, false)
-    let tag = p[0]
+    let tag = unsafe p[0]
     switch tag {
     case _BinaryTag.null, _BinaryTag.false, _BinaryTag.true:
       // One case with a branch inside: as two or three cases, LLVM tested for each before
@@ -110,56 +111,62 @@ extension _BinaryTokens {
       }
       return (1, true)
     case _BinaryTag.int:
-      guard let (bits, size) = try leb128(p + 1, available &- 1, at: sink.offset) else {
+      guard let (bits, size) = unsafe try leb128(p + 1, available &- 1, at: sink.offset) else {
         return more
       }
       try sink.tokenNumber(.int(_unzigzag(bits)))
       return (1 &+ size, true)
     case _BinaryTag.uint:
-      guard let (value, size) = try leb128(p + 1, available &- 1, at: sink.offset) else {
+      guard let (value, size) = unsafe try leb128(p + 1, available &- 1, at: sink.offset) else {
         return more
       }
       try sink.tokenNumber(try uint(value, at: sink.offset))
       return (1 &+ size, true)
     case _BinaryTag.decimal:
-      guard available >= 2, let (bits, size) = try leb128(p + 2, available &- 2, at: sink.offset)
+      guard available >= 2,
+        let (bits, size) = unsafe try leb128(p + 2, available &- 2, at: sink.offset)
       else { return more }
-      try sink.tokenNumber(try decimal(mantissa: _unzigzag(bits), scale: p[1], at: sink.offset))
+      unsafe try sink.tokenNumber(
+        try decimal(mantissa: _unzigzag(bits), scale: p[1], at: sink.offset))
       return (2 &+ size, true)
     case _BinaryTag.int32:
       guard available >= 5 else { return (5, false) }
-      try sink.tokenNumber(int32(p + 1))
+      unsafe try sink.tokenNumber(int32(p + 1))
       return (5, true)
     case _BinaryTag.int64:
       guard available >= 9 else { return (9, false) }
-      try sink.tokenNumber(int64(p + 1))
+      unsafe try sink.tokenNumber(int64(p + 1))
       return (9, true)
     case _BinaryTag.decimal64:
       guard available >= 10 else { return (10, false) }
-      try sink.tokenNumber(try decimal64(p + 1, at: sink.offset))
+      unsafe try sink.tokenNumber(try decimal64(p + 1, at: sink.offset))
       return (10, true)
     case _BinaryTag.float32:
       guard available >= 5 else { return (5, false) }
-      try sink.tokenNumber(
+      unsafe try sink.tokenNumber(
         try double(float32(p + 1), allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset))
       return (5, true)
     case _BinaryTag.float64, _BinaryTag.date:
       // A date reads as JSON as its seconds since 2001: a number, exactly the binary64.
       guard available >= 9 else { return (9, false) }
-      try sink.tokenNumber(
+      unsafe try sink.tokenNumber(
         try double(float64(p + 1), allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset))
       return (9, true)
     case _BinaryTag.numberText:
-      let (bytes, length) = try payload(p, available, limit: sink.maxNumberLength, at: sink.offset)
+      let (bytes, length) = unsafe try payload(
+        p, available, limit: sink.maxNumberLength, at: sink.offset)
       guard let bytes else { return (length, false) }
       let flags = try numberTextFlags(
         bytes, allowNonFinite: sink.allowNonFiniteNumbers, at: sink.offset)
       try sink.tokenNumberText(bytes, flags: flags)
       return (length, true)
     case _BinaryTag.string, _BinaryTag.sharedString, _BinaryTag.key, _BinaryTag.sharedKey:
-      let (bytes, length) = try payload(p, available, limit: sink.maxStringLength, at: sink.offset)
+      let (bytes, length) = unsafe try payload(
+        p, available, limit: sink.maxStringLength, at: sink.offset)
       guard let bytes else { return (length, false) }
-      guard _isWellFormedUTF8(bytes._buffer) else { throw _binaryError(.notUTF8, at: sink.offset) }
+      guard unsafe _isWellFormedUTF8(bytes._buffer) else {
+        throw _binaryError(.notUTF8, at: sink.offset)
+      }
       if tag <= _BinaryTag.sharedString {
         try sink.tokenString(bytes, shared: tag == _BinaryTag.sharedString)
       } else {
@@ -167,7 +174,8 @@ extension _BinaryTokens {
       }
       return (length, true)
     case _BinaryTag.stringRef, _BinaryTag.keyRef:
-      guard let (index, size) = try shortLEB128(p + 1, available &- 1, at: sink.offset) else {
+      guard let (index, size) = unsafe try shortLEB128(p + 1, available &- 1, at: sink.offset)
+      else {
         return more
       }
       if tag == _BinaryTag.keyRef {
@@ -186,7 +194,8 @@ extension _BinaryTokens {
       try sink.tokenEndObject()
       return (1, true)
     case _BinaryTag.data:
-      let (bytes, length) = try payload(p, available, limit: sink.maxStringLength, at: sink.offset)
+      let (bytes, length) = unsafe try payload(
+        p, available, limit: sink.maxStringLength, at: sink.offset)
       guard let bytes else { return (length, false) }
       try sink.tokenData(bytes)
       return (length, true)
@@ -208,10 +217,10 @@ enum _BinaryTokens {
       UInt64, length: Int
     )?
   {
-    if available > 0 && p[0] < 0x80 { return (UInt64(p[0]), 1) }
+    if unsafe available > 0 && p[0] < 0x80 { return unsafe (UInt64(p[0]), 1) }
     if available >= 10 {
       // Eight bytes at once: the first byte without the high bit ends the number.
-      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
       let stops = ~word & 0x8080_8080_8080_8080
       if stops != 0 {
         let length = stops.trailingZeroBitCount &>> 3 &+ 1
@@ -219,13 +228,13 @@ enum _BinaryTokens {
         return (_compactLEB128(bits), length)
       }
       // Nine or ten bytes: the ninth holds bits 56–62, the tenth only bit 63.
-      let ninth = p[8]
+      let ninth = unsafe p[8]
       if ninth < 0x80 { return (_compactLEB128(word) | UInt64(ninth) << 56, 9) }
-      if p[9] <= 1 {
-        return (_compactLEB128(word) | UInt64(ninth & 0x7F) << 56 | UInt64(p[9]) << 63, 10)
+      if unsafe p[9] <= 1 {
+        return unsafe (_compactLEB128(word) | UInt64(ninth & 0x7F) << 56 | UInt64(p[9]) << 63, 10)
       }
     }
-    return try leb128ByteByByte(p, available, at: offset())
+    return unsafe try leb128ByteByByte(p, available, at: offset())
   }
 
   /// `leb128` for a number that is mostly small: a table reference or a length. Two bytes
@@ -238,10 +247,10 @@ enum _BinaryTokens {
   ) throws -> (
     UInt64, length: Int
   )? {
-    if available >= 2 && p[0] >= 0x80 && p[1] < 0x80 {
-      return (UInt64(p[0] & 0x7F) | UInt64(p[1]) &<< 7, 2)
+    if unsafe available >= 2 && p[0] >= 0x80 && p[1] < 0x80 {
+      return unsafe (UInt64(p[0] & 0x7F) | UInt64(p[1]) &<< 7, 2)
     }
-    return try leb128(p, available, at: offset())
+    return unsafe try leb128(p, available, at: offset())
   }
 
   /// `leb128`, a byte at a time: near the end of a chunk, and for the errors.
@@ -256,7 +265,7 @@ enum _BinaryTokens {
     var index = 0
     while true {
       guard index < available else { return nil }
-      let byte = p[index]
+      let byte = unsafe p[index]
       if shift == 63 && byte > 1 || index == 10 {
         throw _binaryError(.longNumber, at: offset() + 1)
       }
@@ -275,13 +284,13 @@ enum _BinaryTokens {
   static func payload(
     _ p: UnsafePointer<UInt8>, _ available: Int, limit: Int, at offset: Int
   ) throws -> (_ScanInput?, length: Int) {
-    guard let (length, size) = try shortLEB128(p + 1, available &- 1, at: offset) else {
+    guard let (length, size) = unsafe try shortLEB128(p + 1, available &- 1, at: offset) else {
       return (nil, available &+ 1)
     }
-    guard length <= UInt64(limit) else { throw lengthError(p[0], length, limit, at: offset) }
+    guard length <= UInt64(limit) else { throw unsafe lengthError(p[0], length, limit, at: offset) }
     let total = 1 &+ size &+ Int(length)
     guard total <= available else { return (nil, total) }
-    return (_ScanInput(base: p + 1 + size, count: Int(length)), total)
+    return unsafe (_ScanInput(base: p + 1 + size, count: Int(length)), total)
   }
 
   @inlinable
@@ -299,14 +308,14 @@ enum _BinaryTokens {
   @inlinable
   static func header(_ input: _ScanInput, at position: Int) throws -> Int? {
     guard input.contains(position, length: 6) else { return nil }
-    let p = input.base + position
-    guard (0..<4).allSatisfy({ p[$0] == JSONBinaryFormat.magic[$0] }) else {
+    let p = unsafe input.base + position
+    guard (0..<4).allSatisfy({ unsafe p[$0] == JSONBinaryFormat.magic[$0] }) else {
       throw failure(.invalidBinary, "not the binary format (no JSB header)", at: 0)
     }
-    guard p[4] == JSONBinaryFormat.majorVersion else {
+    guard unsafe p[4] == JSONBinaryFormat.majorVersion else {
       throw failure(
         .invalidBinary,
-        "binary format version \(p[4]).\(p[5]); this reader reads version \(JSONBinaryFormat.majorVersion).x",
+        unsafe "binary format version \(p[4]).\(p[5]); this reader reads version \(JSONBinaryFormat.majorVersion).x",
         at: 4)
     }
     return 6
@@ -317,13 +326,13 @@ enum _BinaryTokens {
   /// An integer in four bytes (tag `0B`).
   @inlinable @inline(__always)
   static func int32(_ p: UnsafePointer<UInt8>) -> JSONBinaryNumber {
-    .int(Int64(Int32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int32.self))))
+    unsafe .int(Int64(Int32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int32.self))))
   }
 
   /// An integer in eight bytes (tag `09`).
   @inlinable @inline(__always)
   static func int64(_ p: UnsafePointer<UInt8>) -> JSONBinaryNumber {
-    .int(Int64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self)))
+    unsafe .int(Int64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self)))
   }
 
   /// A decimal in a scale byte and eight bytes (tag `0A`), checked as `decimal` checks it.
@@ -331,7 +340,7 @@ enum _BinaryTokens {
   static func decimal64(_ p: UnsafePointer<UInt8>, at offset: @autoclosure () -> Int) throws
     -> JSONBinaryNumber
   {
-    try decimal(
+    unsafe try decimal(
       mantissa: Int64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: Int64.self)),
       scale: p[0], at: offset())
   }
@@ -339,13 +348,14 @@ enum _BinaryTokens {
   /// A binary32 (tag `06`), as the binary64 that holds it exactly.
   @inlinable @inline(__always)
   static func float32(_ p: UnsafePointer<UInt8>) -> Double {
-    Double(Float(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian))
+    unsafe Double(
+      Float(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian))
   }
 
   /// A binary64 (tags `07` and `31`).
   @inlinable @inline(__always)
   static func float64(_ p: UnsafePointer<UInt8>) -> Double {
-    Double(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
+    unsafe Double(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
   }
 
   // Values the format allows less of than their bytes can hold: both readers check them here.
@@ -385,7 +395,7 @@ enum _BinaryTokens {
   static func numberTextFlags(
     _ bytes: _ScanInput, allowNonFinite: Bool, at offset: Int
   ) throws -> UInt8 {
-    guard let flags = _classifyNumberText(bytes._buffer),
+    guard let flags = unsafe _classifyNumberText(bytes._buffer),
       flags & JSONNumber._nonFinite == 0 || allowNonFinite
     else {
       throw _binaryError(.badNumberText, at: offset)
@@ -417,7 +427,7 @@ extension _BinaryTable {
   func string(_ index: Int, keyTableEntry: Int = -1) -> JSONString {
     // One unsigned compare: `index` is neither negative nor past the last entry.
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "no such entry")
-    return JSONString(_wellFormed: entry(index), keyTableEntry: keyTableEntry)
+    return unsafe JSONString(_wellFormed: entry(index), keyTableEntry: keyTableEntry)
   }
 }
 
@@ -428,7 +438,7 @@ extension JSONBinaryReader {
   /// Reads the next chunk. After an error, every later call throws the same error.
   @inlinable @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    try _feedKeepingFailure(_ScanInput(bytes))
+    unsafe try _feedKeepingFailure(_ScanInput(bytes))
   }
 
   /// Reads the next chunk.

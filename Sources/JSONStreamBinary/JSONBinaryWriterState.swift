@@ -9,7 +9,7 @@ import JSONStreamWriter
 extension JSONBinaryWriter {
   /// Bytes (an extended type: read as JSON, a base64 string).
   @inlinable public mutating func data(_ bytes: UnsafeRawBufferPointer) throws {
-    if try _box.withUnique({ try $0.data(bytes) }) { try flush() }
+    if try _box.withUnique({ unsafe try $0.data(bytes) }) { try flush() }
   }
 }
 
@@ -182,19 +182,19 @@ struct _BinaryWriterState: _ManualState {
     guard depth > 0, !Self.isArray(stack[depth &- 1]), !awaitingValue else {
       throw JSONWriterError(kind: .misplacedKey, message: "a key where none can go")
     }
-    guard key._isWellFormed || _isWellFormedUTF8(key.utf8) else {
+    guard unsafe key._isWellFormed || _isWellFormedUTF8(key.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the key is not well-formed UTF-8")
     }
     awaitingValue = true
-    writeKey(key.utf8)
+    unsafe writeKey(key.utf8)
   }
 
   @inlinable @inline(__always) mutating func string(_ value: borrowing JSONString) throws -> Bool {
-    guard value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
+    guard unsafe value._isWellFormed || _isWellFormedUTF8(value.utf8) else {
       throw JSONWriterError(kind: .invalidUTF8, message: "the string is not well-formed UTF-8")
     }
     try beginValue()
-    writeString(value.utf8)
+    unsafe writeString(value.utf8)
     return endValue()
   }
 
@@ -229,7 +229,7 @@ struct _BinaryWriterState: _ManualState {
   }
 
   @inlinable mutating func data(_ bytes: UnsafeRawBufferPointer) throws -> Bool {
-    try value { $0.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self)) }
+    try value { unsafe $0.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self)) }
   }
 
   @inlinable mutating func startSet() throws {
@@ -289,7 +289,7 @@ struct _BinaryWriterState: _ManualState {
   mutating func writeTagged(_ tag: UInt8, _ value: UInt64, checked: Bool = true) {
     if checked { out.reserve(11) }
     out.appendReservedUnchecked(tag)
-    out.advanceReservedUnchecked(by: _storeLEB128(value, at: out.end))
+    unsafe out.advanceReservedUnchecked(by: _storeLEB128(value, at: out.end))
   }
 
   /// A tag, then `bytes` little-endian bytes of `bits`.
@@ -298,14 +298,14 @@ struct _BinaryWriterState: _ManualState {
   ) {
     if checked { out.reserve(9) }
     out.appendReservedUnchecked(tag)
-    UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
+    unsafe UnsafeMutableRawPointer(out.end).storeBytes(of: bits.littleEndian, as: UInt64.self)
     out.advanceReservedUnchecked(by: bytes)
   }
 
   /// A tag, a LEB128 length and the bytes.
   @inlinable mutating func writeBytes(_ tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) {
     writeTagged(tag, UInt64(bytes.count))
-    out.appendBytes(bytes)
+    unsafe out.appendBytes(bytes)
   }
 
   /// An integer, a decimal or a double, in its tag.
@@ -328,13 +328,13 @@ struct _BinaryWriterState: _ManualState {
     if _usesFixedWidth(zigzag) {
       out.appendReservedUnchecked(_BinaryTag.decimal64)
       out.appendReservedUnchecked(scale)
-      UnsafeMutableRawPointer(out.end).storeBytes(
+      unsafe UnsafeMutableRawPointer(out.end).storeBytes(
         of: UInt64(bitPattern: mantissa).littleEndian, as: UInt64.self)
       out.advanceReservedUnchecked(by: 8)
     } else {
       out.appendReservedUnchecked(_BinaryTag.decimal)
       out.appendReservedUnchecked(scale)
-      out.advanceReservedUnchecked(by: _storeLEB128(zigzag, at: out.end))
+      unsafe out.advanceReservedUnchecked(by: _storeLEB128(zigzag, at: out.end))
     }
   }
 
@@ -344,7 +344,7 @@ struct _BinaryWriterState: _ManualState {
     if _usesInt32(zigzag: zigzag) {
       if checked { out.reserve(5) }
       out.appendReservedUnchecked(_BinaryTag.int32)
-      UnsafeMutableRawPointer(out.end).storeBytes(
+      unsafe UnsafeMutableRawPointer(out.end).storeBytes(
         of: Int32(truncatingIfNeeded: int).littleEndian, as: Int32.self)
       out.advanceReservedUnchecked(by: 4)
     } else if _usesFixedWidth(zigzag) {
@@ -357,7 +357,7 @@ struct _BinaryWriterState: _ManualState {
   /// A key: a reference when the table has it, else its bytes, entered in the table while
   /// there is room. The key `nextKey` predicts is tried first, inline; the rest is a call.
   @inlinable @inline(__always) mutating func writeKey(_ bytes: UnsafeBufferPointer<UInt8>) {
-    writeKey(bytes, in: &stack[stack.count &- 1])
+    unsafe writeKey(bytes, in: &stack[stack.count &- 1])
   }
 
   /// A key in the object whose `stack` entry is `frame` (held elsewhere by the one-pass
@@ -366,8 +366,8 @@ struct _BinaryWriterState: _ManualState {
     _ bytes: UnsafeBufferPointer<UInt8>, in frame: inout Int32, checked: Bool = true
   ) {
     let predicted = Int(nextKey[Int(frame)])
-    guard predicted >= 0 && _bytesEqual(keys.entry(predicted), bytes) else {
-      return writeUnpredictedKey(bytes, in: &frame)
+    guard unsafe predicted >= 0 && _bytesEqual(keys.entry(predicted), bytes) else {
+      return unsafe writeUnpredictedKey(bytes, in: &frame)
     }
     writeTagged(_BinaryTag.keyRef, UInt64(predicted), checked: checked)
     frame = Self.slot(after: predicted)
@@ -377,18 +377,18 @@ struct _BinaryWriterState: _ManualState {
     _ bytes: UnsafeBufferPointer<UInt8>, in frame: inout Int32
   ) {
     let slot = Int(frame)
-    let hash = _BinaryTable.hash(bytes)
+    let hash = unsafe _BinaryTable.hash(bytes)
     let index: Int
-    if let found = keys.find(bytes, hash: hash) {
+    if let found = unsafe keys.find(bytes, hash: hash) {
       index = found
       writeTagged(_BinaryTag.keyRef, UInt64(index))
-    } else if keys.add(bytes, hash: hash) {
+    } else if unsafe keys.add(bytes, hash: hash) {
       index = keys.count &- 1
       nextKey.append(-1)
       nextKey.append(-1)
-      writeBytes(_BinaryTag.sharedKey, bytes)
+      unsafe writeBytes(_BinaryTag.sharedKey, bytes)
     } else {
-      writeBytes(_BinaryTag.key, bytes)
+      unsafe writeBytes(_BinaryTag.key, bytes)
       frame = 1
       return
     }
@@ -408,7 +408,7 @@ struct _BinaryWriterState: _ManualState {
       default: writeNumber(binary)
       }
     } else {
-      writeBytes(_BinaryTag.numberText, number.utf8)
+      unsafe writeBytes(_BinaryTag.numberText, number.utf8)
     }
   }
 
@@ -436,33 +436,33 @@ struct _BinaryWriterState: _ManualState {
   @inlinable @inline(__always) mutating func writeKey(
     _ key: borrowing JSONString, in frame: inout Int32, checked: Bool = true
   ) {
-    writeKey(key.utf8, in: &frame, checked: checked)
+    unsafe writeKey(key.utf8, in: &frame, checked: checked)
   }
 
   /// `writeString(_:)` of a borrowed string.
   @inlinable @inline(__always) mutating func writeString(_ value: borrowing JSONString) {
-    writeString(value.utf8)
+    unsafe writeString(value.utf8)
   }
 
   /// A string value: a short one through the string table, a long one as its bytes.
   @inlinable @inline(__always) mutating func writeString(_ bytes: UnsafeBufferPointer<UInt8>) {
     if bytes.count <= JSONBinaryFormat.maxSharedStringLength {
-      writeSharedString(bytes)
+      unsafe writeSharedString(bytes)
     } else {
-      writeBytes(_BinaryTag.string, bytes)
+      unsafe writeBytes(_BinaryTag.string, bytes)
     }
   }
 
   /// A short string: a reference when the table has it, else its bytes, entered in the table
   /// while there is room.
   @inlinable mutating func writeSharedString(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let hash = _BinaryTable.hash(bytes)
-    if let index = strings.find(bytes, hash: hash) {
+    let hash = unsafe _BinaryTable.hash(bytes)
+    if let index = unsafe strings.find(bytes, hash: hash) {
       writeTagged(_BinaryTag.stringRef, UInt64(index))
-    } else if strings.add(bytes, hash: hash) {
-      writeBytes(_BinaryTag.sharedString, bytes)
+    } else if unsafe strings.add(bytes, hash: hash) {
+      unsafe writeBytes(_BinaryTag.sharedString, bytes)
     } else {
-      writeBytes(_BinaryTag.string, bytes)
+      unsafe writeBytes(_BinaryTag.string, bytes)
     }
   }
 }

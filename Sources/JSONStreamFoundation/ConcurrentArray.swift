@@ -28,31 +28,31 @@ func _concurrentArray<State, Element: Sendable>(
   var made = [Int](repeating: 0, count: runs)
   var failures = [(any Error)?](repeating: nil, count: runs)
   let queue = _RunQueue(runs: runs)
-  return try [Element](unsafeUninitializedCapacity: count) { storage, initializedCount in
-    made.withUnsafeMutableBufferPointer { madeSlots in
-      failures.withUnsafeMutableBufferPointer { failureSlots in
+  return unsafe try [Element](unsafeUninitializedCapacity: count) { storage, initializedCount in
+    unsafe made.withUnsafeMutableBufferPointer { madeSlots in
+      unsafe failures.withUnsafeMutableBufferPointer { failureSlots in
         // The threads share only these: the closures (which promise to read only), the queue
         // (locked), and slots each written at the indices of one run.
-        nonisolated(unsafe) let storage = storage
-        nonisolated(unsafe) let madeSlots = madeSlots
-        nonisolated(unsafe) let failureSlots = failureSlots
+        nonisolated(unsafe) let storage = unsafe storage
+        nonisolated(unsafe) let madeSlots = unsafe madeSlots
+        nonisolated(unsafe) let failureSlots = unsafe failureSlots
         nonisolated(unsafe) let makeState = makeState
         nonisolated(unsafe) let element = element
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-          var state = makeState()
+          var state = unsafe makeState()
           while let run = queue.next() {
             let range = _runRange(run, of: runs, count: count)
             var index = range.lowerBound
             do {
               while index < range.upperBound {
-                storage.initializeElement(at: index, to: try element(&state, index))
+                unsafe storage.initializeElement(at: index, to: try element(&state, index))
                 index += 1
               }
             } catch {
-              failureSlots[run] = error
+              unsafe failureSlots[run] = error
               queue.stop()
             }
-            madeSlots[run] = index - range.lowerBound
+            unsafe madeSlots[run] = index - range.lowerBound
           }
         }
       }
@@ -60,7 +60,7 @@ func _concurrentArray<State, Element: Sendable>(
     if let failed = failures.firstIndex(where: { $0 != nil }) {
       for run in 0..<runs where made[run] > 0 {
         let start = _runRange(run, of: runs, count: count).lowerBound
-        storage.extracting(start..<start + made[run]).deinitialize()
+        unsafe storage.extracting(start..<start + made[run]).deinitialize()
       }
       initializedCount = 0
       throw failures[failed]!

@@ -8,8 +8,8 @@ extension NSMutableArray {
   /// An array of `values[start...]` (`start` in `0..<values.count`).
   static func _of(_ values: [AnyObject], from start: Int) -> NSMutableArray {
     precondition(start >= 0 && start < values.count, "no elements")
-    return values.withUnsafeBufferPointer {
-      NSMutableArray(objects: $0.baseAddress! + start, count: values.count - start)
+    return unsafe values.withUnsafeBufferPointer {
+      unsafe NSMutableArray(objects: $0.baseAddress! + start, count: values.count - start)
     }
   }
 }
@@ -24,9 +24,9 @@ extension NSMutableDictionary {
     precondition(
       count > 0 && valueStart >= 0 && valueStart + count <= values.count && keyStart >= 0
         && keyStart + count <= keys.count, "no members")
-    return values.withUnsafeBufferPointer { values in
-      keys.withUnsafeBufferPointer { keys in
-        NSMutableDictionary(
+    return unsafe values.withUnsafeBufferPointer { values in
+      unsafe keys.withUnsafeBufferPointer { keys in
+        unsafe NSMutableDictionary(
           objects: values.baseAddress! + valueStart, forKeys: keys.baseAddress! + keyStart,
           count: count)
       }

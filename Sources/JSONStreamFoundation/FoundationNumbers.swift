@@ -19,11 +19,11 @@ enum FoundationNumbers {
   /// The first character of the number's Objective-C type encoding: `d` for a `Double`, `Q`
   /// for a `UInt64`, and so on.
   static func typeCode(of number: NSNumber) -> UInt8 {
-    UInt8(truncatingIfNeeded: number.objCType.pointee)
+    unsafe UInt8(truncatingIfNeeded: number.objCType.pointee)
   }
 
   static func number(_ number: borrowing JSONNumber) -> NSNumber? {
-    let text = number.utf8
+    let text = unsafe number.utf8
     if number.isNonFinite {
       // Only with JSONParseOptions.allowNonFiniteNumbers: JSONSerialization has no such input.
       return NSNumber(value: number.double)
@@ -38,12 +38,12 @@ enum FoundationNumbers {
     if text.count > 17 {
       var significandLength = text.count
       var exponent = 0
-      if let e = text.firstIndex(of: UInt8(ascii: "e")) {
+      if let e = unsafe text.firstIndex(of: UInt8(ascii: "e")) {
         significandLength = e
-        exponent = parseExponent(UnsafeBufferPointer(rebasing: text[(e + 1)...])) ?? 0
+        exponent = unsafe parseExponent(UnsafeBufferPointer(rebasing: text[(e + 1)...])) ?? 0
       }
       if significandLength > 17 && exponent >= -128 && exponent <= 127,
-        let decimal = decimal(text), decimal.isFinite
+        let decimal = unsafe decimal(text), decimal.isFinite
       {
         return NSDecimalNumber(decimal: decimal)
       }
@@ -56,27 +56,27 @@ enum FoundationNumbers {
   /// are built from their digits, which gives the identical `Decimal` several times faster;
   /// the rest (and zero, whose exponent `Decimal(string:)` keeps) go through the string parser.
   static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Decimal? {
-    if let (negative, significand, exponent) = JSONNumber(text: text)?.decimalComponents,
+    if let (negative, significand, exponent) = unsafe JSONNumber(text: text)?.decimalComponents,
       significand != 0,
       exponent >= -100 && exponent <= 100
     {
       return Decimal(
         sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(significand))
     }
-    return Decimal(string: String(decoding: text, as: UTF8.self))
+    return unsafe Decimal(string: String(decoding: text, as: UTF8.self))
   }
 
   /// `Int(text)`: an optional sign and digits; nil on overflow.
   private static func parseExponent(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = 0
     var negative = false
-    if i < text.count && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
-      negative = text[i] == UInt8(ascii: "-")
+    if unsafe i < text.count && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
+      negative = unsafe text[i] == UInt8(ascii: "-")
       i += 1
     }
     var value = 0
     while i < text.count {
-      let digit = Int(text[i] &- UInt8(ascii: "0"))
+      let digit = unsafe Int(text[i] &- UInt8(ascii: "0"))
       let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
       let (sum, overflow2) =
         negative

@@ -57,10 +57,10 @@ public final class JSONFileReader {
   public init(path: String, chunkSize: Int = 64 * 1024) throws {
     self.path = path
     self.chunkSize = max(1, chunkSize)
-    descriptor = open(path, O_RDONLY)
+    descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { throw JSONFoundationError.unreadableFile(path, code: errno) }
     var status = stat()
-    size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    size = unsafe fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     startOffset = 0
     offset = 0
     lineEnd = nil
@@ -100,10 +100,10 @@ public final class JSONFileReader {
         kind: .unreadableFile(code: EINVAL),
         message: "\(path): the byte range \(range) starts before the file")
     }
-    descriptor = open(path, O_RDONLY)
+    descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { throw JSONFoundationError.unreadableFile(path, code: errno) }
     var status = stat()
-    size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    size = unsafe fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     lineEnd = range.upperBound
     offset = 0
     startOffset = 0
@@ -113,7 +113,7 @@ public final class JSONFileReader {
         // The first line that starts in the range starts after the first newline from the
         // byte before the range (which may be that newline), or nowhere.
         try seek(to: range.lowerBound - 1)
-        _ = try readChunks(untilNewlineFrom: range.lowerBound - 1) { _ in true }
+        _ = unsafe try readChunks(untilNewlineFrom: range.lowerBound - 1) { _ in true }
       } catch {
         close(descriptor)
         throw error
@@ -132,13 +132,13 @@ public final class JSONFileReader {
     var total = 0
     func deliver(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
       total += chunk.count
-      return try body(chunk, total)
+      return unsafe try body(chunk, total)
     }
     if let lineEnd {
       // The range's last line ends with the first newline at or after byte `lineEnd - 1`.
-      isComplete = try readChunks(untilNewlineFrom: lineEnd - 1, deliver)
+      isComplete = unsafe try readChunks(untilNewlineFrom: lineEnd - 1, deliver)
     } else {
-      try readChunks(deliver)
+      unsafe try readChunks(deliver)
     }
   }
 
@@ -150,19 +150,19 @@ public final class JSONFileReader {
     untilNewlineFrom from: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool
   ) throws -> Bool {
     var found = false
-    try readChunks { chunk in
+    unsafe try readChunks { chunk in
       let chunkStart = offset - chunk.count
       let searchStart = Swift.max(0, from - chunkStart)
       if searchStart < chunk.count,
-        let newline = chunk[searchStart...].firstIndex(of: UInt8(ascii: "\n"))
+        let newline = unsafe chunk[searchStart...].firstIndex(of: UInt8(ascii: "\n"))
       {
         found = true
         // What follows the newline is read again by whoever reads on.
         if newline + 1 < chunk.count { try seek(to: chunkStart + newline + 1) }
-        _ = try body(UnsafeRawBufferPointer(rebasing: chunk[...newline]))
+        _ = unsafe try body(UnsafeRawBufferPointer(rebasing: chunk[...newline]))
         return false
       }
-      return try body(chunk)
+      return unsafe try body(chunk)
     }
     return found || isAtEnd
   }
@@ -171,9 +171,9 @@ public final class JSONFileReader {
   /// `body` returns false.
   private func readChunks(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
+    defer { unsafe buffer.deallocate() }
     while true {
-      let count = read(descriptor, buffer, chunkSize)
+      let count = unsafe read(descriptor, buffer, chunkSize)
       if count < 0 {
         if errno == EINTR { continue }
         throw JSONFoundationError.unreadableFile(path, code: errno)
@@ -183,7 +183,7 @@ public final class JSONFileReader {
         return
       }
       offset += count
-      guard try body(UnsafeRawBufferPointer(start: buffer, count: count)) else { return }
+      guard unsafe try body(UnsafeRawBufferPointer(start: buffer, count: count)) else { return }
     }
   }
 
@@ -206,8 +206,8 @@ public final class JSONFileReader {
   ) throws -> Handler {
     let reader = try JSONFileReader(path: path, chunkSize: chunkSize)
     var parser = JSONParser(handler: handler, options: options)
-    try reader.forEachChunk { chunk, read in
-      let status = try parser.feed(chunk)
+    unsafe try reader.forEachChunk { chunk, read in
+      let status = unsafe try parser.feed(chunk)
       progress?(read, reader.size)
       return status == .needsMoreInput
     }
@@ -220,6 +220,7 @@ extension JSONFoundationError {
   /// File `path` could not be opened or read: `path: reason`.
   static func unreadableFile(_ path: String, code: Int32) -> JSONFoundationError {
     JSONFoundationError(
-      kind: .unreadableFile(code: code), message: "\(path): \(String(cString: strerror(code)))")
+      kind: .unreadableFile(code: code),
+      message: unsafe "\(path): \(String(cString: strerror(code)))")
   }
 }

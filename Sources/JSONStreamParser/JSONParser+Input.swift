@@ -14,7 +14,7 @@ extension JSONParser {
   @inlinable
   @discardableResult
   public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> JSONParseStatus {
-    try feed(_ScanInput(bytes))
+    unsafe try feed(_ScanInput(bytes))
   }
 
   /// Feeds any contiguous bytes: `[UInt8]`, `ArraySlice<UInt8>`, `String.UTF8View`,

@@ -75,9 +75,9 @@ package final class _JSONStorage: Sendable {
         })
     case _JSONNode.string: return .string(_JSONNode.string(node))
     default:
-      let (block, _, last, isObject) = _JSONNode.children(node)
-      let count = _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
-      let children = _ChildNodes(storage: self, first: block, count: count, last: last)
+      let (block, _, last, isObject) = unsafe _JSONNode.children(node)
+      let count = unsafe _JSONNode.count(node.head) &+ (last == nil ? 0 : 1)
+      let children = unsafe _ChildNodes(storage: self, first: block, count: count, last: last)
       return isObject
         ? .object(JSONObject(_children: children)) : .array(JSONArray(_children: children))
     }
@@ -93,16 +93,16 @@ package final class _JSONStorage: Sendable {
     let start = hint < count ? hint : 0
     // Parsed objects past the threshold carry an index; a snapshot's open objects do not.
     if indexed && count > _JSONNode.indexThreshold {
-      if start < count && _JSONNode.stringEquals(first[2 &* start], key) { return start }
-      let index = UnsafeRawPointer(first + 2 &* count).assumingMemoryBound(to: UInt64.self)
+      if unsafe start < count && _JSONNode.stringEquals(first[2 &* start], key) { return start }
+      let index = unsafe UnsafeRawPointer(first + 2 &* count).assumingMemoryBound(to: UInt64.self)
       let mask = _JSONNode.indexCapacity(count) &- 1
-      let hash = _keyHash(key)
+      let hash = unsafe _keyHash(key)
       var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let entry = index[slot]
+        let entry = unsafe index[slot]
         if entry == 0 { return nil }
         let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
-        if entry >> 32 == hash >> 32 && _JSONNode.stringEquals(first[2 &* position], key) {
+        if unsafe entry >> 32 == hash >> 32 && _JSONNode.stringEquals(first[2 &* position], key) {
           return position
         }
         slot = (slot &+ 1) & mask
@@ -112,7 +112,7 @@ package final class _JSONStorage: Sendable {
     // search does not change the answer.
     var position = start
     for _ in 0..<count {
-      if _JSONNode.stringEquals(first[2 &* position], key) { return position }
+      if unsafe _JSONNode.stringEquals(first[2 &* position], key) { return position }
       position &+= 1
       if position == count { position = 0 }
     }
@@ -124,7 +124,7 @@ package final class _JSONStorage: Sendable {
 /// that keeps that memory alive. The value types (`JSONArray`, `JSONObject`) reach their
 /// nodes only through it, and it checks every position against the count.
 @usableFromInline
-package struct _ChildNodes: @unchecked Sendable {
+@safe package struct _ChildNodes: @unchecked Sendable {
   // Unchecked: the nodes are immutable once a storage holds them, and `storage` keeps them.
   /// Keeps the nodes' memory alive.
   @usableFromInline package let storage: _JSONStorage
@@ -141,13 +141,13 @@ package struct _ChildNodes: @unchecked Sendable {
   init(storage: _JSONStorage, first: UnsafePointer<_Node>?, count: Int, last: UnsafePointer<_Node>?)
   {
     self.storage = storage
-    self.first = first
+    unsafe self.first = unsafe first
     self.count = count
-    self.last = last
+    unsafe self.last = unsafe last
   }
 
   /// No children.
-  @usableFromInline static let empty = _ChildNodes(
+  @usableFromInline static let empty = unsafe _ChildNodes(
     storage: .empty, first: nil, count: 0, last: nil)
 
   /// Node `offset` (0 for an element or a key, 1 for a member's value) of the child at
@@ -155,8 +155,8 @@ package struct _ChildNodes: @unchecked Sendable {
   @inlinable
   func node(_ position: Int, stride: Int, offset: Int = 0) -> _Node {
     precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
-    if let last, position == count &- 1 { return last[offset] }
-    return first.unsafelyUnwrapped[stride &* position &+ offset]
+    if let last = unsafe last, position == count &- 1 { return unsafe last[offset] }
+    return unsafe first.unsafelyUnwrapped[stride &* position &+ offset]
   }
 
   /// The Swift value of node `offset` of the child at `position` (see ``node(_:stride:offset:)``).
@@ -175,9 +175,11 @@ package struct _ChildNodes: @unchecked Sendable {
   /// The position of the member whose key is `key`, if any (the children of an object).
   @inlinable
   func position(ofKey key: borrowing JSONString) -> Int? {
-    if let last, _JSONNode.stringEquals(last[0], key.utf8) { return count &- 1 }
-    guard let first else { return nil }
-    return _JSONStorage.position(
+    if let last = unsafe last, unsafe _JSONNode.stringEquals(last[0], key.utf8) {
+      return count &- 1
+    }
+    guard let first = unsafe first else { return nil }
+    return unsafe _JSONStorage.position(
       ofKey: key.utf8, first: first, count: count &- (last == nil ? 0 : 1), indexed: last == nil)
   }
 
@@ -186,7 +188,7 @@ package struct _ChildNodes: @unchecked Sendable {
   @inlinable
   func withNode<R>(open: UInt64, closed: UInt64, _ body: (_Node) throws -> R) rethrows -> R {
     try withExtendedLifetime(storage) {
-      try _JSONNode.withContainerNode(
+      unsafe try _JSONNode.withContainerNode(
         open: open, closed: closed, count: count, first: first, last: last, body)
     }
   }
@@ -194,30 +196,30 @@ package struct _ChildNodes: @unchecked Sendable {
   /// Whether both are the same children of the same document: equal without looking at them.
   @inlinable
   func isSame(as other: _ChildNodes) -> Bool {
-    storage === other.storage && first == other.first && last == other.last
+    unsafe storage === other.storage && first == other.first && last == other.last
   }
 }
 
 /// One block of a document's memory, freed when the last storage or builder holding it goes.
 @usableFromInline
-final class _Chunk: @unchecked Sendable {
+@safe final class _Chunk: @unchecked Sendable {
   // Unchecked: written only by the builder that allocated it, before any storage shares it;
   // read-only afterwards.
   @usableFromInline let base: UnsafeMutableRawPointer
 
   @usableFromInline
   init(byteCount: Int) {
-    base = .allocate(byteCount: byteCount, alignment: 16)
+    unsafe base = .allocate(byteCount: byteCount, alignment: 16)
   }
 
-  deinit { base.deallocate() }
+  deinit { unsafe base.deallocate() }
 }
 
 /// A block of elements in an arena, for snapshots (see JSONParser+Snapshot): appended to in
 /// place, and grown by moving to a block twice as large in the arena. The old block stays as
 /// it is, for the nodes of earlier snapshots that point into it.
 @usableFromInline
-struct _ArenaBlock<Element: BitwiseCopyable> {
+@safe struct _ArenaBlock<Element: BitwiseCopyable> {
   @usableFromInline private(set) var base: UnsafeMutablePointer<Element>? = nil
   @usableFromInline private(set) var capacity = 0
   /// The elements appended so far.
@@ -231,10 +233,10 @@ struct _ArenaBlock<Element: BitwiseCopyable> {
   mutating func reserve(_ needed: Int, minimum: Int, in arena: inout _Arena) -> Int {
     if needed <= capacity { return 0 }
     let newCapacity = Swift.max(minimum, Swift.max(needed, 2 &* capacity))
-    let block = arena.allocate(words: newCapacity &* MemoryLayout<Element>.stride)
+    let block = unsafe arena.allocate(words: newCapacity &* MemoryLayout<Element>.stride)
       .bindMemory(to: Element.self, capacity: newCapacity)
-    if let base, count > 0 { block.initialize(from: base, count: count) }
-    base = block
+    if let base = unsafe base, count > 0 { unsafe block.initialize(from: base, count: count) }
+    unsafe base = unsafe block
     capacity = newCapacity
     return count
   }
@@ -242,32 +244,33 @@ struct _ArenaBlock<Element: BitwiseCopyable> {
   /// Appends `source`'s elements in `range`; room for them was reserved.
   mutating func append(_ source: _Buffer<Element>, _ range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
-    append(from: source.base + range.lowerBound, count: range.count)
+    unsafe append(from: source.base + range.lowerBound, count: range.count)
   }
 
   /// Appends `source`'s elements in `range`; room for them was reserved.
   mutating func append(_ source: [Element], _ range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count)
-    source.withUnsafeBufferPointer { source in
-      append(from: source.baseAddress.unsafelyUnwrapped + range.lowerBound, count: range.count)
+    unsafe source.withUnsafeBufferPointer { source in
+      unsafe append(
+        from: source.baseAddress.unsafelyUnwrapped + range.lowerBound, count: range.count)
     }
   }
 
   /// Appends the `n` elements at `start`, checked against the room reserved.
   private mutating func append(from start: UnsafePointer<Element>, count n: Int) {
     precondition(count &+ n <= capacity)
-    (base.unsafelyUnwrapped + count).initialize(from: start, count: n)
+    unsafe (base.unsafelyUnwrapped + count).initialize(from: start, count: n)
     count &+= n
   }
 
   /// The element at `index`, one of those appended.
   subscript(index: Int) -> Element {
     precondition(index >= 0 && index < count)
-    return base.unsafelyUnwrapped[index]
+    return unsafe base.unsafelyUnwrapped[index]
   }
 
   /// The block's address, as a node's payload (0 for a block never reserved).
-  var payload: UInt64 { UInt64(UInt(bitPattern: base)) }
+  var payload: UInt64 { unsafe UInt64(UInt(bitPattern: base)) }
 }
 
 extension _Arena {
@@ -275,12 +278,12 @@ extension _Arena {
   /// the block at `block` (a payload; 0 when none), then `last`, the incomplete one (for an
   /// object, its key and value), in a header of its own in the arena.
   mutating func openNode(isObject: Bool, count: Int, block: UInt64, last: [_Node]) -> _Node {
-    let memory = allocate(words: 16 &+ 16 &* last.count)
-    let header = memory.bindMemory(to: UInt64.self, capacity: 2)
-    let nodes = (memory + 16).bindMemory(to: _Node.self, capacity: last.count)
-    nodes.initialize(from: last, count: last.count)
-    header[0] = count == 0 ? 0 : block
-    header[1] = UInt64(UInt(bitPattern: nodes))
+    let memory = unsafe allocate(words: 16 &+ 16 &* last.count)
+    let header = unsafe memory.bindMemory(to: UInt64.self, capacity: 2)
+    let nodes = unsafe (memory + 16).bindMemory(to: _Node.self, capacity: last.count)
+    unsafe nodes.initialize(from: last, count: last.count)
+    unsafe header[0] = count == 0 ? 0 : block
+    unsafe header[1] = UInt64(UInt(bitPattern: nodes))
     return _Node(
       head: (isObject ? _JSONNode.openObject : _JSONNode.openArray)
         | UInt64(truncatingIfNeeded: count) << 8,
@@ -290,7 +293,7 @@ extension _Arena {
 
 /// A bump allocator over chunks.
 @usableFromInline
-package struct _Arena {
+@safe package struct _Arena {
   @usableFromInline var next: UnsafeMutableRawPointer? = nil
   @usableFromInline var remaining = 0
   @usableFromInline var chunks: [_Chunk] = []
@@ -314,22 +317,22 @@ package struct _Arena {
   /// `count` bytes, unaligned.
   @inlinable @inline(__always)
   mutating func allocate(bytes count: Int) -> UnsafeMutableRawPointer {
-    if count > remaining { return newChunk(for: count) }
-    let result = next.unsafelyUnwrapped
-    next = result + count
+    if count > remaining { return unsafe newChunk(for: count) }
+    let result = unsafe next.unsafelyUnwrapped
+    unsafe next = unsafe result + count
     remaining &-= count
-    return result
+    return unsafe result
   }
 
   /// `count` bytes aligned for words and nodes.
   @inlinable @inline(__always)
   mutating func allocate(words count: Int) -> UnsafeMutableRawPointer {
-    let padding = Int(truncatingIfNeeded: (8 &- (UInt(bitPattern: next) & 7)) & 7)
-    if count &+ padding > remaining { return newChunk(for: count) }
-    let result = next.unsafelyUnwrapped + padding
-    next = result + count
+    let padding = unsafe Int(truncatingIfNeeded: (8 &- (UInt(bitPattern: next) & 7)) & 7)
+    if count &+ padding > remaining { return unsafe newChunk(for: count) }
+    let result = unsafe next.unsafelyUnwrapped + padding
+    unsafe next = unsafe result + count
     remaining &-= count &+ padding
-    return result
+    return unsafe result
   }
 
   @usableFromInline
@@ -342,21 +345,21 @@ package struct _Arena {
       let chunk = _Chunk(byteCount: count)
       chunks.append(chunk)
       allocated &+= count
-      return chunk.base
+      return unsafe chunk.base
     }
     let chunk = _Chunk(byteCount: size)
     chunks.append(chunk)
     allocated &+= size
-    next = chunk.base + count
+    unsafe next = unsafe chunk.base + count
     remaining = size &- count
-    return chunk.base
+    return unsafe chunk.base
   }
 
   /// Forgets the current chunk's free space, so two builders that share chunks after a copy
   /// never allocate the same bytes.
   @usableFromInline
   mutating func closeCurrentChunk() {
-    next = nil
+    unsafe next = nil
     remaining = 0
   }
 }
@@ -402,20 +405,20 @@ package enum _JSONNode {
   /// The bytes at address `payload`.
   @inlinable @inline(__always)
   package static func bytes(_ payload: UInt64, count: Int) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(
+    unsafe UnsafeBufferPointer(
       start: UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload)), count: count)
   }
 
   /// Whether the `key.count` bytes at address `payload` are those of `key`.
   @inlinable @inline(__always)
   static func bytes(_ payload: UInt64, equal key: borrowing JSONString) -> Bool {
-    _bytesEqual(bytes(payload, count: key.count), key.utf8)
+    unsafe _bytesEqual(bytes(payload, count: key.count), key.utf8)
   }
 
   /// The nodes at address `payload` (nil for an empty container).
   @inlinable @inline(__always)
   static func nodes(_ payload: UInt64) -> UnsafePointer<_Node>? {
-    UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload))
+    unsafe UnsafePointer(bitPattern: UInt(truncatingIfNeeded: payload))
   }
 
   /// The children of a container node: the block of complete ones (nil when none), how many
@@ -428,9 +431,9 @@ package enum _JSONNode {
     let kind = kind(node.head)
     let isObject = kind == object || kind == openObject
     let nodes = isObject ? 2 &* count(node.head) : count(node.head)
-    if kind <= object { return (self.nodes(node.payload), nodes, nil, isObject) }
-    let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
-    return (self.nodes(header[0]), nodes, self.nodes(header[1]), isObject)
+    if kind <= object { return unsafe (self.nodes(node.payload), nodes, nil, isObject) }
+    let header = unsafe UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
+    return unsafe (self.nodes(header[0]), nodes, self.nodes(header[1]), isObject)
   }
 
   /// Calls `body` with the node of a container view: a plain one, or for an open container
@@ -441,12 +444,12 @@ package enum _JSONNode {
     last: UnsafePointer<_Node>?, _ body: (_Node) throws -> R
   ) rethrows -> R {
     let firstAddress = UInt64(UInt(bitPattern: first))
-    guard let last else {
+    guard let last = unsafe last else {
       return try body(
         _Node(head: closed | UInt64(truncatingIfNeeded: count) << 8, payload: firstAddress))
     }
     let header = (firstAddress, UInt64(UInt(bitPattern: last)))
-    return try withUnsafePointer(to: header) { pointer in
+    return unsafe try withUnsafePointer(to: header) { pointer in
       try body(
         _Node(
           head: open | UInt64(truncatingIfNeeded: count &- 1) << 8,
@@ -471,15 +474,16 @@ package enum _JSONNode {
   /// node.
   @inlinable @inline(__always)
   static func node(_ number: borrowing JSONNumber, payload: UInt64) -> _Node {
-    let count = UInt64(truncatingIfNeeded: number.utf8.count)
-    if number._flags == 0 && count <= 15, let value = _canonicalInteger(number.utf8),
+    let count = unsafe UInt64(truncatingIfNeeded: number.utf8.count)
+    if number._flags == 0 && count <= 15, let value = unsafe _canonicalInteger(number.utf8),
       (value &<< 16) &>> 16 == value
     {
       // Up to 15 characters (14 digits and a sign always fit), and a value that fits.
       return _Node(
         head: integer | count << 8 | UInt64(bitPattern: value) << 16, payload: payload)
     }
-    return _Node(head: numberHead(flags: number._flags, count: number.utf8.count), payload: payload)
+    return unsafe _Node(
+      head: numberHead(flags: number._flags, count: number.utf8.count), payload: payload)
   }
 
   /// The head of a number node of `count` bytes of text.
@@ -503,11 +507,11 @@ package enum _JSONNode {
   static func numberText(_ node: _Node) -> JSONNumber {
     let head = node.head
     if kind(head) == integer {
-      return JSONNumber(
+      return unsafe JSONNumber(
         _canonicalText: bytes(node.payload, count: integerLength(head)),
         integerValue: integerValue(head))
     }
-    return JSONNumber(
+    return unsafe JSONNumber(
       _utf8: bytes(node.payload, count: numberLength(head)), flags: numberFlags(head))
   }
 
@@ -554,18 +558,18 @@ package enum _JSONNode {
   /// The UTF-8 of a string node.
   @inlinable @inline(__always)
   static func utf8(_ node: _Node) -> UnsafeBufferPointer<UInt8> {
-    bytes(node.payload, count: count(node.head))
+    unsafe bytes(node.payload, count: count(node.head))
   }
 
   @usableFromInline
   static func string(_ node: _Node) -> String {
     // A document's strings are well-formed: the builder repairs any that are not.
-    _stringOfWellFormedUTF8(utf8(node))
+    unsafe _stringOfWellFormedUTF8(utf8(node))
   }
 
   @inlinable @inline(__always)
   static func stringEquals(_ node: _Node, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    count(node.head) == key.count && _bytesEqual(utf8(node), key)
+    unsafe count(node.head) == key.count && _bytesEqual(utf8(node), key)
   }
 
   /// Slots in the key index of an object of `count` members: a power of two, at least 64 and

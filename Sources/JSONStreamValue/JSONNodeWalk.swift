@@ -63,7 +63,7 @@ extension _JSONStorage {
       // Two calls, not one with an optional key: each is inlined with its key known to be
       // there or not (through one, writing canada.json, arrays of numbers, took 7% more).
       if let key = child.key {
-        try visitor.visitChild(
+        unsafe try visitor.visitChild(
           key: JSONString(_wellFormed: _JSONNode.utf8(key)), isFirst: child.isFirst,
           of: &inner.container)
       } else {
@@ -80,7 +80,8 @@ extension _JSONStorage {
         try visitor.visitInteger(
           _JSONNode.integerValue(node.head), text: _JSONNode.numberText(node))
       case _JSONNode.binaryNumber: try visitor.visitBinaryNumber(_JSONNode.binaryNumber(node))
-      case _JSONNode.string: try visitor.visitString(JSONString(_wellFormed: _JSONNode.utf8(node)))
+      case _JSONNode.string:
+        unsafe try visitor.visitString(JSONString(_wellFormed: _JSONNode.utf8(node)))
       default:
         if let frame = try visitContainer(node, in: inner.container, &visitor) {
           outer.append(inner)
@@ -124,7 +125,7 @@ struct _VisitFrame<Container: BitwiseCopyable>: BitwiseCopyable {
 /// The children of a container being walked: its block of children, then an open container's
 /// incomplete last child (see `_JSONStorage`).
 @usableFromInline
-struct _WalkFrame: BitwiseCopyable {
+@safe struct _WalkFrame: BitwiseCopyable {
   @usableFromInline var next: UnsafePointer<_Node>
   @usableFromInline var end: UnsafePointer<_Node>
   @usableFromInline var last: UnsafePointer<_Node>?
@@ -137,21 +138,23 @@ struct _WalkFrame: BitwiseCopyable {
     next: UnsafePointer<_Node>, end: UnsafePointer<_Node>, last: UnsafePointer<_Node>?,
     isObject: Bool
   ) {
-    self.next = next
-    self.end = end
-    self.last = last
+    unsafe self.next = unsafe next
+    unsafe self.end = unsafe end
+    unsafe self.last = unsafe last
     self.isObject = isObject
   }
 
   /// Whether container `node` is an object, and a frame over its children (nil when none).
   @inlinable @inline(__always)
   static func open(_ node: _Node) -> (isObject: Bool, frame: _WalkFrame?) {
-    let (block, nodes, last, isObject) = _JSONNode.children(node)
-    if let block {
-      return (isObject, _WalkFrame(next: block, end: block + nodes, last: last, isObject: isObject))
+    let (block, nodes, last, isObject) = unsafe _JSONNode.children(node)
+    if let block = unsafe block {
+      return unsafe (
+        isObject, _WalkFrame(next: block, end: block + nodes, last: last, isObject: isObject)
+      )
     }
-    if let last {
-      return (
+    if let last = unsafe last {
+      return unsafe (
         isObject,
         _WalkFrame(next: last, end: last + (isObject ? 2 : 1), last: nil, isObject: isObject)
       )
@@ -163,21 +166,21 @@ struct _WalkFrame: BitwiseCopyable {
   /// it is the first; nil once the container is done.
   @inlinable @inline(__always)
   mutating func nextChild() -> (key: _Node?, value: _Node, isFirst: Bool)? {
-    if next == end {
+    if unsafe next == end {
       // The block is done; an open container's last element or member follows.
-      guard let last else { return nil }
-      next = last
-      end = last + (isObject ? 2 : 1)
-      self.last = nil
+      guard let last = unsafe last else { return nil }
+      unsafe next = unsafe last
+      unsafe end = unsafe last + (isObject ? 2 : 1)
+      unsafe self.last = nil
     }
     let isFirst = !started
     started = true
     if isObject {
-      defer { next += 2 }
-      return (next[0], next[1], isFirst)
+      defer { unsafe next += 2 }
+      return unsafe (next[0], next[1], isFirst)
     }
-    defer { next += 1 }
-    return (nil, next[0], isFirst)
+    defer { unsafe next += 1 }
+    return unsafe (nil, next[0], isFirst)
   }
 }
 
@@ -188,23 +191,23 @@ struct _WalkFrame: BitwiseCopyable {
 /// cursor's root keeps both. Children are reached by position, checked against the count,
 /// and only in a container of the kind asked for.
 @usableFromInline
-package struct _NodeAddress {
+@safe package struct _NodeAddress {
   @usableFromInline let pointer: UnsafePointer<_Node>
 
   @inlinable
-  init(_ pointer: UnsafePointer<_Node>) { self.pointer = pointer }
+  init(_ pointer: UnsafePointer<_Node>) { unsafe self.pointer = unsafe pointer }
 
   /// The node.
   @inlinable
   package var node: _Node {
-    @inline(__always) get { pointer.pointee }
+    @inline(__always) get { unsafe pointer.pointee }
   }
 
   /// Equal for the addresses of the same node.
-  @inlinable package var identity: Int { Int(bitPattern: pointer) }
+  @inlinable package var identity: Int { unsafe Int(bitPattern: pointer) }
 
   /// A `null` in no document.
-  @usableFromInline package static var null: _NodeAddress { _NodeAddress(_nullNode) }
+  @usableFromInline package static var null: _NodeAddress { unsafe _NodeAddress(_nullNode) }
 
   /// Element `index` of an array node (`0..<count`).
   @inlinable
@@ -230,20 +233,20 @@ package struct _NodeAddress {
   func child(_ position: Int, stride: Int, offset: Int, closed: UInt64, open: UInt64)
     -> _NodeAddress
   {
-    let node = pointer.pointee
+    let node = unsafe pointer.pointee
     let kind = _JSONNode.kind(node.head)
     let count = _JSONNode.count(node.head)
     if kind == closed {
       precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "child out of range")
-      return _NodeAddress(
+      return unsafe _NodeAddress(
         _JSONNode.nodes(node.payload).unsafelyUnwrapped + (stride &* position &+ offset))
     }
     precondition(kind == open, "not a container of this kind")
     // An open container's (snapshot's) incomplete last child is apart from the others.
-    let (block, _, last, _) = _JSONNode.children(node)
+    let (block, _, last, _) = unsafe _JSONNode.children(node)
     precondition(UInt(bitPattern: position) <= UInt(bitPattern: count), "child out of range")
-    if position == count { return _NodeAddress(last.unsafelyUnwrapped + offset) }
-    return _NodeAddress(block.unsafelyUnwrapped + (stride &* position &+ offset))
+    if position == count { return unsafe _NodeAddress(last.unsafelyUnwrapped + offset) }
+    return unsafe _NodeAddress(block.unsafelyUnwrapped + (stride &* position &+ offset))
   }
 
   /// The position of the member with `key` in an object node, and the address of its value,
@@ -253,14 +256,14 @@ package struct _NodeAddress {
   @inlinable @inline(__always)
   package func member(named key: inout String, hint: Int) -> (Int, _NodeAddress)? {
     key.withUTF8 { key in
-      let node = pointer.pointee
+      let node = unsafe pointer.pointee
       if _JSONNode.kind(node.head) == _JSONNode.object && hint < _JSONNode.count(node.head) {
-        let keyNode = _JSONNode.nodes(node.payload).unsafelyUnwrapped + 2 &* hint
-        if _JSONNode.stringEquals(keyNode.pointee, key) {
-          return (hint, _NodeAddress(keyNode + 1))
+        let keyNode = unsafe _JSONNode.nodes(node.payload).unsafelyUnwrapped + 2 &* hint
+        if unsafe _JSONNode.stringEquals(keyNode.pointee, key) {
+          return unsafe (hint, _NodeAddress(keyNode + 1))
         }
       }
-      guard let position = position(ofKey: key, hint: hint) else { return nil }
+      guard let position = unsafe position(ofKey: key, hint: hint) else { return nil }
       return (position, value(position))
     }
   }
@@ -268,23 +271,23 @@ package struct _NodeAddress {
   /// The position of the member with `key` in an object node, looking from `hint` on first.
   @inlinable
   package func position(ofKey key: inout String, hint: Int) -> Int? {
-    key.withUTF8 { position(ofKey: $0, hint: hint) }
+    key.withUTF8 { unsafe position(ofKey: $0, hint: hint) }
   }
 
   @inlinable
   func position(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
-    let node = pointer.pointee
+    let node = unsafe pointer.pointee
     let kind = _JSONNode.kind(node.head)
     guard kind == _JSONNode.object || kind == _JSONNode.openObject else { return nil }
-    let (block, nodes, last, _) = _JSONNode.children(node)
-    if let block,
-      let position = _JSONStorage.position(
+    let (block, nodes, last, _) = unsafe _JSONNode.children(node)
+    if let block = unsafe block,
+      let position = unsafe _JSONStorage.position(
         ofKey: key, first: block, count: nodes / 2, indexed: last == nil, hint: hint)
     {
       return position
     }
     // A snapshot's open object: its incomplete last member is apart.
-    if let last, _JSONNode.stringEquals(last.pointee, key) { return nodes / 2 }
+    if let last = unsafe last, unsafe _JSONNode.stringEquals(last.pointee, key) { return nodes / 2 }
     return nil
   }
 }
@@ -293,7 +296,7 @@ package struct _NodeAddress {
 /// as long as this object lives: the node a container view makes stands on the stack (see
 /// `_ChildNodes.withNode`), and the Codable cursor's root must outlive that call.
 @usableFromInline
-package final class _NodeCopy {
+@safe package final class _NodeCopy {
   /// The node, then an open container's header (its first and last node, as the two words
   /// of a node).
   let nodes: UnsafeMutablePointer<_Node>
@@ -301,28 +304,28 @@ package final class _NodeCopy {
   /// Copies `node`, which must be a container's.
   @usableFromInline
   package init(_ node: _Node) {
-    nodes = .allocate(capacity: 2)
-    nodes.initialize(repeating: _Node(head: 0, payload: 0), count: 2)
+    unsafe nodes = .allocate(capacity: 2)
+    unsafe nodes.initialize(repeating: _Node(head: 0, payload: 0), count: 2)
     var node = node
     if _JSONNode.kind(node.head) > _JSONNode.object {
-      let header = UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
-      nodes[1] = _Node(head: header[0], payload: header[1])
-      node.payload = UInt64(UInt(bitPattern: nodes + 1))
+      let header = unsafe UnsafePointer<UInt64>(bitPattern: UInt(truncatingIfNeeded: node.payload))!
+      unsafe nodes[1] = unsafe _Node(head: header[0], payload: header[1])
+      node.payload = unsafe UInt64(UInt(bitPattern: nodes + 1))
     }
-    nodes[0] = node
+    unsafe nodes[0] = node
   }
 
   /// The copied node's address.
-  @usableFromInline package var address: _NodeAddress { _NodeAddress(nodes) }
+  @usableFromInline package var address: _NodeAddress { unsafe _NodeAddress(nodes) }
 
   deinit {
-    nodes.deallocate()
+    unsafe nodes.deallocate()
   }
 }
 
 /// Allocated once and never freed or written: a constant.
 nonisolated(unsafe) let _nullNode: UnsafePointer<_Node> = {
   let node = UnsafeMutablePointer<_Node>.allocate(capacity: 1)
-  node.initialize(to: _Node(head: _JSONNode.null, payload: 0))
-  return UnsafePointer(node)
+  unsafe node.initialize(to: _Node(head: _JSONNode.null, payload: 0))
+  return unsafe UnsafePointer(node)
 }()

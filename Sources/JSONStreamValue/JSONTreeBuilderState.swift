@@ -62,11 +62,11 @@ package struct _BuilderState: _ManualState {
   /// `_JSONNode.indexThreshold`): where a key is found new by its fingerprint bit alone.
   @inlinable @inline(__always)
   func unindexedTop() -> UnsafeMutablePointer<_BuilderFrame>? {
-    let frame = frames.base + (frames.count &- 1)
-    guard frame.pointee.index < 0,
-      (stack.count &- frame.pointee.start) >> 1 < _JSONNode.indexThreshold
+    let frame = unsafe frames.base + (frames.count &- 1)
+    guard unsafe frame.pointee.index < 0,
+      unsafe (stack.count &- frame.pointee.start) >> 1 < _JSONNode.indexThreshold
     else { return nil }
-    return frame
+    return unsafe frame
   }
 
   // MARK: Events
@@ -100,12 +100,14 @@ package struct _BuilderState: _ManualState {
       // The key index follows the members; its slots hold positions, which the move does not
       // change.
       let index = indexes.removeLast()
-      first = index.withUnsafeBufferPointer { moveToArena(from: frame.start, index: $0) }
+      first = unsafe index.withUnsafeBufferPointer {
+        unsafe moveToArena(from: frame.start, index: $0)
+      }
     } else {
       // Through the call: inlining the small-container path here too saved instructions on
       // citm_catalog.json but timed worse reading twitter.json from binary (1.65-1.67x of
       // the JSON text's speed, against 1.71-1.81x).
-      first = moveToArena(from: frame.start, index: nil)
+      first = unsafe moveToArena(from: frame.start, index: nil)
     }
     stack.append(
       _Node(head: _JSONNode.object | UInt64(truncatingIfNeeded: count) << 8, payload: first))
@@ -125,7 +127,7 @@ package struct _BuilderState: _ManualState {
   /// A key without a table entry (all keys of JSON text).
   @inlinable
   mutating func untabledKey(_ key: borrowing JSONString, policy: JSONDuplicateKeyPolicy) throws {
-    if !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
+    if unsafe !key._isWellFormed && !_isWellFormedUTF8(key.utf8) {
       // A producer passed ill-formed bytes: stored repaired (U+FFFD), as a `String` would be.
       var repaired = key.string
       try repaired.withJSONString { try self.key($0, policy: policy) }
@@ -134,21 +136,21 @@ package struct _BuilderState: _ManualState {
     let last = frames.count &- 1
     let frame = frames[last]
     let members = (stack.count &- frame.start) >> 1
-    let head = _JSONNode.stringHead(count: key.utf8.count)
+    let head = unsafe _JSONNode.stringHead(count: key.utf8.count)
     let duplicate: Int?
     if frame.index >= 0 {
-      duplicate = indexInsert(key.utf8, position: members, frame: last)
+      duplicate = unsafe indexInsert(key.utf8, position: members, frame: last)
     } else if members < _JSONNode.indexThreshold {
       // A key whose fingerprint bit is new cannot repeat one: most keys skip the search.
-      let words = _BuilderFrame.fingerprintWord(of: frames.base + last, key.utf8)
-      if words.seen & words.bit == 0 {
-        words.word.pointee = words.seen | words.bit
+      let words = unsafe _BuilderFrame.fingerprintWord(of: frames.base + last, key.utf8)
+      if unsafe words.seen & words.bit == 0 {
+        unsafe words.word.pointee = unsafe words.seen | words.bit
         duplicate = nil
       } else {
-        duplicate = linearFind(key.utf8, head: head, start: frame.start, members: members)
+        duplicate = unsafe linearFind(key.utf8, head: head, start: frame.start, members: members)
       }
     } else {
-      duplicate = startIndex(key.utf8, frame: last)
+      duplicate = unsafe startIndex(key.utf8, frame: last)
     }
     if let duplicate {
       switch policy {
@@ -158,7 +160,7 @@ package struct _BuilderState: _ManualState {
       }
       return
     }
-    let payload = appendBytes(key.utf8)
+    let payload = unsafe appendBytes(key.utf8)
     stack.append(_Node(head: head, payload: payload))
   }
 
@@ -173,8 +175,8 @@ package struct _BuilderState: _ManualState {
   ) throws {
     // The object's checks before the lookup: the other order took 1.5% more instructions
     // reading twitter.json.
-    if let frame = unindexedTop(), let known = keyCache.lookup(entry, key),
-      pushNewKey(
+    if let frame = unsafe unindexedTop(), let known = keyCache.lookup(entry, key),
+      unsafe pushNewKey(
         frame, payload: known.payload, count: key.utf8.count, fingerprint: known.fingerprint)
     {
       return
@@ -193,8 +195,8 @@ package struct _BuilderState: _ManualState {
     // Kept when the key was pushed (not a repeated one) with the bytes it came with.
     if stack.count == pushed {
       let node = stack[pushed &- 1]
-      if _JSONNode.count(node.head) == key.utf8.count {
-        keyCache.remember(
+      if unsafe _JSONNode.count(node.head) == key.utf8.count {
+        unsafe keyCache.remember(
           entry, payload: node.payload, count: key.utf8.count,
           fingerprint: _BuilderFrame.fingerprint(of: key.utf8))
       }
@@ -206,8 +208,8 @@ package struct _BuilderState: _ManualState {
   /// done nothing, otherwise (the caller then takes `key(_:policy:)`).
   @inlinable @inline(__always)
   package mutating func pushKnownKey(payload: UInt64, count: Int, fingerprint: Int) -> Bool {
-    guard let frame = unindexedTop() else { return false }
-    return pushNewKey(frame, payload: payload, count: count, fingerprint: fingerprint)
+    guard let frame = unsafe unindexedTop() else { return false }
+    return unsafe pushNewKey(frame, payload: payload, count: count, fingerprint: fingerprint)
   }
 
   /// `pushKnownKey` once the object `frame` is known to have no index: pushes the key when
@@ -216,9 +218,9 @@ package struct _BuilderState: _ManualState {
   mutating func pushNewKey(
     _ frame: UnsafeMutablePointer<_BuilderFrame>, payload: UInt64, count: Int, fingerprint: Int
   ) -> Bool {
-    let words = _BuilderFrame.fingerprintWord(of: frame, index: fingerprint)
-    guard words.seen & words.bit == 0 else { return false }
-    words.word.pointee = words.seen | words.bit
+    let words = unsafe _BuilderFrame.fingerprintWord(of: frame, index: fingerprint)
+    guard unsafe words.seen & words.bit == 0 else { return false }
+    unsafe words.word.pointee = unsafe words.seen | words.bit
     stack.append(_JSONNode.stringNode(count: count, payload: payload))
     return true
   }
@@ -229,7 +231,7 @@ package struct _BuilderState: _ManualState {
   package mutating func knownKey(payload: UInt64, count: Int, policy: JSONDuplicateKeyPolicy)
     throws
   {
-    try key(JSONString(_wellFormed: _JSONNode.bytes(payload, count: count)), policy: policy)
+    unsafe try key(JSONString(_wellFormed: _JSONNode.bytes(payload, count: count)), policy: policy)
   }
 
   /// Pushes a string value whose `count` bytes are in this value's arena already, at
@@ -242,19 +244,19 @@ package struct _BuilderState: _ManualState {
   /// A string value; ill-formed UTF-8 is stored repaired (U+FFFD).
   @inlinable
   package mutating func string(_ value: borrowing JSONString) {
-    if !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
+    if unsafe !value._isWellFormed && !_isWellFormedUTF8(value.utf8) {
       var repaired = value.string
       repaired.withJSONString { string($0) }
       return
     }
-    let payload = appendBytes(value.utf8)
-    push(_JSONNode.stringNode(count: value.utf8.count, payload: payload))
+    let payload = unsafe appendBytes(value.utf8)
+    unsafe push(_JSONNode.stringNode(count: value.utf8.count, payload: payload))
   }
 
   /// A number value, its text kept.
   @inlinable
   package mutating func number(_ value: borrowing JSONNumber) {
-    let payload = appendBytes(value.utf8)
+    let payload = unsafe appendBytes(value.utf8)
     push(_JSONNode.node(value, payload: payload))
   }
 
@@ -280,15 +282,15 @@ package struct _BuilderState: _ManualState {
   /// tree reader enters a shared key or string in its table.
   @inlinable @inline(__always)
   package mutating func appendBytes(_ bytes: _ScanInput) -> UInt64 {
-    appendBytes(bytes._buffer)
+    unsafe appendBytes(bytes._buffer)
   }
 
   /// Copies bytes into the arena and returns their address (0 for none).
   @inlinable @inline(__always)
   mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) -> UInt64 {
     if source.isEmpty { return 0 }
-    let target = arena.allocate(bytes: source.count)
-    _copyBytes(target, source.baseAddress.unsafelyUnwrapped, count: source.count)
+    let target = unsafe arena.allocate(bytes: source.count)
+    unsafe _copyBytes(target, source.baseAddress.unsafelyUnwrapped, count: source.count)
     return UInt64(UInt(bitPattern: target))
   }
 
@@ -300,12 +302,12 @@ package struct _BuilderState: _ManualState {
   mutating func moveToArena(from start: Int) -> UInt64 {
     let count = stack.count &- start
     if count == 0 { return 0 }
-    if count > 4 { return moveToArena(from: start, index: nil) }
+    if count > 4 { return unsafe moveToArena(from: start, index: nil) }
     let stride = MemoryLayout<_Node>.stride
-    let target = arena.allocate(words: count &* stride)
-    let source = UnsafeRawPointer(stack.base + start)
+    let target = unsafe arena.allocate(words: count &* stride)
+    let source = unsafe UnsafeRawPointer(stack.base + start)
     func move(_ offset: Int) {
-      target.storeBytes(
+      unsafe target.storeBytes(
         of: source.load(fromByteOffset: offset, as: _Node.self), toByteOffset: offset,
         as: _Node.self)
     }
@@ -327,10 +329,10 @@ package struct _BuilderState: _ManualState {
     let count = stack.count &- start
     if count == 0 { return 0 }
     let nodeBytes = count &* MemoryLayout<_Node>.stride
-    let target = arena.allocate(words: nodeBytes &+ (index?.count ?? 0) &* 8)
-    target.copyMemory(from: stack.base + start, byteCount: nodeBytes)
-    if let index {
-      (target + nodeBytes).copyMemory(
+    let target = unsafe arena.allocate(words: nodeBytes &+ (index?.count ?? 0) &* 8)
+    unsafe target.copyMemory(from: stack.base + start, byteCount: nodeBytes)
+    if let index = unsafe index {
+      unsafe (target + nodeBytes).copyMemory(
         from: index.baseAddress.unsafelyUnwrapped, byteCount: index.count &* 8)
     }
     stack.truncate(to: start)
@@ -374,7 +376,7 @@ package struct _BuilderState: _ManualState {
     var position = 0
     var slot = start
     while position < members {
-      if stack[slot].head == head && keyEquals(at: slot, key) { return position }
+      if unsafe stack[slot].head == head && keyEquals(at: slot, key) { return position }
       position &+= 1
       slot &+= 2
     }
@@ -384,12 +386,12 @@ package struct _BuilderState: _ManualState {
   /// The bytes of the key node at stack position `slot`.
   @inlinable
   func key(at slot: Int) -> UnsafeBufferPointer<UInt8> {
-    _JSONNode.utf8(stack[slot])
+    unsafe _JSONNode.utf8(stack[slot])
   }
 
   @inlinable
   func keyEquals(at slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    _bytesEqual(_JSONNode.utf8(stack[slot]), key)
+    unsafe _bytesEqual(_JSONNode.utf8(stack[slot]), key)
   }
 
   /// The open object reached the index threshold: index its keys, then add `key`.
@@ -398,16 +400,16 @@ package struct _BuilderState: _ManualState {
     let start = frames[last].start
     let members = (stack.count &- start) >> 1
     var slots = [UInt64](repeating: 0, count: _JSONNode.indexCapacity(members &+ 1))
-    slots.withUnsafeMutableBufferPointer { slots in
+    unsafe slots.withUnsafeMutableBufferPointer { slots in
       for position in 0..<members {
-        _ = _JSONTreeIndex.insert(
+        _ = unsafe _JSONTreeIndex.insert(
           self.key(at: start &+ 2 &* position), position: position, into: slots
         ) { _ in false }
       }
     }
     frames[last].index = indexes.count
     indexes.append(slots)
-    return indexInsert(key, position: members, frame: last)
+    return unsafe indexInsert(key, position: members, frame: last)
   }
 
   /// Adds `key` at `position` to the open object's index, or returns the position of the
@@ -422,19 +424,19 @@ package struct _BuilderState: _ManualState {
     // below would then copy the whole index for every key, quadratic in the object's size.
     let stack = self.stack
     let isEqual = { (candidate: Int) in
-      _bytesEqual(_JSONNode.utf8(stack[start &+ 2 &* candidate]), key)
+      unsafe _bytesEqual(_JSONNode.utf8(stack[start &+ 2 &* candidate]), key)
     }
     if _JSONNode.indexCapacity(position &+ 1) > indexes[table].count {
       // Grow only for a new key: the capacity must stay the one the final count implies.
-      if let existing = indexes[table].withUnsafeMutableBufferPointer({
-        _JSONTreeIndex.find(key, in: $0, isEqual: isEqual)
+      if let existing = unsafe indexes[table].withUnsafeMutableBufferPointer({
+        unsafe _JSONTreeIndex.find(key, in: $0, isEqual: isEqual)
       }) {
         return existing
       }
       indexes[table] = regrown(indexes[table], members: position &+ 1, start: start)
     }
-    return indexes[table].withUnsafeMutableBufferPointer { slots in
-      _JSONTreeIndex.insert(key, position: position, into: slots, isEqual: isEqual)
+    return unsafe indexes[table].withUnsafeMutableBufferPointer { slots in
+      unsafe _JSONTreeIndex.insert(key, position: position, into: slots, isEqual: isEqual)
     }
   }
 
@@ -446,7 +448,7 @@ package struct _BuilderState: _ManualState {
     for entry in old where entry != 0 {
       // An entry keeps only its hash's top half; the slot comes from rehashing the key.
       let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
-      var index = Int(truncatingIfNeeded: _keyHash(key(at: start &+ 2 &* position))) & mask
+      var index = unsafe Int(truncatingIfNeeded: _keyHash(key(at: start &+ 2 &* position))) & mask
       while slots[index] != 0 { index = (index &+ 1) & mask }
       slots[index] = entry
     }
@@ -463,7 +465,7 @@ enum _JSONTreeIndex {
     _ key: UnsafeBufferPointer<UInt8>, in slots: UnsafeMutableBufferPointer<UInt64>,
     isEqual: (Int) -> Bool
   ) -> Int? {
-    probe(key, slots, isEqual).existing
+    unsafe probe(key, slots, isEqual).existing
   }
 
   /// Inserts `key` at `position`, unless `isEqual` finds an entry with the same key: then
@@ -474,9 +476,9 @@ enum _JSONTreeIndex {
     into slots: UnsafeMutableBufferPointer<UInt64>,
     isEqual: (Int) -> Bool
   ) -> Int? {
-    let (existing, free, hash) = probe(key, slots, isEqual)
+    let (existing, free, hash) = unsafe probe(key, slots, isEqual)
     if let existing { return existing }
-    slots[free] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(truncatingIfNeeded: position &+ 1)
+    unsafe slots[free] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(truncatingIfNeeded: position &+ 1)
     return nil
   }
 
@@ -486,11 +488,11 @@ enum _JSONTreeIndex {
     _ key: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<UInt64>,
     _ isEqual: (Int) -> Bool
   ) -> (existing: Int?, free: Int, hash: UInt64) {
-    let hash = _keyHash(key)
+    let hash = unsafe _keyHash(key)
     let mask = slots.count &- 1
     var index = Int(truncatingIfNeeded: hash) & mask
-    while slots[index] != 0 {
-      let entry = slots[index]
+    while unsafe slots[index] != 0 {
+      let entry = unsafe slots[index]
       let existing = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
       if entry >> 32 == hash >> 32 && isEqual(existing) { return (existing, index, hash) }
       index = (index &+ 1) & mask
@@ -539,13 +541,13 @@ package struct _BuilderFrame: BitwiseCopyable {
   static func fingerprintWord(
     of frame: UnsafeMutablePointer<_BuilderFrame>, _ key: UnsafeBufferPointer<UInt8>
   ) -> (word: UnsafeMutablePointer<UInt64>, seen: UInt64, bit: UInt64) {
-    fingerprintWord(of: frame, index: fingerprint(of: key))
+    unsafe fingerprintWord(of: frame, index: fingerprint(of: key))
   }
 
   /// The number (0…511) of the fingerprint bit of the key `bytes` hold.
   @inlinable @inline(__always)
   package static func fingerprint(of bytes: _ScanInput) -> Int {
-    fingerprint(of: bytes._buffer)
+    unsafe fingerprint(of: bytes._buffer)
   }
 
   /// The number (0…511) of `key`'s fingerprint bit.
@@ -554,7 +556,7 @@ package struct _BuilderFrame: BitwiseCopyable {
     let count = key.count
     var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
     if count > 0 {
-      hash ^= UInt64(key[0]) | UInt64(key[count >> 1]) << 8 | UInt64(key[count &- 1]) << 16
+      unsafe hash ^= UInt64(key[0]) | UInt64(key[count >> 1]) << 8 | UInt64(key[count &- 1]) << 16
       hash &*= 0xFF51_AFD7_ED55_8CCD
     }
     return Int(truncatingIfNeeded: hash >> 55)
@@ -566,10 +568,10 @@ package struct _BuilderFrame: BitwiseCopyable {
     of frame: UnsafeMutablePointer<_BuilderFrame>, index: Int
   ) -> (word: UnsafeMutablePointer<UInt64>, seen: UInt64, bit: UInt64) {
     let word =
-      (UnsafeMutableRawPointer(frame)
+      unsafe (UnsafeMutableRawPointer(frame)
       + MemoryLayout<_BuilderFrame>.offset(of: \_BuilderFrame.fingerprints)! + (index >> 6) &* 8)
       .assumingMemoryBound(to: UInt64.self)
-    return (word, word.pointee, 1 << (index & 63))
+    return unsafe (word, word.pointee, 1 << (index & 63))
   }
 
   @usableFromInline package var isObject: Bool

@@ -25,7 +25,7 @@ public struct JSONByteSink: JSONOutputSink, Sendable {
   /// Appends the chunk to ``bytes``.
   @inlinable
   public mutating func write(_ bytes: UnsafeRawBufferPointer) {
-    self.bytes.append(contentsOf: bytes)
+    unsafe self.bytes.append(contentsOf: bytes)
   }
 }
 
@@ -34,18 +34,18 @@ public struct JSONByteSink: JSONOutputSink, Sendable {
 /// ```swift
 /// var writer = JSONWriter(sink: JSONChunkSink { chunk in try file.write(contentsOf: chunk) })
 /// ```
-public struct JSONChunkSink: JSONOutputSink {
+@safe public struct JSONChunkSink: JSONOutputSink {
   @usableFromInline let body: (UnsafeRawBufferPointer) throws -> Void
 
   /// A sink that calls `body` with each chunk.
   public init(_ body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
-    self.body = body
+    unsafe self.body = unsafe body
   }
 
   /// Calls the closure with the chunk.
   @inlinable
   public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-    try body(bytes)
+    unsafe try body(bytes)
   }
 }
 
@@ -53,7 +53,7 @@ extension JSONOutputSink {
   /// Takes one byte of output.
   @inlinable
   package mutating func write(byte: UInt8) throws {
-    try withUnsafeBytes(of: byte) { try write($0) }
+    unsafe try withUnsafeBytes(of: byte) { unsafe try write($0) }
   }
 
   /// Takes the bytes of `buffer` (its first `count`, by default all), in chunks of at most
@@ -65,7 +65,7 @@ extension JSONOutputSink {
     var start = 0
     while start < count {
       let end = Swift.min(count, start &+ chunkSize)
-      try write(UnsafeRawBufferPointer(start: buffer.base + start, count: end &- start))
+      unsafe try write(UnsafeRawBufferPointer(start: buffer.base + start, count: end &- start))
       start = end
     }
   }

@@ -26,24 +26,24 @@ public enum JSONBinaryNumber: Sendable, Equatable {
     var i = 0
     let n = text.count
     guard n > 0 else { return nil }
-    let negative = text[0] == UInt8(ascii: "-")
+    let negative = unsafe text[0] == UInt8(ascii: "-")
     if negative { i = 1 }
     guard i < n else { return nil }
     // Integer part: "0" or a non-zero digit then digits.
     let integerStart = i
-    if text[i] == UInt8(ascii: "0") {
+    if unsafe text[i] == UInt8(ascii: "0") {
       i += 1
     } else {
-      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+      while unsafe i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
     }
     let integerDigits = i - integerStart
     guard integerDigits > 0 else { return nil }
     var fractionDigits = 0
     if i < n {
-      guard text[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+      guard unsafe text[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
       i += 1
       let fractionStart = i
-      while i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+      while unsafe i < n && text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
       fractionDigits = i - fractionStart
       guard i == n, fractionDigits > 0, fractionDigits <= 255 else { return nil }
     }
@@ -53,7 +53,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
       var magnitude: UInt64 = 0
       for index in integerStart..<n {
         let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(text[index] &- 48))
+        let (sum, overflow2) = unsafe times10.addingReportingOverflow(UInt64(text[index] &- 48))
         guard !overflow1 && !overflow2 else { return nil }
         magnitude = sum
       }
@@ -69,8 +69,8 @@ public enum JSONBinaryNumber: Sendable, Equatable {
     }
     guard allDigits <= 18 else { return nil }
     var mantissa: Int64 = 0
-    for index in integerStart..<n where text[index] != UInt8(ascii: ".") {
-      mantissa = mantissa * 10 + Int64(text[index] &- 48)
+    for index in integerStart..<n where unsafe text[index] != UInt8(ascii: ".") {
+      mantissa = unsafe mantissa * 10 + Int64(text[index] &- 48)
     }
     // "-0.0" has no signed zero mantissa: kept as text.
     if negative {
@@ -87,32 +87,32 @@ public enum JSONBinaryNumber: Sendable, Equatable {
   /// `init(text:)`'s whatever the flags say.
   @inlinable @inline(__always)
   package init?(_ number: borrowing JSONNumber) {
-    let text = number.utf8
+    let text = unsafe number.utf8
     let count = text.count
     if number._flags == 0 {
-      if let value = _canonicalInteger(text) {
+      if let value = unsafe _canonicalInteger(text) {
         self = .int(value)
         return
       }
     } else if number._flags == JSONNumber._hasFractionOrExponent && count >= 8 && count <= 20,
       let base = text.baseAddress
     {
-      let negative = base[0] == UInt8(ascii: "-")
+      let negative = unsafe base[0] == UInt8(ascii: "-")
       let sign = negative ? 1 : 0
       // The point: in the first eight bytes for integer parts of up to six digits (found in
       // the word by its zero byte after an XOR), else further on, a byte at a time.
       let dots =
-        UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian
+        unsafe UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian
         ^ 0x2E2E_2E2E_2E2E_2E2E
       let zeroBytes = (dots &- 0x0101_0101_0101_0101) & ~dots & 0x8080_8080_8080_8080
       var point = zeroBytes != 0 ? zeroBytes.trailingZeroBitCount &>> 3 : 8
-      while point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
+      while unsafe point < count && base[point] != UInt8(ascii: ".") { point &+= 1 }
       let integerDigits = point &- sign
       let fractionDigits = count &- point &- 1
-      if integerDigits > 0 && fractionDigits > 0 && integerDigits &+ fractionDigits <= 18
+      if unsafe integerDigits > 0 && fractionDigits > 0 && integerDigits &+ fractionDigits <= 18
         && (base[sign] != UInt8(ascii: "0") || integerDigits == 1),
-        let integer = _parseDigits(base, sign, point),
-        let fraction = _parseDigits(base, point &+ 1, count)
+        let integer = unsafe _parseDigits(base, sign, point),
+        let fraction = unsafe _parseDigits(base, point &+ 1, count)
       {
         // At most 18 digits: it fits.
         let mantissa = Int64(integer &* _powerOfTen(fractionDigits) &+ fraction)
@@ -126,7 +126,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
         }
       }
     }
-    self.init(text: text)
+    unsafe self.init(text: text)
   }
 
   /// Calls `body` with the number as a ``JSONNumber`` of its JSON text (made on the stack, or
@@ -138,11 +138,11 @@ public enum JSONBinaryNumber: Sendable, Equatable {
       var description = _nonFiniteAwareText(value)
       return try description.withNumberText(flagsIfNotNumber: 0, body)
     case .decimal:
-      return try withText {
-        try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))
+      return unsafe try withText {
+        unsafe try body(JSONNumber(_utf8: $0, flags: JSONNumber._hasFractionOrExponent))
       }
     case .int, .uint:
-      return try withText { try body(JSONNumber(_utf8: $0, flags: 0)) }
+      return unsafe try withText { unsafe try body(JSONNumber(_utf8: $0, flags: 0)) }
     }
   }
 
@@ -151,7 +151,7 @@ public enum JSONBinaryNumber: Sendable, Equatable {
   @inlinable
   func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
+    unsafe try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
       var p = 280
       var rest: UInt64
       var pointAfter = -1
@@ -175,18 +175,18 @@ public enum JSONBinaryNumber: Sendable, Equatable {
       repeat {
         if written == pointAfter {
           p &-= 1
-          buffer[p] = UInt8(ascii: ".")
+          unsafe buffer[p] = UInt8(ascii: ".")
         }
         p &-= 1
-        buffer[p] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        unsafe buffer[p] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
         rest /= 10
         written &+= 1
       } while rest != 0 || written <= pointAfter
       if negative {
         p &-= 1
-        buffer[p] = UInt8(ascii: "-")
+        unsafe buffer[p] = UInt8(ascii: "-")
       }
-      return try body(UnsafeBufferPointer(rebasing: buffer[p..<280]))
+      return unsafe try body(UnsafeBufferPointer(rebasing: buffer[p..<280]))
     }
   }
 }

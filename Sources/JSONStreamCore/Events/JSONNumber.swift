@@ -16,7 +16,7 @@
 /// Like ``JSONString``, the view is valid only during the handler call, so it is noncopyable
 /// and handlers borrow it: keep its ``text`` or a conversion, not the view.
 @frozen
-public struct JSONNumber: ~Copyable {
+@safe public struct JSONNumber: ~Copyable {
   /// The number's text as written in the input (ASCII). Valid only during the handler call: a
   /// pointer kept from here reads whatever the producer put there next.
   public let utf8: UnsafeBufferPointer<UInt8>
@@ -40,7 +40,7 @@ public struct JSONNumber: ~Copyable {
 
   @inlinable
   package init(_utf8 utf8: UnsafeBufferPointer<UInt8>, flags: UInt8) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._integerValue = 0
     self._flags = flags
     self._hasIntegerValue = false
@@ -49,7 +49,7 @@ public struct JSONNumber: ~Copyable {
   /// Wraps the canonical text of integer `value`.
   @inlinable
   package init(_canonicalText utf8: UnsafeBufferPointer<UInt8>, integerValue value: Int64) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._integerValue = value
     self._flags = 0
     self._hasIntegerValue = true
@@ -59,19 +59,19 @@ public struct JSONNumber: ~Copyable {
   /// it against the JSON number grammar — or that it is `NaN`, `Infinity` or `-Infinity`.
   /// Returns nil for anything else, so a `JSONNumber` is always well-formed.
   public init?(text utf8: UnsafeBufferPointer<UInt8>) {
-    switch _classifyNumberText(utf8) {
+    switch unsafe _classifyNumberText(utf8) {
     case nil: return nil
-    case .some(let flags): self.init(_utf8: utf8, flags: flags)
+    case .some(let flags): unsafe self.init(_utf8: utf8, flags: flags)
     }
   }
 
   /// The text exactly as written, e.g. `"-12.50e+3"`.
-  public var text: String { String(decoding: utf8, as: UTF8.self) }
+  public var text: String { unsafe String(decoding: utf8, as: UTF8.self) }
 
   /// Appends the text as written (``text``, without making a `String`).
   @inlinable
   public func appendText(to output: inout [UInt8]) {
-    output.append(contentsOf: utf8)
+    unsafe output.append(contentsOf: utf8)
   }
 
   /// `true` when written without a fraction or exponent (`42`, `-7`; not `42.0` or `4e1`): a
@@ -93,18 +93,19 @@ public struct JSONNumber: ~Copyable {
 
   /// `true` when the text starts with `-`.
   @inlinable
-  public var isNegative: Bool { utf8.first == UInt8(ascii: "-") }
+  public var isNegative: Bool { unsafe utf8.first == UInt8(ascii: "-") }
 
   /// The value as `Int64` when it is an integer that fits (`1.0` and `1e3` count as integers);
   /// `nil` otherwise.
   @inlinable
   public var int64: Int64? {
     if _hasIntegerValue { return _integerValue }
-    if _flags == 0, utf8.count <= 18 {
+    if _flags == 0, unsafe utf8.count <= 18 {
       // Up to 18 characters (17 digits after a sign) always fits: the common case, inline.
       var value: Int64 = 0
-      for byte in utf8 where byte != UInt8(ascii: "-") {
-        value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+      for index in unsafe 0..<utf8.count {
+        let byte = unsafe utf8[index]
+        if byte != UInt8(ascii: "-") { value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0")) }
       }
       return isNegative ? -value : value
     }
@@ -133,7 +134,7 @@ public struct JSONNumber: ~Copyable {
   /// `isFinite` when that matters.
   public var double: Double {
     if _flags & JSONNumber._nonFinite != 0 {
-      if utf8.count == 3 { return .nan }
+      if unsafe utf8.count == 3 { return .nan }
       return isNegative ? -.infinity : .infinity
     }
     if let digits = _DecimalDigits(self) {
@@ -150,7 +151,7 @@ public struct JSONNumber: ~Copyable {
       }
     }
     // The rare rest: the C library's strtod, which rounds correctly.
-    return Double(String(decoding: utf8, as: UTF8.self)) ?? .nan
+    return unsafe Double(String(decoding: utf8, as: UTF8.self)) ?? .nan
   }
 
   /// The value as a `Double` only when it converts exactly (no rounding, no overflow);
@@ -178,14 +179,14 @@ public struct JSONNumber: ~Copyable {
   /// digits (which any double tells apart, so they are its shortest form) and a magnitude from
   /// 10⁻⁴ up (below, the description takes an exponent). `false` says nothing.
   package var _isDoubleDescription: Bool {
-    guard _flags == JSONNumber._hasFractionOrExponent, let last = utf8.last,
-      last != UInt8(ascii: "0"), utf8.count <= 18
+    guard _flags == JSONNumber._hasFractionOrExponent, let last = unsafe utf8.last,
+      last != UInt8(ascii: "0"), unsafe utf8.count <= 18
     else { return false }
     var significant = 0
     var leadingZeros = 0  // zeros before the first nonzero digit (after `0.`)
     var seenPoint = false
-    for byte in utf8 {
-      switch byte {
+    for index in unsafe 0..<utf8.count {
+      switch unsafe utf8[index] {
       case UInt8(ascii: "."): seenPoint = true
       case UInt8(ascii: "0") where significant == 0: if seenPoint { leadingZeros += 1 }
       case UInt8(ascii: "0")...UInt8(ascii: "9"): significant += 1
@@ -206,7 +207,9 @@ extension JSONNumber {
   package static func withText<R>(
     _ bytes: [UInt8], flags: UInt8, _ body: (borrowing JSONNumber) throws -> R
   ) rethrows -> R {
-    try bytes.withUnsafeBufferPointer { try body(JSONNumber(_utf8: $0, flags: flags)) }
+    unsafe try bytes.withUnsafeBufferPointer {
+      unsafe try body(JSONNumber(_utf8: $0, flags: flags))
+    }
   }
 
   /// The magnitude of an integral value that fits in `UInt64`, or nil.
@@ -247,19 +250,19 @@ package struct _DecimalDigits {
   }
 
   package init?(_ number: borrowing JSONNumber) {
-    if let fast = _DecimalDigits(short: number.utf8) {
+    if let fast = unsafe _DecimalDigits(short: number.utf8) {
       self = fast
       return
     }
-    let text = number.utf8
+    let text = unsafe number.utf8
     var i = 0
-    if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
+    if unsafe i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
     var seenNonZero = false
     var full = false  // once a digit is dropped, all later ones are too
     var exponentAdjust = 0
     var inFraction = false
     while i < text.count {
-      let c = text[i]
+      let c = unsafe text[i]
       if c == UInt8(ascii: ".") {
         inFraction = true
       } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
@@ -289,12 +292,12 @@ package struct _DecimalDigits {
       // 'e' or 'E'
       i += 1
       var negative = false
-      if i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
-        negative = text[i] == UInt8(ascii: "-")
+      if unsafe i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
+        negative = unsafe text[i] == UInt8(ascii: "-")
         i += 1
       }
       while i < text.count {
-        let d = Int(text[i] &- UInt8(ascii: "0"))
+        let d = unsafe Int(text[i] &- UInt8(ascii: "0"))
         guard d >= 0 && d <= 9 else { return nil }
         // Saturate: anything past a billion is far outside every representable range.
         if explicitExponent < 1_000_000_000 { explicitExponent = explicitExponent * 10 + d }
@@ -309,55 +312,55 @@ package struct _DecimalDigits {
   /// overflow): the usual case, without the general loop's bookkeeping. Nil otherwise.
   package init?(short text: UnsafeBufferPointer<UInt8>) {
     guard var p = text.baseAddress, text.count <= 40 else { return nil }
-    let end = p + text.count
-    if p < end && p.pointee == ._minus { p += 1 }
+    let end = unsafe p + text.count
+    if unsafe p < end && p.pointee == ._minus { unsafe p += 1 }
     // Leading zeros (before and just after the point) are digits but not significant ones.
     var leadingZeros = 0
-    var q = p
-    while q < end && (q.pointee == ._zero || q.pointee == ._period) {
-      if q.pointee == ._zero { leadingZeros += 1 }
-      q += 1
+    var q = unsafe p
+    while unsafe q < end && (q.pointee == ._zero || q.pointee == ._period) {
+      if unsafe q.pointee == ._zero { leadingZeros += 1 }
+      unsafe q += 1
     }
     var value: UInt64 = 0
     var digits = 0
     /// Accumulates digits, eight at a time while eight remain.
     func accumulate() {
-      while end - p >= 8 {
-        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      while unsafe end - p >= 8 {
+        let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
         guard _isEightDigits(word), digits + 8 <= 19 else { break }
         value = value &* 100_000_000 &+ _eightDigitsValue(word)
         digits += 8
-        p += 8
+        unsafe p += 8
       }
-      while p < end && p.pointee._isDigit {
-        value = value &* 10 &+ UInt64(p.pointee &- ._zero)
+      while unsafe p < end && p.pointee._isDigit {
+        value = unsafe value &* 10 &+ UInt64(p.pointee &- ._zero)
         digits += 1
-        p += 1
+        unsafe p += 1
       }
     }
     accumulate()
     var fractionDigits = 0
-    if p < end && p.pointee == ._period {
-      p += 1
+    if unsafe p < end && p.pointee == ._period {
+      unsafe p += 1
       let before = digits
       accumulate()
       fractionDigits = digits - before
     }
     guard digits <= 19 else { return nil }
     var explicitExponent = 0
-    if p < end {
+    if unsafe p < end {
       // 'e' or 'E', an optional sign, then digits (the text is valid).
-      p += 1
+      unsafe p += 1
       var negative = false
-      if p < end && (p.pointee == ._minus || p.pointee == ._plus) {
-        negative = p.pointee == ._minus
-        p += 1
+      if unsafe p < end && (p.pointee == ._minus || p.pointee == ._plus) {
+        negative = unsafe p.pointee == ._minus
+        unsafe p += 1
       }
-      while p < end {
+      while unsafe p < end {
         if explicitExponent < 1_000_000_000 {
-          explicitExponent = explicitExponent * 10 + Int(p.pointee &- ._zero)
+          explicitExponent = unsafe explicitExponent * 10 + Int(p.pointee &- ._zero)
         }
-        p += 1
+        unsafe p += 1
       }
       if negative { explicitExponent = -explicitExponent }
     }
@@ -439,7 +442,7 @@ package struct _DecimalDigits {
 
 /// `_classifyNumberText(_:)` of bytes in an array.
 package func _classifyNumberText(_ text: [UInt8]) -> UInt8? {
-  text.withUnsafeBufferPointer { _classifyNumberText($0) }
+  unsafe text.withUnsafeBufferPointer { unsafe _classifyNumberText($0) }
 }
 
 /// JSONNumber's flags for valid number text, or nil when it is not a JSON number (nor one of
@@ -450,31 +453,31 @@ package func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
   let n = text.count
   func digits() -> Int {
     let start = i
-    while i < n && text[i]._isDigit { i += 1 }
+    while unsafe i < n && text[i]._isDigit { i += 1 }
     return i - start
   }
-  if i < n && text[i] == ._minus { i += 1 }
-  let rest = UnsafeBufferPointer(rebasing: text[i...])
-  if _bytesEqual(rest, _staticBytes("Infinity"))
+  if unsafe i < n && text[i] == ._minus { i += 1 }
+  let rest = unsafe UnsafeBufferPointer(rebasing: text[i...])
+  if unsafe _bytesEqual(rest, _staticBytes("Infinity"))
     || (i == 0 && _bytesEqual(rest, _staticBytes("NaN")))
   {
     return JSONNumber._nonFinite
   }
   guard i < n else { return nil }
-  if text[i] == ._zero {
+  if unsafe text[i] == ._zero {
     i += 1
   } else if digits() == 0 {
     return nil
   }
   var flags: UInt8 = 0
-  if i < n && text[i] == ._period {
+  if unsafe i < n && text[i] == ._period {
     i += 1
     guard digits() > 0 else { return nil }
     flags = JSONNumber._hasFractionOrExponent
   }
-  if i < n && (text[i] == ._lowerE || text[i] == ._upperE) {
+  if unsafe i < n && (text[i] == ._lowerE || text[i] == ._upperE) {
     i += 1
-    if i < n && (text[i] == ._plus || text[i] == ._minus) { i += 1 }
+    if unsafe i < n && (text[i] == ._plus || text[i] == ._minus) { i += 1 }
     guard digits() > 0 else { return nil }
     flags = JSONNumber._hasFractionOrExponent
   }
@@ -483,5 +486,5 @@ package func _classifyNumberText(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
 
 @usableFromInline
 func _staticBytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
-  UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+  unsafe UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
 }

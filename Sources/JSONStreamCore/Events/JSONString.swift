@@ -30,7 +30,7 @@
 /// }
 /// ```
 @frozen
-public struct JSONString: ~Copyable {
+@safe public struct JSONString: ~Copyable {
   /// The decoded UTF-8 bytes. Valid only during the handler call: a pointer kept from here
   /// reads whatever the producer put there next.
   public let utf8: UnsafeBufferPointer<UInt8>
@@ -53,7 +53,7 @@ public struct JSONString: ~Copyable {
   /// Wraps decoded, well-formed UTF-8 bytes. Producers use this; the bytes must outlive the call.
   @inlinable
   public init(utf8: UnsafeBufferPointer<UInt8>) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._isWellFormed = false
     self._needsNoEscaping = false
     self._keyTableEntry = -1
@@ -62,7 +62,7 @@ public struct JSONString: ~Copyable {
   /// Wraps bytes known to be well-formed UTF-8.
   @inlinable
   package init(_wellFormed utf8: UnsafeBufferPointer<UInt8>) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._isWellFormed = true
     self._needsNoEscaping = false
     self._keyTableEntry = -1
@@ -72,7 +72,7 @@ public struct JSONString: ~Copyable {
   /// its producer's key table.
   @inlinable
   package init(_wellFormed utf8: UnsafeBufferPointer<UInt8>, keyTableEntry: Int) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._isWellFormed = true
     self._needsNoEscaping = false
     self._keyTableEntry = Int32(truncatingIfNeeded: keyTableEntry)
@@ -81,7 +81,7 @@ public struct JSONString: ~Copyable {
   /// Wraps well-formed UTF-8 bytes known to need no escaping in JSON.
   @inlinable
   package init(_wellFormedNeedingNoEscaping utf8: UnsafeBufferPointer<UInt8>) {
-    self.utf8 = utf8
+    unsafe self.utf8 = unsafe utf8
     self._isWellFormed = true
     self._needsNoEscaping = true
     self._keyTableEntry = -1
@@ -89,22 +89,22 @@ public struct JSONString: ~Copyable {
 
   /// The number of UTF-8 bytes.
   @inlinable
-  public var count: Int { utf8.count }
+  public var count: Int { unsafe utf8.count }
 
   /// `true` for the empty string.
   @inlinable
-  public var isEmpty: Bool { utf8.isEmpty }
+  public var isEmpty: Bool { unsafe utf8.isEmpty }
 
   /// A copy as a Swift `String`.
   @inlinable
   public var string: String {
-    _isWellFormed ? _stringOfWellFormedUTF8(utf8) : String(decoding: utf8, as: UTF8.self)
+    unsafe _isWellFormed ? _stringOfWellFormedUTF8(utf8) : String(decoding: utf8, as: UTF8.self)
   }
 
   /// A copy of the UTF-8 bytes.
   @inlinable
   public var bytes: [UInt8] {
-    Array(utf8)
+    unsafe Array(utf8)
   }
 
   /// Compares the bytes with those of `other`, without creating a `String`.
@@ -112,7 +112,7 @@ public struct JSONString: ~Copyable {
   public func equals(_ other: String) -> Bool {
     var other = other
     return other.withUTF8 { theirs in
-      theirs.count == utf8.count && _bytesEqual(theirs, utf8)
+      unsafe theirs.count == utf8.count && _bytesEqual(theirs, utf8)
     }
   }
 
@@ -122,7 +122,7 @@ public struct JSONString: ~Copyable {
     guard other.hasPointerRepresentation else {
       return equals(other.description)
     }
-    return other.utf8CodeUnitCount == utf8.count
+    return unsafe other.utf8CodeUnitCount == utf8.count
       && _bytesEqual(
         UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount), utf8)
   }
@@ -146,15 +146,15 @@ public struct JSONString: ~Copyable {
 extension JSONString {
   /// The bytes' hash (see `_keyHash`), for tables of keys.
   @inlinable
-  package var keyHash: UInt64 { _keyHash(utf8) }
+  package var keyHash: UInt64 { unsafe _keyHash(utf8) }
 
   /// Whether the bytes are `bytes[range]` (which must be in bounds).
   @inlinable
   package func equals(_ bytes: [UInt8], in range: Range<Int>) -> Bool {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
-    guard range.count == utf8.count else { return false }
-    return bytes.withUnsafeBufferPointer {
-      _bytesEqual(UnsafeBufferPointer(rebasing: $0[range]), utf8)
+    guard unsafe range.count == utf8.count else { return false }
+    return unsafe bytes.withUnsafeBufferPointer {
+      unsafe _bytesEqual(UnsafeBufferPointer(rebasing: $0[range]), utf8)
     }
   }
 
@@ -164,7 +164,7 @@ extension JSONString {
   package static func withWellFormed<R>(
     _ bytes: [UInt8], _ body: (borrowing JSONString) throws -> R
   ) rethrows -> R {
-    try bytes.withUnsafeBufferPointer { try body(JSONString(_wellFormed: $0)) }
+    unsafe try bytes.withUnsafeBufferPointer { unsafe try body(JSONString(_wellFormed: $0)) }
   }
 }
 
@@ -174,7 +174,7 @@ extension String {
   @inlinable
   package mutating func withJSONString<R>(_ body: (borrowing JSONString) throws -> R) rethrows -> R
   {
-    try withUTF8 { try body(JSONString(_wellFormed: $0)) }
+    try withUTF8 { unsafe try body(JSONString(_wellFormed: $0)) }
   }
 
   /// Calls `body` with the string as a ``JSONNumber``, valid during the call, when it is JSON
@@ -184,7 +184,7 @@ extension String {
     -> R?
   {
     try withUTF8 { bytes in
-      guard let number = JSONNumber(text: bytes) else { return nil }
+      guard let number = unsafe JSONNumber(text: bytes) else { return nil }
       return try body(number)
     }
   }
@@ -197,7 +197,8 @@ extension String {
     flagsIfNotNumber: UInt8, _ body: (borrowing JSONNumber) throws -> R
   ) rethrows -> R {
     try withUTF8 { bytes in
-      try body(JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? flagsIfNotNumber))
+      unsafe try body(
+        JSONNumber(_utf8: bytes, flags: _classifyNumberText(bytes) ?? flagsIfNotNumber))
     }
   }
 
@@ -212,13 +213,13 @@ extension String {
   ) rethrows -> R {
     try withUTF8 { bytes in
       let count = bytes.count
-      if count > 2 && bytes[count &- 1] == UInt8(ascii: "0")
+      if unsafe count > 2 && bytes[count &- 1] == UInt8(ascii: "0")
         && bytes[count &- 2] == UInt8(ascii: ".")
       {
-        return try body(
+        return unsafe try body(
           JSONNumber(_utf8: UnsafeBufferPointer(rebasing: bytes[..<(count &- 2)]), flags: 0))
       }
-      return try body(JSONNumber(_utf8: bytes, flags: JSONNumber._hasFractionOrExponent))
+      return unsafe try body(JSONNumber(_utf8: bytes, flags: JSONNumber._hasFractionOrExponent))
     }
   }
 }
@@ -233,33 +234,34 @@ package func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoint
   let count = a.count
   guard count == b.count else { return false }
   guard count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-  let ra = UnsafeRawPointer(pa)
-  let rb = UnsafeRawPointer(pb)
+  let ra = unsafe UnsafeRawPointer(pa)
+  let rb = unsafe UnsafeRawPointer(pb)
   if count >= 8 {
     if count <= 16 {
       // Most keys: the first eight bytes and the last eight, overlapping.
-      return ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
+      return unsafe ra.loadUnaligned(as: UInt64.self) == rb.loadUnaligned(as: UInt64.self)
         && ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
           == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
     var i = 0
     while i &+ 8 < count {
-      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      if unsafe ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
         != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       {
         return false
       }
       i &+= 8
     }
-    return ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    return unsafe ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
       == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   }
   if count >= 4 {
-    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+    return unsafe ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
       && ra.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
         == rb.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
   }
-  return pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1] && pa[count &- 1] == pb[count &- 1]
+  return unsafe pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1]
+    && pa[count &- 1] == pb[count &- 1]
 }
 
 extension JSONString {
@@ -268,7 +270,8 @@ extension JSONString {
   @inlinable
   public func appendQuoted(to output: inout [UInt8]) {
     output.append(._quote)
-    _ = _appendEscapedJSONStringContent(utf8, to: &output, escapeUnicode: false, escapeSlash: false)
+    _ = unsafe _appendEscapedJSONStringContent(
+      utf8, to: &output, escapeUnicode: false, escapeSlash: false)
     output.append(._quote)
   }
 }

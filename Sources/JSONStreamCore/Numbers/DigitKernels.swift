@@ -12,13 +12,18 @@
 @inlinable @inline(__always)
 func _parseDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64? {
   let count = end &- start
-  guard let last = _eightDigits(text, end: end, count: Swift.min(count, 8)) else { return nil }
+  guard let last = unsafe _eightDigits(text, end: end, count: Swift.min(count, 8)) else {
+    return nil
+  }
   if count <= 8 { return last }
-  guard let middle = _eightDigits(text, end: end &- 8, count: Swift.min(count &- 8, 8)) else {
+  guard let middle = unsafe _eightDigits(text, end: end &- 8, count: Swift.min(count &- 8, 8))
+  else {
     return nil
   }
   if count <= 16 { return middle &* 100_000_000 &+ last }
-  guard let first = _eightDigits(text, end: end &- 16, count: count &- 16) else { return nil }
+  guard let first = unsafe _eightDigits(text, end: end &- 16, count: count &- 16) else {
+    return nil
+  }
   return (first &* 100_000_000 &+ middle) &* 100_000_000 &+ last
 }
 
@@ -28,10 +33,10 @@ func _parseDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UIn
 @inlinable @inline(__always)
 func _parseIntegerDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64? {
   let count = end &- start
-  guard count == 9 || count == 10 else { return _parseDigits(text, start, end) }
-  guard let last = _eightDigits(text, end: end, count: 8) else { return nil }
-  let first = text[start] &- UInt8(ascii: "0")
-  let second = count == 10 ? text[start &+ 1] &- UInt8(ascii: "0") : 0
+  guard count == 9 || count == 10 else { return unsafe _parseDigits(text, start, end) }
+  guard let last = unsafe _eightDigits(text, end: end, count: 8) else { return nil }
+  let first = unsafe text[start] &- UInt8(ascii: "0")
+  let second = unsafe count == 10 ? text[start &+ 1] &- UInt8(ascii: "0") : 0
   guard first < 10 && second < 10 else { return nil }
   let head = count == 10 ? UInt64(first) &* 10 &+ UInt64(second) : UInt64(first)
   return head &* 100_000_000 &+ last
@@ -45,22 +50,23 @@ func _parseIntegerDigits(_ text: UnsafePointer<UInt8>, _ start: Int, _ end: Int)
 package func _canonicalInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
   let count = text.count
   guard let base = text.baseAddress, count > 0 && count <= 18 else { return nil }
-  let negative = base[0] == UInt8(ascii: "-")
+  let negative = unsafe base[0] == UInt8(ascii: "-")
   let sign = negative ? 1 : 0
   guard count >= 8 else {
     // Too short for the word loads: with no overflow to check.
     var magnitude: Int64 = 0
     var index = sign
     while index < count {
-      let digit = base[index] &- UInt8(ascii: "0")
+      let digit = unsafe base[index] &- UInt8(ascii: "0")
       if digit >= 10 { return nil }
       magnitude = magnitude &* 10 &+ Int64(digit)
       index &+= 1
     }
-    guard count > sign && (base[sign] != UInt8(ascii: "0") || count == 1) else { return nil }
+    guard unsafe count > sign && (base[sign] != UInt8(ascii: "0") || count == 1) else { return nil }
     return negative ? -magnitude : magnitude
   }
-  guard base[sign] != UInt8(ascii: "0"), let magnitude = _parseIntegerDigits(base, sign, count)
+  guard unsafe base[sign] != UInt8(ascii: "0"),
+    let magnitude = unsafe _parseIntegerDigits(base, sign, count)
   else { return nil }
   return negative ? -Int64(magnitude) : Int64(magnitude)
 }
@@ -73,10 +79,10 @@ func _eightDigits(_ text: UnsafePointer<UInt8>, end: Int, count: Int) -> UInt64?
   // The eight bytes that end at `end`, or the first eight shifted up to end there.
   let word: UInt64
   if end >= 8 {
-    word = UnsafeRawPointer(text + (end &- 8)).loadUnaligned(as: UInt64.self).littleEndian
+    word = unsafe UnsafeRawPointer(text + (end &- 8)).loadUnaligned(as: UInt64.self).littleEndian
   } else {
     word =
-      UnsafeRawPointer(text).loadUnaligned(as: UInt64.self).littleEndian
+      unsafe UnsafeRawPointer(text).loadUnaligned(as: UInt64.self).littleEndian
       &<< UInt64((8 &- end) &* 8)
   }
   // The digits are the last `count` bytes (the high ones); "0"s below them. The test and the

@@ -6,14 +6,14 @@
 // does not own; `base` (an unsafe pointer) is for the kernels alone.
 
 @usableFromInline
-package struct _Buffer<Element: BitwiseCopyable> {
+@safe package struct _Buffer<Element: BitwiseCopyable> {
   @usableFromInline package var base: UnsafeMutablePointer<Element>
   @usableFromInline package internal(set) var count: Int
   @usableFromInline package var capacity: Int
 
   @inlinable
   package init(capacity: Int) {
-    base = .allocate(capacity: capacity)
+    unsafe base = .allocate(capacity: capacity)
     count = 0
     self.capacity = capacity
   }
@@ -21,7 +21,7 @@ package struct _Buffer<Element: BitwiseCopyable> {
   @inlinable @inline(__always)
   package mutating func append(_ element: Element) {
     if count == capacity { grow(toAtLeast: count &+ 1) }
-    (base + count).initialize(to: element)
+    unsafe (base + count).initialize(to: element)
     count &+= 1
   }
 
@@ -30,7 +30,7 @@ package struct _Buffer<Element: BitwiseCopyable> {
     let n = elements.count
     if n == 0 { return }
     if n > capacity &- count { grow(toAtLeast: count &+ n) }
-    (base + count).initialize(from: elements.baseAddress!, count: n)
+    unsafe (base + count).initialize(from: elements.baseAddress!, count: n)
     count &+= n
   }
 
@@ -38,7 +38,7 @@ package struct _Buffer<Element: BitwiseCopyable> {
   @inlinable
   package init(repeating element: Element, count: Int) {
     self.init(capacity: Swift.max(count, 1))
-    base.initialize(repeating: element, count: count)
+    unsafe base.initialize(repeating: element, count: count)
     self.count = count
   }
 
@@ -47,7 +47,7 @@ package struct _Buffer<Element: BitwiseCopyable> {
   package mutating func removeLast() -> Element {
     precondition(count > 0, "removeLast() on an empty buffer")
     count &-= 1
-    return base[count]
+    return unsafe base[count]
   }
 
   /// Drops the elements from `newCount` (at most `count`) on.
@@ -63,11 +63,11 @@ package struct _Buffer<Element: BitwiseCopyable> {
   package subscript(position: Int) -> Element {
     get {
       precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
-      return base[position]
+      return unsafe base[position]
     }
     nonmutating set {
       precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
-      base[position] = newValue
+      unsafe base[position] = newValue
     }
   }
 
@@ -76,9 +76,9 @@ package struct _Buffer<Element: BitwiseCopyable> {
     var newCapacity = Swift.max(capacity &* 2, 64)
     while newCapacity < minimum { newCapacity &*= 2 }
     let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-    newBase.initialize(from: base, count: count)
-    base.deallocate()
-    base = newBase
+    unsafe newBase.initialize(from: base, count: count)
+    unsafe base.deallocate()
+    unsafe base = unsafe newBase
     capacity = newCapacity
   }
 
@@ -86,12 +86,12 @@ package struct _Buffer<Element: BitwiseCopyable> {
   @usableFromInline
   package func copy() -> _Buffer {
     var copy = _Buffer(capacity: Swift.max(capacity, 1))
-    copy.append(UnsafeBufferPointer(start: base, count: count))
+    unsafe copy.append(UnsafeBufferPointer(start: base, count: count))
     return copy
   }
 
   @usableFromInline
-  package func deallocate() { base.deallocate() }
+  package func deallocate() { unsafe base.deallocate() }
 }
 
 extension _Buffer where Element == UInt8 {
@@ -107,7 +107,7 @@ extension _Buffer where Element == UInt8 {
   /// with a check.
   @inlinable @inline(__always)
   package mutating func appendReservedUnchecked(_ byte: UInt8) {
-    base[count] = byte
+    unsafe base[count] = byte
     count &+= 1
   }
 
@@ -124,14 +124,16 @@ extension _Buffer where Element == UInt8 {
   package mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
     let n = bytes.count
     if n > capacity &- count { grow(toAtLeast: count &+ n) }
-    if let source = bytes.baseAddress { _copyBytes(from: source, to: base + count, count: n) }
+    if let source = bytes.baseAddress {
+      unsafe _copyBytes(from: source, to: base + count, count: n)
+    }
     count &+= n
   }
 
   /// Appends all the bytes of `bytes`.
   @inlinable @inline(__always)
   package mutating func appendBytes(_ bytes: _ScanInput) {
-    appendBytes(bytes._buffer)
+    unsafe appendBytes(bytes._buffer)
   }
 
   /// Writes the bytes of `string` over everything from `start` on (at most `count`): they then
@@ -141,14 +143,14 @@ extension _Buffer where Element == UInt8 {
     // One unsigned compare: `start` is neither negative nor past `count`.
     precondition(UInt(bitPattern: start) <= UInt(bitPattern: count))
     count = start
-    appendBytes(string.utf8)
+    unsafe appendBytes(string.utf8)
   }
 
   /// The bytes in `range` (within `count`) as a `String`, ill-formed UTF-8 repaired.
   @inlinable
   package func string(_ range: Range<Int>) -> String {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    return String(
+    return unsafe String(
       decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count),
       as: UTF8.self)
   }
@@ -156,34 +158,34 @@ extension _Buffer where Element == UInt8 {
   /// Appends the bytes of `text`.
   @inlinable @inline(__always)
   package mutating func append(_ text: StaticString) {
-    appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    unsafe appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends `count` copies of `byte`.
   @inlinable @inline(__always)
   package mutating func append(repeating byte: UInt8, count: Int) {
     reserve(count)
-    (base + self.count).initialize(repeating: byte, count: count)
+    unsafe (base + self.count).initialize(repeating: byte, count: count)
     self.count &+= count
   }
 
   /// Appends the bytes of an array.
   @inlinable
   package mutating func append(contentsOf bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { appendBytes($0) }
+    unsafe bytes.withUnsafeBufferPointer { unsafe appendBytes($0) }
   }
 
   /// Appends a number's text as written.
   @inlinable @inline(__always)
   package mutating func append(_ number: borrowing JSONNumber) {
-    appendBytes(number.utf8)
+    unsafe appendBytes(number.utf8)
   }
 
   /// Appends the UTF-8 of `text` but its last `dropLast` bytes (at most its count).
   @inlinable
   package mutating func append(utf8Of text: inout String, dropLast: Int = 0) {
     text.withUTF8 { bytes in
-      appendBytes(UnsafeBufferPointer(rebasing: bytes.dropLast(dropLast)))
+      unsafe appendBytes(UnsafeBufferPointer(rebasing: bytes.dropLast(dropLast)))
     }
   }
 
@@ -191,19 +193,19 @@ extension _Buffer where Element == UInt8 {
   @inlinable
   package mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
     // 20 digits hold UInt64.max; one more for the sign. Written from the end, then copied.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
       var position = 21
       var rest = magnitude
       repeat {
         position &-= 1
-        buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
         rest /= 10
       } while rest != 0
       if negative {
         position &-= 1
-        buffer[position] = UInt8(ascii: "-")
+        unsafe buffer[position] = UInt8(ascii: "-")
       }
-      append(UnsafeBufferPointer(rebasing: buffer[position...]))
+      unsafe append(UnsafeBufferPointer(rebasing: buffer[position...]))
     }
   }
 
@@ -211,7 +213,7 @@ extension _Buffer where Element == UInt8 {
   @inlinable
   package func array(from start: Int = 0) -> [UInt8] {
     precondition(start >= 0 && start <= count)
-    return Array(UnsafeBufferPointer(start: base + start, count: count &- start))
+    return unsafe Array(UnsafeBufferPointer(start: base + start, count: count &- start))
   }
 
   /// Appends a copy of the bytes in `range` (within `count`): how a sorted object's members
@@ -221,7 +223,7 @@ extension _Buffer where Element == UInt8 {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
     reserve(range.count)
     // The copy goes past `count`, beyond the source: the two do not overlap.
-    (base + count).initialize(from: base + range.lowerBound, count: range.count)
+    unsafe (base + count).initialize(from: base + range.lowerBound, count: range.count)
     count &+= range.count
   }
 
@@ -231,7 +233,7 @@ extension _Buffer where Element == UInt8 {
   package mutating func replace(from destination: Int, withTailFrom source: Int) {
     let length = count &- source
     precondition(destination >= 0 && source <= count && destination <= source &- length)
-    (base + destination).update(from: base + source, count: length)
+    unsafe (base + destination).update(from: base + source, count: length)
     count = destination &+ length
   }
 
@@ -245,8 +247,8 @@ extension _Buffer where Element == UInt8 {
     let common = Swift.min(a.count, b.count)
     var index = 0
     while index < common {
-      let x = base[a.lowerBound &+ index]
-      let y = base[b.lowerBound &+ index]
+      let x = unsafe base[a.lowerBound &+ index]
+      let y = unsafe base[b.lowerBound &+ index]
       if x != y { return Int(x) &- Int(y) }
       index &+= 1
     }
@@ -255,5 +257,5 @@ extension _Buffer where Element == UInt8 {
 
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
-  package var end: UnsafeMutablePointer<UInt8> { base + count }
+  package var end: UnsafeMutablePointer<UInt8> { unsafe base + count }
 }

@@ -7,30 +7,30 @@
 package func _copyBytes(_ target: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, count: Int) {
   if count >= 8 {
     if count > 32 {
-      target.copyMemory(from: source, byteCount: count)
+      unsafe target.copyMemory(from: source, byteCount: count)
     } else if count > 16 {
-      let a = source.loadUnaligned(as: (UInt64, UInt64).self)
-      let b = (source + (count &- 16)).loadUnaligned(as: (UInt64, UInt64).self)
-      target.storeBytes(of: a, as: (UInt64, UInt64).self)
-      (target + (count &- 16)).storeBytes(of: b, as: (UInt64, UInt64).self)
+      let a = unsafe source.loadUnaligned(as: (UInt64, UInt64).self)
+      let b = unsafe (source + (count &- 16)).loadUnaligned(as: (UInt64, UInt64).self)
+      unsafe target.storeBytes(of: a, as: (UInt64, UInt64).self)
+      unsafe (target + (count &- 16)).storeBytes(of: b, as: (UInt64, UInt64).self)
     } else {
-      let a = source.loadUnaligned(as: UInt64.self)
-      let b = (source + (count &- 8)).loadUnaligned(as: UInt64.self)
-      target.storeBytes(of: a, as: UInt64.self)
-      (target + (count &- 8)).storeBytes(of: b, as: UInt64.self)
+      let a = unsafe source.loadUnaligned(as: UInt64.self)
+      let b = unsafe (source + (count &- 8)).loadUnaligned(as: UInt64.self)
+      unsafe target.storeBytes(of: a, as: UInt64.self)
+      unsafe (target + (count &- 8)).storeBytes(of: b, as: UInt64.self)
     }
   } else if count >= 4 {
-    let a = source.loadUnaligned(as: UInt32.self)
-    let b = (source + (count &- 4)).loadUnaligned(as: UInt32.self)
-    target.storeBytes(of: a, as: UInt32.self)
-    (target + (count &- 4)).storeBytes(of: b, as: UInt32.self)
+    let a = unsafe source.loadUnaligned(as: UInt32.self)
+    let b = unsafe (source + (count &- 4)).loadUnaligned(as: UInt32.self)
+    unsafe target.storeBytes(of: a, as: UInt32.self)
+    unsafe (target + (count &- 4)).storeBytes(of: b, as: UInt32.self)
   } else if count > 0 {
     // 1 to 3 bytes: the first, the middle and the last (some the same).
-    let first = source.load(as: UInt8.self)
-    let middle = source.load(fromByteOffset: count >> 1, as: UInt8.self)
-    let last = source.load(fromByteOffset: count &- 1, as: UInt8.self)
-    target.storeBytes(of: first, as: UInt8.self)
-    target.storeBytes(of: middle, toByteOffset: count >> 1, as: UInt8.self)
-    target.storeBytes(of: last, toByteOffset: count &- 1, as: UInt8.self)
+    let first = unsafe source.load(as: UInt8.self)
+    let middle = unsafe source.load(fromByteOffset: count >> 1, as: UInt8.self)
+    let last = unsafe source.load(fromByteOffset: count &- 1, as: UInt8.self)
+    unsafe target.storeBytes(of: first, as: UInt8.self)
+    unsafe target.storeBytes(of: middle, toByteOffset: count >> 1, as: UInt8.self)
+    unsafe target.storeBytes(of: last, toByteOffset: count &- 1, as: UInt8.self)
   }
 }

@@ -13,7 +13,7 @@ package protocol _ManualState {
 }
 
 @usableFromInline
-package final class _StateBox<State: _ManualState> {
+@safe package final class _StateBox<State: _ManualState> {
   @usableFromInline package let state: UnsafeMutablePointer<State>
 
   // Inlinable, as is `copy()`: a call of either, unspecialized, from another module's
@@ -21,17 +21,17 @@ package final class _StateBox<State: _ManualState> {
   // builder's events went through its witness table: 5–12% on building trees).
   @inlinable
   package init(_ initial: State) {
-    state = .allocate(capacity: 1)
-    state.initialize(to: initial)
+    unsafe state = .allocate(capacity: 1)
+    unsafe state.initialize(to: initial)
   }
 
   @inlinable
-  package func copy() -> _StateBox { _StateBox(state.pointee.copy()) }
+  package func copy() -> _StateBox { unsafe _StateBox(state.pointee.copy()) }
 
   deinit {
-    state.pointee.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.pointee.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 }
 
@@ -40,7 +40,7 @@ package final class _StateBox<State: _ManualState> {
 /// `JSONEventHandler.beginEventRun()`), where `beginEventRun()` has made it so once. (Per
 /// event, that call was 4.6% of building canada.json's tree from binary, 8% of writing it.)
 @usableFromInline
-package struct _CopyOnWriteState<State: _ManualState> {
+@safe package struct _CopyOnWriteState<State: _ManualState> {
   /// Replaced only together with `memory`, which always points into it.
   @usableFromInline package private(set) var box: _StateBox<State>
   /// The box's state during a run of events, nil outside one. Kept here, the state is one
@@ -53,38 +53,38 @@ package struct _CopyOnWriteState<State: _ManualState> {
   @inlinable
   package init(_ initial: State) {
     box = _StateBox(initial)
-    memory = box.state
+    unsafe memory = unsafe box.state
   }
 
   /// The state, for reading.
   @inlinable
-  package var state: UnsafeMutablePointer<State> { box.state }
+  package var state: UnsafeMutablePointer<State> { unsafe box.state }
 
   /// The state, for changing: copied first if another copy of the struct shares it.
   @inlinable @inline(__always)
   package mutating func unique() -> UnsafeMutablePointer<State> {
-    if let runState { return runState }
+    if let runState = unsafe runState { return unsafe runState }
     if !isKnownUniquelyReferenced(&box) { makeOwnCopy() }
-    return box.state
+    return unsafe box.state
   }
 
   @inlinable
   mutating func makeOwnCopy() {
     box = box.copy()
-    memory = box.state
+    unsafe memory = unsafe box.state
   }
 
   /// The state, read in place.
   @inlinable
   package var current: State {
-    unsafeAddress { UnsafePointer(box.state) }
+    unsafeAddress { unsafe UnsafePointer(box.state) }
   }
 
   /// Calls `body` with the state to change in place, copied first if another copy of the
   /// struct shares it (see `unique()`).
   @inlinable @inline(__always)
   package mutating func withUnique<R>(_ body: (inout State) throws -> R) rethrows -> R {
-    try body(&unique().pointee)
+    unsafe try body(&unique().pointee)
   }
 
   /// The state during a run of events (see `beginEventRun()`), changed in place without a
@@ -95,21 +95,21 @@ package struct _CopyOnWriteState<State: _ManualState> {
   @inlinable
   package var inRun: State {
     unsafeAddress {
-      assert(runState != nil, "inRun outside a run of events")
-      return UnsafePointer(memory)
+      unsafe assert(runState != nil, "inRun outside a run of events")
+      return unsafe UnsafePointer(memory)
     }
     nonmutating unsafeMutableAddress {
-      assert(runState != nil, "inRun outside a run of events")
-      return memory
+      unsafe assert(runState != nil, "inRun outside a run of events")
+      return unsafe memory
     }
   }
 
   @inlinable
   package mutating func beginEventRun() {
     if !isKnownUniquelyReferenced(&box) { makeOwnCopy() }
-    runState = box.state
+    unsafe runState = unsafe box.state
   }
 
   @inlinable
-  package mutating func endEventRun() { runState = nil }
+  package mutating func endEventRun() { unsafe runState = nil }
 }

@@ -17,7 +17,7 @@ package func _keyHash(_ key: UnsafeBufferPointer<UInt8>, seed: UInt64 = _keyHash
   let count = key.count
   var hash = (UInt64(truncatingIfNeeded: count) ^ seed) &* 0x9E37_79B9_7F4A_7C15
   guard count > 0, let p = key.baseAddress else { return hash }
-  let raw = UnsafeRawPointer(p)
+  let raw = unsafe UnsafeRawPointer(p)
   @inline(__always) func mix(_ word: UInt64) {
     // A multiply carries upwards only; the fold brings the high bits back down.
     hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
@@ -26,16 +26,16 @@ package func _keyHash(_ key: UnsafeBufferPointer<UInt8>, seed: UInt64 = _keyHash
   if count >= 8 {
     var offset = 0
     while offset &+ 8 < count {
-      mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      unsafe mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
       offset &+= 8
     }
-    mix(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+    unsafe mix(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
   } else if count >= 4 {
-    mix(
+    unsafe mix(
       UInt64(raw.loadUnaligned(as: UInt32.self)) &<< 32
         | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
   } else {
-    mix(UInt64(p[0]) | UInt64(p[count &>> 1]) &<< 8 | UInt64(p[count &- 1]) &<< 16)
+    unsafe mix(UInt64(p[0]) | UInt64(p[count &>> 1]) &<< 8 | UInt64(p[count &- 1]) &<< 16)
   }
   return hash
 }

@@ -7,7 +7,7 @@
 /// The chunk being scanned: its bytes by position, from 0 to `count` (excluded). Valid for
 /// one `feed` call; the views it makes are valid while the handler call that gets them runs.
 @usableFromInline
-package struct _ScanInput {
+@safe package struct _ScanInput {
   /// The chunk's first byte.
   @usableFromInline package let base: UnsafePointer<UInt8>
   /// The number of bytes: positions `0..<count` may be read.
@@ -16,15 +16,15 @@ package struct _ScanInput {
   /// The bytes of `bytes`, or nil when there are none.
   @inlinable
   package init?(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-    self.base = base.assumingMemoryBound(to: UInt8.self)
+    guard let base = bytes.baseAddress, unsafe !bytes.isEmpty else { return nil }
+    unsafe self.base = unsafe base.assumingMemoryBound(to: UInt8.self)
     self.count = bytes.count
   }
 
   /// The `count` bytes from `base`, which the caller has from a buffer of at least that many.
   @inlinable
   package init(base: UnsafePointer<UInt8>, count: Int) {
-    self.base = base
+    unsafe self.base = unsafe base
     self.count = count
   }
 
@@ -32,9 +32,9 @@ package struct _ScanInput {
   /// during the call: how a reader reads a token it kept from an earlier chunk.
   @inlinable
   package static func with<R>(_ bytes: [UInt8], _ body: (_ScanInput) throws -> R) rethrows -> R {
-    try bytes.withUnsafeBufferPointer { buffer in
+    unsafe try bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress, !buffer.isEmpty else { preconditionFailure("no bytes") }
-      return try body(_ScanInput(base: base, count: buffer.count))
+      return unsafe try body(_ScanInput(base: base, count: buffer.count))
     }
   }
 
@@ -45,32 +45,32 @@ package struct _ScanInput {
     contentsOf bytes: Bytes, _ body: (_ScanInput?) throws -> R
   ) rethrows -> R {
     if let result = try bytes.withContiguousStorageIfAvailable({
-      try body(_ScanInput(UnsafeRawBufferPointer($0)))
+      unsafe try body(_ScanInput(UnsafeRawBufferPointer($0)))
     }) {
       return result
     }
-    return try Array(bytes).withUnsafeBytes { try body(_ScanInput($0)) }
+    return unsafe try Array(bytes).withUnsafeBytes { unsafe try body(_ScanInput($0)) }
   }
 
   /// The position of the first `byte` at or after `start` (in `0...count`), if any.
   @inlinable
   package func firstIndex(of byte: UInt8, from start: Int) -> Int? {
     checkRange(start, count)
-    let position = _findByte(byte, base + start, base + count) - base
+    let position = unsafe _findByte(byte, base + start, base + count) - base
     return position < count ? position : nil
   }
 
   /// The bytes as a buffer, for the kernels that take one (UTF-8 and number text checks).
   @inlinable @inline(__always)
   package var _buffer: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(start: base, count: count)
+    unsafe UnsafeBufferPointer(start: base, count: count)
   }
 
   /// The first `length` bytes (`length` in `0...count`).
   @inlinable
   package func prefix(_ length: Int) -> _ScanInput {
     precondition(UInt(bitPattern: length) <= UInt(bitPattern: count), "length out of range")
-    return _ScanInput(base: base, count: length)
+    return unsafe _ScanInput(base: base, count: length)
   }
 
   /// Whether `position` is that of a byte of the chunk (in `0..<count`). The scan loops test
@@ -86,7 +86,7 @@ package struct _ScanInput {
   /// optimizer no longer sees a later subscript's check as made; this has none to drop.
   @inlinable @inline(__always)
   package func byte(at position: Int) -> UInt8? {
-    contains(position) ? base[position] : nil
+    unsafe contains(position) ? base[position] : nil
   }
 
   /// The byte at `position`, which must be in `0..<count` (one unsigned compare for both ends).
@@ -94,7 +94,7 @@ package struct _ScanInput {
   package subscript(position: Int) -> UInt8 {
     @inline(__always) get {
       precondition(contains(position), "position out of range")
-      return base[position]
+      return unsafe base[position]
     }
   }
 
@@ -109,7 +109,7 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func loadUInt32(at position: Int) -> UInt32 {
     precondition(contains(position, length: 4), "position out of range")
-    return UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self).littleEndian
+    return unsafe UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self).littleEndian
   }
 
   /// Checks that `start...end` are positions in the chunk, in order.
@@ -126,7 +126,7 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func skipSpaceRun(from position: Int) -> Int {
     checkRange(position, count)
-    return _skipSpaceRun(base + position, base + count) - base
+    return unsafe _skipSpaceRun(base + position, base + count) - base
   }
 
   /// Past the bytes from `position` (in `0...count`) that a string scan need not look at:
@@ -134,14 +134,14 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func skipPlainStringBytes(from position: Int) -> Int {
     checkRange(position, count)
-    return _skipPlainStringBytes(base + position, base + count) - base
+    return unsafe _skipPlainStringBytes(base + position, base + count) - base
   }
 
   /// Past the ASCII digits from `position` (in `0...count`).
   @inlinable @inline(__always)
   package func skipDigits(from position: Int) -> Int {
     checkRange(position, count)
-    return _skipDigits(base + position, base + count) - base
+    return unsafe _skipDigits(base + position, base + count) - base
   }
 
   /// Past the well-formed multi-byte characters from `position` (in `0...count`) that lie
@@ -149,8 +149,8 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func skipWellFormedCharacters(from position: Int) -> (end: Int, continuationBytes: Int) {
     checkRange(position, count)
-    let run = _skipWellFormedCharacters(base + position, base + count)
-    return (run.end - base, run.continuationBytes)
+    let run = unsafe _skipWellFormedCharacters(base + position, base + count)
+    return unsafe (run.end - base, run.continuationBytes)
   }
 
   // MARK: Views of a range, for the handler
@@ -159,7 +159,7 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func plainString(_ start: Int, _ end: Int) -> JSONString {
     checkRange(start, end)
-    return JSONString(
+    return unsafe JSONString(
       _wellFormedNeedingNoEscaping: UnsafeBufferPointer(start: base + start, count: end &- start))
   }
 
@@ -167,7 +167,7 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func number(_ start: Int, _ end: Int, flags: UInt8) -> JSONNumber {
     checkRange(start, end)
-    return JSONNumber(
+    return unsafe JSONNumber(
       _utf8: UnsafeBufferPointer(start: base + start, count: end &- start), flags: flags)
   }
 
@@ -175,14 +175,14 @@ package struct _ScanInput {
   @inlinable @inline(__always)
   package func slice(_ start: Int, _ end: Int) -> _ScanInput {
     checkRange(start, end)
-    return _ScanInput(base: base + start, count: end &- start)
+    return unsafe _ScanInput(base: base + start, count: end &- start)
   }
 
   /// All the bytes as a string its producer found well-formed; `keyTableEntry` is its entry
   /// number in the producer's key table, or -1 (see `JSONString`).
   @inlinable @inline(__always)
   package func wellFormedString(keyTableEntry: Int = -1) -> JSONString {
-    JSONString(
+    unsafe JSONString(
       _wellFormed: _buffer, keyTableEntry: keyTableEntry)
   }
 
@@ -190,6 +190,6 @@ package struct _ScanInput {
   @inlinable
   package func copy(_ start: Int, _ end: Int, to bytes: inout [UInt8]) {
     checkRange(start, end)
-    bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end &- start))
+    unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end &- start))
   }
 }

@@ -9,24 +9,24 @@
 /// from inside a closure that another change of it is running) are not caught. The memory
 /// itself is valid as long as the holder.
 @usableFromInline
-package struct _StateMemory<Value>: ~Copyable {
+@safe package struct _StateMemory<Value>: ~Copyable {
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
   @inlinable
   package init(_ initial: consuming Value) {
-    pointer = .allocate(capacity: 1)
-    pointer.initialize(to: initial)
+    unsafe pointer = .allocate(capacity: 1)
+    unsafe pointer.initialize(to: initial)
   }
 
   /// The value, read and changed in place.
   @inlinable
   package var value: Value {
-    unsafeAddress { UnsafePointer(pointer) }
-    nonmutating unsafeMutableAddress { pointer }
+    unsafeAddress { unsafe UnsafePointer(pointer) }
+    nonmutating unsafeMutableAddress { unsafe pointer }
   }
 
   deinit {
-    pointer.deinitialize(count: 1)
-    pointer.deallocate()
+    unsafe pointer.deinitialize(count: 1)
+    unsafe pointer.deallocate()
   }
 }

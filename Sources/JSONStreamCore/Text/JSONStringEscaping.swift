@@ -16,7 +16,7 @@ extension String {
     output.reserveCapacity(text.utf8.count + 2)
     if includeQuotes { output.append(._quote) }
     text.withUTF8 {
-      _ = _appendEscapedJSONStringContent(
+      _ = unsafe _appendEscapedJSONStringContent(
         $0, to: &output, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
     }
     if includeQuotes { output.append(._quote) }
@@ -33,13 +33,14 @@ package func _appendEscapedJSONStringContent(
 ) -> Bool {
   if bytes.isEmpty { return true }
   var valid = true
-  let escaped = [UInt8](unsafeUninitializedCapacity: bytes.count &* _maxEscapedBytesPerByte) {
+  let escaped = unsafe [UInt8](unsafeUninitializedCapacity: bytes.count &* _maxEscapedBytesPerByte)
+  {
     buffer, count in
-    let start = buffer.baseAddress.unsafelyUnwrapped
-    if let end = _writeEscapedJSONStringContent(
+    let start = unsafe buffer.baseAddress.unsafelyUnwrapped
+    if let end = unsafe _writeEscapedJSONStringContent(
       bytes, to: start, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
     {
-      count = end - start
+      count = unsafe end - start
     } else {
       valid = false
       count = 0
@@ -62,62 +63,62 @@ package func _writeEscapedJSONStringContent(
   _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>,
   escapeUnicode: Bool, escapeSlash: Bool
 ) -> UnsafeMutablePointer<UInt8>? {
-  guard let base = bytes.baseAddress else { return output }
-  let end = base + bytes.count
-  var out = output
-  var runStart = base
-  var p = base
+  guard let base = bytes.baseAddress else { return unsafe output }
+  let end = unsafe base + bytes.count
+  var out = unsafe output
+  var runStart = unsafe base
+  var p = unsafe base
   @inline(__always) func copyRun(upTo p: UnsafePointer<UInt8>) {
-    let count = p - runStart
-    out.update(from: runStart, count: count)
-    out += count
+    let count = unsafe p - runStart
+    unsafe out.update(from: runStart, count: count)
+    unsafe out += count
   }
-  while p < end {
+  while unsafe p < end {
     if escapeSlash {
-      while p < end && p.pointee >= 0x20 && p.pointee < 0x80 && p.pointee != ._quote
+      while unsafe p < end && p.pointee >= 0x20 && p.pointee < 0x80 && p.pointee != ._quote
         && p.pointee != ._backslash && p.pointee != ._slash
       {
-        p += 1
+        unsafe p += 1
       }
     } else {
-      p = _skipPlainStringBytes(p, end)
+      unsafe p = unsafe _skipPlainStringBytes(p, end)
     }
-    guard p < end else { break }
-    let c = p.pointee
+    guard unsafe p < end else { break }
+    let c = unsafe p.pointee
     if c >= 0x80 {
       // Multi-byte characters: checked, then copied with the run or escaped.
-      let length = _wellFormedCharacterLength(p, end)
+      let length = unsafe _wellFormedCharacterLength(p, end)
       guard length > 0 else { return nil }
       if escapeUnicode {
-        copyRun(upTo: p)
+        unsafe copyRun(upTo: p)
         var sequence = _UTF8Sequence()
         _ = sequence.start(c)
-        for i in 1..<length { _ = sequence.take(p[i]) }
-        out = _writeUnicodeEscape(sequence.scalar, to: out)
-        runStart = p + length
+        for i in 1..<length { _ = unsafe sequence.take(p[i]) }
+        unsafe out = unsafe _writeUnicodeEscape(sequence.scalar, to: out)
+        unsafe runStart = unsafe p + length
       }
-      p += length
+      unsafe p += length
       continue
     }
     if c == ._slash {
       // Plain unless asked to escape it.
       if escapeSlash {
-        copyRun(upTo: p)
-        out[0] = ._backslash
-        out[1] = ._slash
-        out += 2
-        runStart = p + 1
+        unsafe copyRun(upTo: p)
+        unsafe out[0] = ._backslash
+        unsafe out[1] = ._slash
+        unsafe out += 2
+        unsafe runStart = unsafe p + 1
       }
-      p += 1
+      unsafe p += 1
       continue
     }
-    copyRun(upTo: p)
-    out = _writeEscape(c, to: out)
-    p += 1
-    runStart = p
+    unsafe copyRun(upTo: p)
+    unsafe out = unsafe _writeEscape(c, to: out)
+    unsafe p += 1
+    unsafe runStart = unsafe p
   }
-  copyRun(upTo: end)
-  return out
+  unsafe copyRun(upTo: end)
+  return unsafe out
 }
 
 /// `_writeEscapedJSONStringContent` for well-formed UTF-8 without `escapeUnicode`: no check of
@@ -128,18 +129,18 @@ package func _writeEscapedWellFormedContent(
   _ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>,
   escapeSlash: Bool = false
 ) -> UnsafeMutablePointer<UInt8> {
-  guard let base = bytes.baseAddress else { return output }
-  let end = base + bytes.count
-  var out = output
-  var runStart = base
+  guard let base = bytes.baseAddress else { return unsafe output }
+  let end = unsafe base + bytes.count
+  var out = unsafe output
+  var runStart = unsafe base
   while true {
-    let p = _skipUnescapedBytes(runStart, end, escapeSlash: escapeSlash)
-    let count = p - runStart
-    _copyBytes(from: runStart, to: out, count: count)
-    out += count
-    guard p < end else { return out }
-    out = _writeEscape(p.pointee, to: out)
-    runStart = p + 1
+    let p = unsafe _skipUnescapedBytes(runStart, end, escapeSlash: escapeSlash)
+    let count = unsafe p - runStart
+    unsafe _copyBytes(from: runStart, to: out, count: count)
+    unsafe out += count
+    guard unsafe p < end else { return unsafe out }
+    unsafe out = unsafe _writeEscape(p.pointee, to: out)
+    unsafe runStart = unsafe p + 1
   }
 }
 
@@ -147,20 +148,20 @@ package func _writeEscapedWellFormedContent(
 /// returns the end.
 @inlinable @inline(__always)
 func _writeEscape(_ c: UInt8, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-  out[0] = ._backslash
+  unsafe out[0] = ._backslash
   switch c {
-  case ._quote, ._backslash, ._slash: out[1] = c
-  case 0x08: out[1] = UInt8(ascii: "b")
-  case 0x0C: out[1] = UInt8(ascii: "f")
-  case ._newline: out[1] = UInt8(ascii: "n")
-  case ._return: out[1] = UInt8(ascii: "r")
-  case ._tab: out[1] = UInt8(ascii: "t")
+  case ._quote, ._backslash, ._slash: unsafe out[1] = c
+  case 0x08: unsafe out[1] = UInt8(ascii: "b")
+  case 0x0C: unsafe out[1] = UInt8(ascii: "f")
+  case ._newline: unsafe out[1] = UInt8(ascii: "n")
+  case ._return: unsafe out[1] = UInt8(ascii: "r")
+  case ._tab: unsafe out[1] = UInt8(ascii: "t")
   default:
-    out[1] = UInt8(ascii: "u")
-    _writeHex4(UInt32(c), to: out + 2)
-    return out + 6
+    unsafe out[1] = UInt8(ascii: "u")
+    unsafe _writeHex4(UInt32(c), to: out + 2)
+    return unsafe out + 6
   }
-  return out + 2
+  return unsafe out + 2
 }
 
 /// `\uXXXX`, or a surrogate pair of them above U+FFFF; returns the end.
@@ -170,22 +171,22 @@ func _writeUnicodeEscape(_ scalar: UInt32, to output: UnsafeMutablePointer<UInt8
 {
   if scalar >= 0x10000 {
     let value = scalar - 0x10000
-    let next = _writeUnicodeEscape(0xD800 + (value >> 10), to: output)
-    return _writeUnicodeEscape(0xDC00 + (value & 0x3FF), to: next)
+    let next = unsafe _writeUnicodeEscape(0xD800 + (value >> 10), to: output)
+    return unsafe _writeUnicodeEscape(0xDC00 + (value & 0x3FF), to: next)
   }
-  output[0] = ._backslash
-  output[1] = UInt8(ascii: "u")
-  _writeHex4(scalar, to: output + 2)
-  return output + 6
+  unsafe output[0] = ._backslash
+  unsafe output[1] = UInt8(ascii: "u")
+  unsafe _writeHex4(scalar, to: output + 2)
+  return unsafe output + 6
 }
 
 @inlinable
 func _writeHex4(_ value: UInt32, to output: UnsafeMutablePointer<UInt8>) {
   let hex: StaticString = "0123456789abcdef"
-  output[0] = hex.utf8Start[Int((value >> 12) & 0xF)]
-  output[1] = hex.utf8Start[Int((value >> 8) & 0xF)]
-  output[2] = hex.utf8Start[Int((value >> 4) & 0xF)]
-  output[3] = hex.utf8Start[Int(value & 0xF)]
+  unsafe output[0] = unsafe hex.utf8Start[Int((value >> 12) & 0xF)]
+  unsafe output[1] = unsafe hex.utf8Start[Int((value >> 8) & 0xF)]
+  unsafe output[2] = unsafe hex.utf8Start[Int((value >> 4) & 0xF)]
+  unsafe output[3] = unsafe hex.utf8Start[Int(value & 0xF)]
 }
 
 extension _Buffer where Element == UInt8 {
@@ -196,26 +197,27 @@ extension _Buffer where Element == UInt8 {
   package mutating func appendQuoted(
     _ string: borrowing JSONString, escapeUnicode: Bool, escapeSlash: Bool
   ) -> Bool {
-    reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
-    let quote = base + count
-    quote.pointee = ._quote
-    let content = quote + 1
+    unsafe reserve(string.utf8.count &* _maxEscapedBytesPerByte &+ 2)
+    let quote = unsafe base + count
+    unsafe quote.pointee = ._quote
+    let content = unsafe quote + 1
     let stop: UnsafeMutablePointer<UInt8>?
     if string._needsNoEscaping && !escapeUnicode && !escapeSlash {
-      let length = string.utf8.count
-      if let source = string.utf8.baseAddress {
-        _copyBytes(from: source, to: content, count: length)
+      let length = unsafe string.utf8.count
+      if let source = unsafe string.utf8.baseAddress {
+        unsafe _copyBytes(from: source, to: content, count: length)
       }
-      stop = content + length
+      unsafe stop = unsafe content + length
     } else if string._isWellFormed && !escapeUnicode {
-      stop = _writeEscapedWellFormedContent(string.utf8, to: content, escapeSlash: escapeSlash)
+      unsafe stop = unsafe _writeEscapedWellFormedContent(
+        string.utf8, to: content, escapeSlash: escapeSlash)
     } else {
-      stop = _writeEscapedJSONStringContent(
+      unsafe stop = unsafe _writeEscapedJSONStringContent(
         string.utf8, to: content, escapeUnicode: escapeUnicode, escapeSlash: escapeSlash)
     }
-    guard let stop else { return false }
-    stop.pointee = ._quote
-    count = stop + 1 - base
+    guard let stop = unsafe stop else { return false }
+    unsafe stop.pointee = ._quote
+    count = unsafe stop + 1 - base
     return true
   }
 }

@@ -22,16 +22,16 @@ func _escapeBytesMask(_ word: UInt64) -> UInt64 {
 package func _skipSpaceRun(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
-  var p = start
-  while end - p >= 8 {
+  var p = unsafe start
+  while unsafe end - p >= 8 {
     let others =
-      UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
       ^ 0x2020_2020_2020_2020
-    if others != 0 { return p + (others.trailingZeroBitCount &>> 3) }
-    p += 8
+    if others != 0 { return unsafe p + (others.trailingZeroBitCount &>> 3) }
+    unsafe p += 8
   }
-  while p < end && p.pointee == ._space { p += 1 }
-  return p
+  while unsafe p < end && p.pointee == ._space { unsafe p += 1 }
+  return unsafe p
 }
 
 /// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
@@ -41,23 +41,23 @@ package func _skipSpaceRun(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<U
 package func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
-  var p = start
-  while end - p >= 8 {
+  var p = unsafe start
+  while unsafe end - p >= 8 {
     // Little-endian order puts the first byte lowest, where the mask is exact.
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+    let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
     // Bytes from 0x80 have their high bit set already.
     let flags = (_escapeBytesMask(word) | word) & 0x8080_8080_8080_8080
     if flags != 0 {
-      return p + (flags.trailingZeroBitCount &>> 3)
+      return unsafe p + (flags.trailingZeroBitCount &>> 3)
     }
-    p += 8
+    unsafe p += 8
   }
-  while p < end {
-    let c = p.pointee
+  while unsafe p < end {
+    let c = unsafe p.pointee
     if c < 0x20 || c == ._quote || c == ._backslash || c >= 0x80 { break }
-    p += 1
+    unsafe p += 1
   }
-  return p
+  return unsafe p
 }
 
 /// Skips bytes a JSON string literal may hold unescaped: everything but `"`, `\` and control
@@ -70,26 +70,26 @@ func _skipUnescapedBytes(
 )
   -> UnsafePointer<UInt8>
 {
-  var p = start
+  var p = unsafe start
   let ones: UInt64 = 0x0101_0101_0101_0101
-  while end - p >= 8 {
+  while unsafe end - p >= 8 {
     // Little-endian order puts the first byte lowest, where the mask is exact.
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+    let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
     var mask = _escapeBytesMask(word)
     if escapeSlash {
       let slash = word ^ (ones &* UInt64(UInt8._slash))
       mask |= (slash &- ones) & ~slash
     }
     let flags = mask & 0x8080_8080_8080_8080
-    if flags != 0 { return p + (flags.trailingZeroBitCount &>> 3) }
-    p += 8
+    if flags != 0 { return unsafe p + (flags.trailingZeroBitCount &>> 3) }
+    unsafe p += 8
   }
-  while p < end {
-    let c = p.pointee
+  while unsafe p < end {
+    let c = unsafe p.pointee
     if c < 0x20 || c == ._quote || c == ._backslash || (escapeSlash && c == ._slash) { break }
-    p += 1
+    unsafe p += 1
   }
-  return p
+  return unsafe p
 }
 
 /// A `String` of `bytes`, which the caller knows to be well-formed UTF-8 (the parser checked
@@ -103,11 +103,11 @@ func _skipUnescapedBytes(
 package func _stringOfWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
   #if compiler(>=6.2)
     if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
-      let isASCII = bytes.count > 15 && _isASCII(bytes)
-      return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
+      let isASCII = unsafe bytes.count > 15 && _isASCII(bytes)
+      return unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
     }
   #endif
-  return String(decoding: bytes, as: UTF8.self)
+  return unsafe String(decoding: bytes, as: UTF8.self)
 }
 
 /// Whether every byte is below 0x80, by words (see `_firstNonASCIIWord`).
@@ -116,10 +116,10 @@ package func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let start = bytes.baseAddress else { return true }
   guard bytes.count >= 8 else {
     var any: UInt8 = 0
-    for byte in bytes { any |= byte }
+    for index in 0..<bytes.count { any |= unsafe bytes[index] }
     return any < 0x80
   }
-  return _firstNonASCIIWord(start, start + bytes.count) == nil
+  return unsafe _firstNonASCIIWord(start, start + bytes.count) == nil
 }
 
 /// Where the ASCII at the start of `start..<end` (eight bytes or more) ends, eight bytes at a
@@ -129,18 +129,18 @@ package func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 package func _firstNonASCIIWord(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>?
 {
-  var q = start
-  while end - q > 8
+  var q = unsafe start
+  while unsafe end - q > 8
     && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
   {
-    q += 8
+    unsafe q += 8
   }
-  if end - q <= 8
+  if unsafe end - q <= 8
     && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
   {
     return nil
   }
-  return q
+  return unsafe q
 }
 
 /// Whether `bytes` are well-formed UTF-8: ASCII eight bytes at a time, each other character
@@ -149,24 +149,24 @@ package func _firstNonASCIIWord(_ start: UnsafePointer<UInt8>, _ end: UnsafePoin
 @usableFromInline
 package func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   guard var p = bytes.baseAddress else { return true }
-  let end = p + bytes.count
+  let end = unsafe p + bytes.count
   if bytes.count >= 8 {
     // Up to the first word with a non-ASCII byte; the checks below start there, not over
     // again from the first byte (long non-ASCII text went through its ASCII start twice).
-    guard let q = _firstNonASCIIWord(p, end) else { return true }
-    p = q
+    guard let q = unsafe _firstNonASCIIWord(p, end) else { return true }
+    unsafe p = unsafe q
   }
-  while p < end {
-    if end - p >= 8
+  while unsafe p < end {
+    if unsafe end - p >= 8
       && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
     {
-      p += 8
-    } else if p.pointee < 0x80 {
-      p += 1
+      unsafe p += 8
+    } else if unsafe p.pointee < 0x80 {
+      unsafe p += 1
     } else {
-      let run = _skipWellFormedCharacters(p, end)
-      if run.end == p { return false }
-      p = run.end
+      let run = unsafe _skipWellFormedCharacters(p, end)
+      if unsafe run.end == p { return false }
+      unsafe p = unsafe run.end
     }
   }
   return true
@@ -176,12 +176,12 @@ package func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 /// `end`; 0 when it is ill-formed or cut off by `end` (callers then take the careful path).
 @usableFromInline @_transparent
 func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
-  let available = end - p
+  let available = unsafe end - p
   if available >= 4 {
     // Four bytes as one little-endian word (the lead byte lowest): each form's bit pattern is
     // one mask and compare, its range one more. About half the instructions of the byte
     // compares below, on text that is mostly such characters.
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
+    let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
     if word & 0x00C0_C0F0 == 0x0080_80E0 {
       // 1110xxxx 10xxxxxx 10xxxxxx. The lead's low four bits with the second byte's 0x20
       // bit are 0 for an overlong form (E0 80…9F) and 0x200D for a surrogate (ED A0…BF).
@@ -200,25 +200,27 @@ func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<
     }
     return 0
   }
-  let c = p[0]
+  let c = unsafe p[0]
   @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
   if c < 0xE0 {
-    guard c >= 0xC2, available >= 2, isContinuation(p[1]) else { return 0 }
+    guard c >= 0xC2, available >= 2, unsafe isContinuation(p[1]) else { return 0 }
     return 2
   }
   if c < 0xF0 {
     guard available >= 3 else { return 0 }
-    let c1 = p[1]
+    let c1 = unsafe p[1]
     let low: UInt8 = c == 0xE0 ? 0xA0 : 0x80
     let high: UInt8 = c == 0xED ? 0x9F : 0xBF
-    guard c1 >= low, c1 <= high, isContinuation(p[2]) else { return 0 }
+    guard c1 >= low, c1 <= high, unsafe isContinuation(p[2]) else { return 0 }
     return 3
   }
   guard c <= 0xF4, available >= 4 else { return 0 }
-  let c1 = p[1]
+  let c1 = unsafe p[1]
   let low: UInt8 = c == 0xF0 ? 0x90 : 0x80
   let high: UInt8 = c == 0xF4 ? 0x8F : 0xBF
-  guard c1 >= low, c1 <= high, isContinuation(p[2]), isContinuation(p[3]) else { return 0 }
+  guard c1 >= low, c1 <= high, unsafe isContinuation(p[2]), unsafe isContinuation(p[3]) else {
+    return 0
+  }
   return 4
 }
 
@@ -231,30 +233,30 @@ func _wellFormedCharacterLength(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<
 package func _skipWellFormedCharacters(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> (end: UnsafePointer<UInt8>, continuationBytes: Int)
 {
-  var p = start
+  var p = unsafe start
   var continuationBytes = 0
-  while p < end && p.pointee >= 0x80 {
-    if end - p >= 8 {
+  while unsafe p < end && p.pointee >= 0x80 {
+    if unsafe end - p >= 8 {
       // Two three-byte characters (CJK text is mostly such pairs) checked in one word, as
       // `_wellFormedCharacterLength` checks one: their bit patterns with one mask and compare,
       // then each one's overlong and surrogate test. 9.5 instructions a character, not 19.
-      let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
       if word & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 {
         let first = word & 0x200F
         let second = word & 0x20_0F00_0000
         if first != 0 && first != 0x200D && second != 0 && second != 0x20_0D00_0000 {
           continuationBytes &+= 4
-          p += 6
+          unsafe p += 6
           continue
         }
       }
     }
-    let length = _wellFormedCharacterLength(p, end)
+    let length = unsafe _wellFormedCharacterLength(p, end)
     if length == 0 { break }
     continuationBytes &+= length &- 1
-    p += length
+    unsafe p += length
   }
-  return (p, continuationBytes)
+  return unsafe (p, continuationBytes)
 }
 
 /// Whether the eight bytes of `word` (little-endian load) are all ASCII digits.
@@ -293,14 +295,15 @@ func _nonDigitBytesMask(_ word: UInt64) -> UInt64 {
 package func _skipDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
-  var p = start
-  while end - p >= 8 {
-    let mask = _nonDigitBytesMask(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
-    if mask != 0 { return p + (mask.trailingZeroBitCount &>> 3) }
-    p += 8
+  var p = unsafe start
+  while unsafe end - p >= 8 {
+    let mask = unsafe _nonDigitBytesMask(
+      UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian)
+    if mask != 0 { return unsafe p + (mask.trailingZeroBitCount &>> 3) }
+    unsafe p += 8
   }
-  while p < end && p.pointee._isDigit { p += 1 }
-  return p
+  while unsafe p < end && p.pointee._isDigit { unsafe p += 1 }
+  return unsafe p
 }
 
 /// The first `byte` from `start`, or `end`: eight bytes at a time while eight remain (a word
@@ -312,15 +315,15 @@ package func _findByte(
 ) -> UnsafePointer<UInt8> {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let pattern = ones &* UInt64(byte)
-  var p = start
-  while end - p >= 8 {
-    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+  var p = unsafe start
+  while unsafe end - p >= 8 {
+    let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
     let zeros = (word &- ones) & ~word & 0x8080_8080_8080_8080
-    if zeros != 0 { return p + (zeros.trailingZeroBitCount &>> 3) }
-    p += 8
+    if zeros != 0 { return unsafe p + (zeros.trailingZeroBitCount &>> 3) }
+    unsafe p += 8
   }
-  while p < end && p.pointee != byte { p += 1 }
-  return p
+  while unsafe p < end && p.pointee != byte { unsafe p += 1 }
+  return unsafe p
 }
 
 /// Copies `count` bytes that do not overlap. Tokens are mostly a few bytes long, where a call
@@ -330,26 +333,26 @@ package func _findByte(
 package func _copyBytes(
   from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, count: Int
 ) {
-  let from = UnsafeRawPointer(source)
+  let from = unsafe UnsafeRawPointer(source)
   let to = UnsafeMutableRawPointer(destination)
   if count >= 8 {
     if count > 16 {
-      destination.update(from: source, count: count)
+      unsafe destination.update(from: source, count: count)
       return
     }
-    let head = from.loadUnaligned(as: UInt64.self)
-    let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-    to.storeBytes(of: head, as: UInt64.self)
-    to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    let head = unsafe from.loadUnaligned(as: UInt64.self)
+    let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    unsafe to.storeBytes(of: head, as: UInt64.self)
+    unsafe to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
   } else if count >= 4 {
-    let head = from.loadUnaligned(as: UInt32.self)
-    let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-    to.storeBytes(of: head, as: UInt32.self)
-    to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    let head = unsafe from.loadUnaligned(as: UInt32.self)
+    let tail = unsafe from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    unsafe to.storeBytes(of: head, as: UInt32.self)
+    unsafe to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
   } else if count > 0 {
     // 1, 2 or 3 bytes: the first, the middle and the last cover them.
-    destination[0] = source[0]
-    destination[count &>> 1] = source[count &>> 1]
-    destination[count &- 1] = source[count &- 1]
+    unsafe destination[0] = unsafe source[0]
+    unsafe destination[count &>> 1] = unsafe source[count &>> 1]
+    unsafe destination[count &- 1] = unsafe source[count &- 1]
   }
 }

@@ -11,26 +11,26 @@ import JSONStream
 @inline(__always)
 func _same<T, U>(_ value: T, as type: U.Type) -> U {
   assert(T.self == U.self, "_same(_:as:) of two different types")
-  return unsafeBitCast(value, to: U.self)
+  return unsafe unsafeBitCast(value, to: U.self)
 }
 
 /// The elements of an array being made in place (see `Array._madeInPlace`), appended in
 /// order into its storage, at most as many as it has room for.
-struct _InPlaceElements<Element> {
+@safe struct _InPlaceElements<Element> {
   private let base: UnsafeMutablePointer<Element>
   private let capacity: Int
   /// The elements appended so far.
   private(set) var count = 0
 
   fileprivate init(base: UnsafeMutablePointer<Element>, capacity: Int) {
-    self.base = base
+    unsafe self.base = unsafe base
     self.capacity = capacity
   }
 
   @inline(__always)
   mutating func append(_ element: consuming Element) {
     precondition(count < capacity, "more elements than the array has room for")
-    (base + count).initialize(to: element)
+    unsafe (base + count).initialize(to: element)
     count &+= 1
   }
 }
@@ -47,8 +47,9 @@ extension Array {
     // Not for an empty array: the standard library's initializer then writes the count into
     // the shared empty-array storage, a race between threads (ThreadSanitizer reports it).
     if count <= 0 { return [] }
-    return try Self(unsafeUninitializedCapacity: count) { storage, initialized in
-      var elements = _InPlaceElements(base: storage.baseAddress.unsafelyUnwrapped, capacity: count)
+    return unsafe try Self(unsafeUninitializedCapacity: count) { storage, initialized in
+      var elements = unsafe _InPlaceElements(
+        base: storage.baseAddress.unsafelyUnwrapped, capacity: count)
       defer { initialized = elements.count }
       try fill(&elements)
     }
@@ -58,7 +59,7 @@ extension Array {
 extension JSONBinaryWriter {
   /// Writes `data`'s bytes as a binary data value.
   mutating func data(_ data: Data) throws {
-    try data.withUnsafeBytes { try self.data($0) }
+    unsafe try data.withUnsafeBytes { unsafe try self.data($0) }
   }
 }
 
@@ -67,7 +68,7 @@ extension JSONBinaryWriter {
 /// four-byte words, or their first, middle and last bytes.
 @inline(__always)
 func _keyHash(_ key: String) -> UInt64 {
-  key.utf8.withContiguousStorageIfAvailable(_keyHash)
+  unsafe key.utf8.withContiguousStorageIfAvailable(_keyHash)
     ?? Array(key.utf8).withUnsafeBufferPointer(_keyHash)
 }
 
@@ -80,17 +81,17 @@ private func _keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var offset = 0
     while count &- offset > 8 {
       hash =
-        (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        unsafe (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         &* 0xBF58_476D_1CE4_E5B9
       offset &+= 8
     }
-    hash ^= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    unsafe hash ^= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   } else if count >= 4 {
-    let first = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
-    let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+    let first = unsafe UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+    let last = unsafe UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
     hash ^= first &<< 32 | last
   } else if count > 0 {
-    hash ^= UInt64(raw[0]) &<< 16 | UInt64(raw[count &>> 1]) &<< 8 | UInt64(raw[count &- 1])
+    unsafe hash ^= UInt64(raw[0]) &<< 16 | UInt64(raw[count &>> 1]) &<< 8 | UInt64(raw[count &- 1])
   }
   hash = (hash ^ (hash &>> 32)) &* 0xBF58_476D_1CE4_E5B9
   return hash ^ (hash &>> 29)

@@ -6,18 +6,18 @@
 
 /// A key of the path, by reference: the address of the key that a running `decode` call holds,
 /// valid until that call pops it, and the key's type.
-struct _KeyReference {
+@safe struct _KeyReference {
   let address: UnsafeRawPointer
   let type: any CodingKey.Type
 
   /// The key, as the coding path holds it.
-  var key: any CodingKey { type.load(from: address) }
+  var key: any CodingKey { unsafe type.load(from: address) }
 }
 
 extension CodingKey {
   /// The key at `address`.
   fileprivate static func load(from address: UnsafeRawPointer) -> any CodingKey {
-    address.assumingMemoryBound(to: Self.self).pointee
+    unsafe address.assumingMemoryBound(to: Self.self).pointee
   }
 }
 
@@ -75,8 +75,8 @@ extension _Decoder {
   /// returns, when it is popped.
   @inline(__always)
   func withKey<K: CodingKey, R>(_ key: K, _ body: () throws -> R) rethrows -> R {
-    try withUnsafePointer(to: key) { address in
-      state.value.path.push(_KeyReference(address: UnsafeRawPointer(address), type: K.self))
+    unsafe try withUnsafePointer(to: key) { address in
+      unsafe state.value.path.push(_KeyReference(address: UnsafeRawPointer(address), type: K.self))
       defer { state.value.path.pop() }
       return try body()
     }

@@ -16,7 +16,7 @@ struct _TypeTable<Value: AnyObject> {
   private var slots = [Slot](repeating: Slot(), count: _TypeTable.slotCount)
   private var byType: [ObjectIdentifier: Value] = [:]
 
-  private struct Slot {
+  @safe private struct Slot {
     var type: ObjectIdentifier? = nil
     /// Not retained: `byType` holds it.
     var value: Unmanaged<Value>? = nil
@@ -35,7 +35,7 @@ struct _TypeTable<Value: AnyObject> {
   mutating func withValue<R>(
     for type: ObjectIdentifier, make: () -> Value, body: (Value) throws -> R
   ) rethrows -> R {
-    try value(for: type, make: make)._withUnsafeGuaranteedRef(body)
+    unsafe try value(for: type, make: make)._withUnsafeGuaranteedRef(body)
   }
 
   @inline(__always)
@@ -43,10 +43,10 @@ struct _TypeTable<Value: AnyObject> {
     let home = _slot(of: type, bits: Self.slotBits)
     for probe in 0..<Self.probes {
       let slot = (home &+ probe) & (Self.slotCount &- 1)
-      if slots[slot].type == type { return slots[slot].value.unsafelyUnwrapped }
+      if slots[slot].type == type { return unsafe slots[slot].value.unsafelyUnwrapped }
       if slots[slot].type == nil { break }
     }
-    return add(type, make)
+    return unsafe add(type, make)
   }
 
   @inline(never)
@@ -67,8 +67,8 @@ struct _TypeTable<Value: AnyObject> {
         break
       }
     }
-    slots[slot] = Slot(type: type, value: .passUnretained(value))
-    return .passUnretained(value)
+    slots[slot] = unsafe Slot(type: type, value: .passUnretained(value))
+    return unsafe .passUnretained(value)
   }
 }
 
@@ -113,7 +113,7 @@ struct _KeyedContainerTypes {
       for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
       body: {
         // Without a check, which would look up the class's generic metadata: see `table`.
-        unsafeDowncast($0, to: _KeyedContainerType<Key>.self).decoderType
+        unsafe unsafeDowncast($0, to: _KeyedContainerType<Key>.self).decoderType
       })
   }
 
@@ -124,7 +124,7 @@ struct _KeyedContainerTypes {
   {
     table.withValue(
       for: ObjectIdentifier(Key.self), make: { _KeyedContainerType<Key>() },
-      body: { unsafeDowncast($0, to: _KeyedContainerType<Key>.self).encoderType })
+      body: { unsafe unsafeDowncast($0, to: _KeyedContainerType<Key>.self).encoderType })
   }
 }
 
@@ -132,7 +132,7 @@ struct _KeyedContainerTypes {
 /// extras when there are any (they hold the decoder), else the decoder. The box of
 /// `KeyedDecodingContainer` copies the container for every key it is asked for, a retain and
 /// a release per reference in it; the other two are lent without one.
-struct _KeyedContainerOwner {
+@safe struct _KeyedContainerOwner {
   /// Keeps the decoder, and through it the document, alive as long as anything holds the
   /// container (an `init(from:)` may keep it past the call).
   private let owner: AnyObject
@@ -142,28 +142,28 @@ struct _KeyedContainerOwner {
   /// The owner of a container without extras.
   init(decoder: _Decoder) {
     owner = decoder
-    unretainedDecoder = .passUnretained(decoder)
-    unretainedExtras = nil
+    unsafe unretainedDecoder = unsafe .passUnretained(decoder)
+    unsafe unretainedExtras = nil
   }
 
   /// The owner of a container with `extras`, and their decoder.
   init(extras: _KeyedExtras) {
     owner = extras
-    unretainedDecoder = .passUnretained(extras.decoder)
-    unretainedExtras = .passUnretained(extras)
+    unsafe unretainedDecoder = unsafe .passUnretained(extras.decoder)
+    unsafe unretainedExtras = unsafe .passUnretained(extras)
   }
 
   /// Runs `body` with the decoder.
   @inline(__always)
   func withDecoder<R>(_ body: (_Decoder) throws -> R) rethrows -> R {
-    try unretainedDecoder._withUnsafeGuaranteedRef(body)
+    unsafe try unretainedDecoder._withUnsafeGuaranteedRef(body)
   }
 
   /// The decoder, retained by the caller as it needs.
-  var decoder: _Decoder { unretainedDecoder.takeUnretainedValue() }
+  var decoder: _Decoder { unsafe unretainedDecoder.takeUnretainedValue() }
 
   /// The extras, or nil when there are none; retained by the caller as it needs.
-  var extras: _KeyedExtras? { unretainedExtras?.takeUnretainedValue() }
+  var extras: _KeyedExtras? { unsafe unretainedExtras?.takeUnretainedValue() }
 
-  var hasExtras: Bool { unretainedExtras != nil }
+  var hasExtras: Bool { unsafe unretainedExtras != nil }
 }

@@ -10,7 +10,7 @@ import JSONStream
 
 /// Reads a file or standard input in chunks of exactly `chunkSize` bytes (fewer only at the end),
 /// so that `--chunk-size` means what it says even on pipes, which return short reads.
-final class ByteInput {
+@safe final class ByteInput {
   /// The name used in messages: the path, or `<stdin>`.
   let name: String
   private let fd: Int32
@@ -32,16 +32,16 @@ final class ByteInput {
   /// Reads a regular file a block ahead on another thread; nil for other inputs.
   private var readAhead: ReadAhead?
   /// With `readAhead`, the chunk handed out last: part of the block it holds.
-  private var slice = UnsafeRawBufferPointer(start: nil, count: 0)
+  private var slice = unsafe UnsafeRawBufferPointer(start: nil, count: 0)
 
   /// Opens `path`, or standard input for nil or `-`. With `showsProgress`, a progress line
   /// appears on standard error when it is a terminal and the input is large.
   init(path: String?, chunkSize: Int, showsProgress: Bool = false) throws(ToolError) {
     buffer = [UInt8](repeating: 0, count: chunkSize)
     if let path, path != "-" {
-      let fd = open(path, O_RDONLY)
+      let fd = unsafe open(path, O_RDONLY)
       guard fd >= 0 else {
-        throw ToolError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+        throw ToolError.io(unsafe "cannot open \(path): \(String(cString: strerror(errno)))")
       }
       self.fd = fd
       self.name = path
@@ -52,7 +52,7 @@ final class ByteInput {
       self.ownsDescriptor = false
     }
     var status = stat()
-    let isFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    let isFile = unsafe fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     if showsProgress && isatty(2) == 1 {
       progress = Progress(total: isFile ? Int(status.st_size) : nil)
     }
@@ -78,9 +78,9 @@ final class ByteInput {
   /// Throws the error opening `path` would, without reading it.
   static func checkReadable(_ path: String) throws(ToolError) {
     guard path != "-" else { return }
-    let fd = open(path, O_RDONLY)
+    let fd = unsafe open(path, O_RDONLY)
     guard fd >= 0 else {
-      throw ToolError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+      throw ToolError.io(unsafe "cannot open \(path): \(String(cString: strerror(errno)))")
     }
     close(fd)
   }
@@ -93,7 +93,7 @@ final class ByteInput {
 
   /// The chunk being parsed, still valid after `forEachChunk` returns.
   private var currentChunk: [UInt8] {
-    if readAhead != nil { return Array(slice) }
+    if readAhead != nil { return unsafe Array(slice) }
     return Array(buffer[0..<filled])
   }
 
@@ -104,9 +104,10 @@ final class ByteInput {
   private func keepTail(of chunk: UnsafeRawBufferPointer) {
     if chunk.count >= tailLimit {
       tail.removeAll(keepingCapacity: true)
-      tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - tailLimit)...]))
+      unsafe tail.append(
+        contentsOf: UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - tailLimit)...]))
     } else {
-      tail.append(contentsOf: chunk)
+      unsafe tail.append(contentsOf: chunk)
       if tail.count > 2 * tailLimit { tail.removeFirst(tail.count - tailLimit) }
     }
   }
@@ -121,25 +122,26 @@ final class ByteInput {
       let block: UnsafeRawBufferPointer?
       do {
         // Gives back the previous block: its last chunk is in `tail` by now.
-        block = try readAhead.nextBlock()
+        unsafe block = unsafe try readAhead.nextBlock()
       } catch {
-        throw ToolError.io("cannot read \(name): \(String(cString: strerror(error.code)))")
+        throw ToolError.io(unsafe "cannot read \(name): \(String(cString: strerror(error.code)))")
       }
-      guard let block else {
+      guard let block = unsafe block else {
         progress?.clear()
         return
       }
       var start = 0
       while start < block.count {
-        slice = UnsafeRawBufferPointer(rebasing: block[start..<min(block.count, start + chunkSize)])
-        filled = slice.count
+        unsafe slice = unsafe UnsafeRawBufferPointer(
+          rebasing: block[start..<min(block.count, start + chunkSize)])
+        filled = unsafe slice.count
         progress?.update(bytes: chunkStart + filled)
-        guard try body(slice) else { return }
+        guard unsafe try body(slice) else { return }
         // The slice stays readable for an error's line until the block is given back.
-        keepTail(of: slice)
-        chunkStart += slice.count
+        unsafe keepTail(of: slice)
+        unsafe chunkStart += slice.count
         filled = 0
-        slice = UnsafeRawBufferPointer(start: nil, count: 0)
+        unsafe slice = unsafe UnsafeRawBufferPointer(start: nil, count: 0)
         start += chunkSize
       }
     }
@@ -148,23 +150,23 @@ final class ByteInput {
   /// Calls `body` with each chunk until the input ends or `body` returns false.
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
     startReadingAhead()
-    if let readAhead { return try forEachChunk(from: readAhead, body) }
+    if let readAhead { return unsafe try forEachChunk(from: readAhead, body) }
     let capacity = buffer.count
-    try buffer.withUnsafeMutableBytes { storage in
+    unsafe try buffer.withUnsafeMutableBytes { storage in
       let base = storage.baseAddress!
       while true {
         if self.filled > 0 {
-          keepTail(of: UnsafeRawBufferPointer(start: base, count: self.filled))
+          unsafe keepTail(of: UnsafeRawBufferPointer(start: base, count: self.filled))
           chunkStart += self.filled
           self.filled = 0
         }
         var filled = 0
         while filled < capacity {
-          let n = read(fd, base + filled, capacity - filled)
+          let n = unsafe read(fd, base + filled, capacity - filled)
           if n == 0 { break }
           if n < 0 {
             if errno == EINTR { continue }
-            throw ToolError.io("cannot read \(name): \(String(cString: strerror(errno)))")
+            throw ToolError.io(unsafe "cannot read \(name): \(String(cString: strerror(errno)))")
           }
           filled += n
         }
@@ -174,7 +176,7 @@ final class ByteInput {
         }
         self.filled = filled
         progress?.update(bytes: chunkStart + filled)
-        guard try body(UnsafeRawBufferPointer(start: base, count: filled)) else { return }
+        guard unsafe try body(UnsafeRawBufferPointer(start: base, count: filled)) else { return }
         if filled < capacity { return }
       }
     }
@@ -199,10 +201,10 @@ final class ByteInput {
   {
     precondition(readAhead == nil && start >= 0 && start <= end && end <= block.count)
     let wanted = end - start
-    let got = block.withUnsafeMutableBytes { storage -> Int in
+    let got = unsafe block.withUnsafeMutableBytes { storage -> Int in
       var got = 0
       while got < wanted {
-        let n = systemRead(fd, storage.baseAddress! + start + got, wanted - got)
+        let n = unsafe systemRead(fd, storage.baseAddress! + start + got, wanted - got)
         if n == 0 { break }
         if n < 0 {
           if errno == EINTR { continue }
@@ -213,7 +215,7 @@ final class ByteInput {
       return got
     }
     guard got >= 0 else {
-      throw ToolError.io("cannot read \(name): \(String(cString: strerror(errno)))")
+      throw ToolError.io(unsafe "cannot read \(name): \(String(cString: strerror(errno)))")
     }
     chunkStart += got
     if got > 0 { progress?.update(bytes: chunkStart) } else { progress?.clear() }
@@ -302,17 +304,17 @@ extension ByteInput {
   /// Feeds each chunk to `parser` while it needs more input (not once it has stopped, or,
   /// reading one value, finished it).
   func feed<Handler>(_ parser: inout JSONParser<Handler>) throws {
-    try forEachChunk { chunk in try parser.feed(chunk) == .needsMoreInput }
+    unsafe try forEachChunk { chunk in unsafe try parser.feed(chunk) == .needsMoreInput }
   }
 
   /// Feeds each chunk to `reader` until its handler stops it.
   func feed<Handler>(_ reader: inout JSONBinaryReader<Handler>) throws {
-    try forEachChunk { chunk in try reader.feed(chunk) != .stopped }
+    unsafe try forEachChunk { chunk in unsafe try reader.feed(chunk) != .stopped }
   }
 }
 
 /// `read(2)` under a name that does not clash with the method.
 @inline(__always)
 private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, bytes, count)
+  unsafe read(fd, bytes, count)
 }

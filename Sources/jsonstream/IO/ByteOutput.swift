@@ -63,9 +63,9 @@ final class ByteOutput {
       self.init(fd: file.fd, replacing: file)
       return
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+    let fd = unsafe open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
     guard fd >= 0 else {
-      throw ToolError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+      throw ToolError.io(unsafe "cannot write \(path): \(String(cString: strerror(errno)))")
     }
     self.init(fd: fd)
   }
@@ -82,7 +82,7 @@ final class ByteOutput {
     replacing?.discard()
     // Coloured output cut inside a string or a null: the terminal's colour goes back to normal.
     if colorizer?.hasOpenColor == true {
-      JSONColorizer.reset.withUnsafeBytes { writeRaw($0) }
+      unsafe JSONColorizer.reset.withUnsafeBytes { unsafe writeRaw($0) }
       colorizer = JSONColorizer()
     }
   }
@@ -102,21 +102,21 @@ final class ByteOutput {
   /// without a copy into the buffer (a writer hands over its output 64 KiB at a time).
   func write(bytes: UnsafeRawBufferPointer) {
     if buffer.isEmpty && bytes.count >= flushThreshold / 2 && !collects {
-      writeAll(bytes)
+      unsafe writeAll(bytes)
       return
     }
-    buffer.append(contentsOf: bytes)
+    unsafe buffer.append(contentsOf: bytes)
     didAppend()
   }
 
   /// Appends `bytes` as `write(bytes:)` does.
   func write(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { write(bytes: $0) }
+    unsafe bytes.withUnsafeBytes { unsafe write(bytes: $0) }
   }
 
   func flush() {
     if collects { return }
-    buffer.withUnsafeBytes { writeAll($0) }
+    unsafe buffer.withUnsafeBytes { unsafe writeAll($0) }
     buffer.removeAll(keepingCapacity: true)
   }
 
@@ -124,15 +124,15 @@ final class ByteOutput {
   var colorizer: JSONColorizer?
 
   private func writeAll(_ bytes: UnsafeRawBufferPointer) {
-    guard colorizer != nil else { return writeRaw(bytes) }
-    let colored = colorizer!.color(bytes)
-    colored.withUnsafeBytes { writeRaw($0) }
+    guard colorizer != nil else { return unsafe writeRaw(bytes) }
+    let colored = unsafe colorizer!.color(bytes)
+    unsafe colored.withUnsafeBytes { unsafe writeRaw($0) }
   }
 
   private func writeRaw(_ bytes: UnsafeRawBufferPointer) {
     var written = 0
     while written < bytes.count {
-      let n = systemWrite(fd, bytes.baseAddress! + written, bytes.count - written)
+      let n = unsafe systemWrite(fd, bytes.baseAddress! + written, bytes.count - written)
       if n < 0 {
         if errno == EINTR { continue }
         let error = errno
@@ -142,7 +142,7 @@ final class ByteOutput {
         // A reader that went away (`| head`): no message, as any tool in a pipeline, but
         // not a success either: the output is cut short (`set -o pipefail` sees it).
         if errno == EPIPE { exit(3) }
-        writeStandardError("jsonstream: write error: \(String(cString: strerror(errno)))\n")
+        writeStandardError(unsafe "jsonstream: write error: \(String(cString: strerror(errno)))\n")
         exit(3)
       }
       written += n
@@ -154,14 +154,14 @@ final class ByteOutput {
 /// `write(2)` under a name that does not clash with the method.
 @inline(__always)
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, bytes, count)
+  unsafe write(fd, bytes, count)
 }
 
 /// Writes a message to standard error, unbuffered (messages are few and must not be lost).
 /// Whether the environment variable `name` is set to something non-empty.
 func isSetInEnvironment(_ name: String) -> Bool {
-  guard let value = getenv(name) else { return false }
-  return value.pointee != 0
+  guard let value = unsafe getenv(name) else { return false }
+  return unsafe value.pointee != 0
 }
 
 func writeStandardError(_ message: String) {
@@ -169,7 +169,7 @@ func writeStandardError(_ message: String) {
   message.withUTF8 { bytes in
     var written = 0
     while written < bytes.count {
-      let n = write(2, bytes.baseAddress! + written, bytes.count - written)
+      let n = unsafe write(2, bytes.baseAddress! + written, bytes.count - written)
       if n <= 0 { return }
       written += n
     }
@@ -181,6 +181,6 @@ struct ByteOutputSink: JSONOutputSink {
   let output: ByteOutput
 
   mutating func write(_ bytes: UnsafeRawBufferPointer) {
-    output.write(bytes: bytes)
+    unsafe output.write(bytes: bytes)
   }
 }

@@ -17,7 +17,7 @@ import JSONStreamCore
 /// A file cut short while mapped makes a read past its new end raise SIGBUS: while a file is
 /// mapped, that ends the tool with an I/O error, as a failed `read` would (see
 /// `endOnInputCutShort`).
-final class MappedFile: @unchecked Sendable {
+@safe final class MappedFile: @unchecked Sendable {
   // @unchecked: the mapping is read-only and never changes; `released` is used by the thread
   // that reads the blocks only.
   private let base: UnsafeRawPointer
@@ -30,28 +30,29 @@ final class MappedFile: @unchecked Sendable {
   /// an empty file) or when it cannot be mapped.
   init?(fd: Int32) {
     var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+    guard unsafe fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
       lseek(fd, 0, SEEK_CUR) == 0
     else { return nil }
     let count = Int(status.st_size)
-    guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED
+    guard let address = unsafe mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0),
+      unsafe address != MAP_FAILED
     else { return nil }
-    _ = madvise(address, count, MADV_SEQUENTIAL)
-    base = UnsafeRawPointer(address)
+    _ = unsafe madvise(address, count, MADV_SEQUENTIAL)
+    unsafe base = UnsafeRawPointer(address)
     self.count = count
     endOnInputCutShort(true)
   }
 
   deinit {
-    munmap(UnsafeMutableRawPointer(mutating: base), count)
+    unsafe munmap(UnsafeMutableRawPointer(mutating: base), count)
     endOnInputCutShort(false)
   }
 
   /// The offset just after the last line break in `range` (within the file), or nil.
   func endOfLastLine(in range: Range<Int>) -> Int? {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
-    guard let found = bytes.lastIndex(of: 0x0A) else { return nil }
+    let bytes = unsafe UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    guard let found = unsafe bytes.lastIndex(of: 0x0A) else { return nil }
     return range.lowerBound + found + 1
   }
 
@@ -60,14 +61,14 @@ final class MappedFile: @unchecked Sendable {
     -> Result
   {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    let start = (base + range.lowerBound).assumingMemoryBound(to: UInt8.self)
-    return try body(_ScanInput(base: start, count: range.count))
+    let start = unsafe (base + range.lowerBound).assumingMemoryBound(to: UInt8.self)
+    return unsafe try body(_ScanInput(base: start, count: range.count))
   }
 
   /// A copy of the bytes of `range` (within the file).
   func bytes(_ range: Range<Int>) -> [UInt8] {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+    return unsafe Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
   }
 
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -77,7 +78,8 @@ final class MappedFile: @unchecked Sendable {
     let page = Self.pageSize
     let end = Swift.min(offset, count) / page * page
     guard end > released else { return }
-    _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
+    _ = unsafe madvise(
+      UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
     released = end
   }
 }

@@ -16,7 +16,7 @@
 /// Only for regular files: a read there never waits indefinitely, so `stop()` can wait for the
 /// thread. Pipes and terminals are read directly, where the writer on the other end already
 /// runs in parallel.
-final class ReadAhead: @unchecked Sendable {
+@safe final class ReadAhead: @unchecked Sendable {
   // @unchecked: every stored `var` below is read and written with `lock` held; a buffer's
   // bytes belong to the reader between `free` and `published`, then to the caller.
   private let lock: UnsafeMutablePointer<pthread_mutex_t>
@@ -38,45 +38,47 @@ final class ReadAhead: @unchecked Sendable {
   init(fd: Int32, capacity: Int) {
     self.fd = fd
     self.capacity = capacity
-    buffers = (0..<2).map { _ in
+    unsafe buffers = unsafe (0..<2).map { _ in
       UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
     }
-    lock = .allocate(capacity: 1)
-    lock.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(lock, nil)
-    changed = .allocate(capacity: 1)
-    changed.initialize(to: pthread_cond_t())
-    pthread_cond_init(changed, nil)
+    unsafe lock = .allocate(capacity: 1)
+    unsafe lock.initialize(to: pthread_mutex_t())
+    unsafe pthread_mutex_init(lock, nil)
+    unsafe changed = .allocate(capacity: 1)
+    unsafe changed.initialize(to: pthread_cond_t())
+    unsafe pthread_cond_init(changed, nil)
   }
 
   deinit {
     stop()
-    pthread_cond_destroy(changed)
-    changed.deallocate()
-    pthread_mutex_destroy(lock)
-    lock.deallocate()
-    for buffer in buffers { buffer.deallocate() }
+    unsafe pthread_cond_destroy(changed)
+    unsafe changed.deallocate()
+    unsafe pthread_mutex_destroy(lock)
+    unsafe lock.deallocate()
+    for index in unsafe buffers.indices { unsafe buffers[index].deallocate() }
   }
 
   /// Starts the reader; false when no thread could be made (read directly then).
   func start() -> Bool {
-    let context = Unmanaged.passRetained(self).toOpaque()
+    let context = unsafe Unmanaged.passRetained(self).toOpaque()
     #if canImport(Darwin)
       var handle: pthread_t? = nil
     #else
       var handle = pthread_t()
     #endif
-    let result = pthread_create(
+    let result = unsafe pthread_create(
       &handle, nil,
       { context in
         // Optional on Linux, not on Darwin: `unwrap` takes either.
-        func unwrap(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer { pointer! }
-        let readAhead = Unmanaged<ReadAhead>.fromOpaque(unwrap(context)).takeRetainedValue()
+        func unwrap(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer {
+          unsafe pointer!
+        }
+        let readAhead = unsafe Unmanaged<ReadAhead>.fromOpaque(unwrap(context)).takeRetainedValue()
         readAhead.run()
         return nil
-      }, context)
+      }, unsafe context)
     guard result == 0 else {
-      Unmanaged<ReadAhead>.fromOpaque(context).release()
+      unsafe Unmanaged<ReadAhead>.fromOpaque(context).release()
       return false
     }
     thread = handle
@@ -86,15 +88,15 @@ final class ReadAhead: @unchecked Sendable {
   /// The next block, or nil at the end of the input. Gives back the block returned before.
   /// - Throws: the read's `errno`.
   func nextBlock() throws(ReadAheadError) -> UnsafeRawBufferPointer? {
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
+    unsafe pthread_mutex_lock(lock)
+    defer { unsafe pthread_mutex_unlock(lock) }
     if held >= 0 {
       published[held] = nil
       held = -1
-      pthread_cond_broadcast(changed)
+      unsafe pthread_cond_broadcast(changed)
     }
     while published[next] == nil && !finished {
-      pthread_cond_wait(changed, lock)
+      unsafe pthread_cond_wait(changed, lock)
     }
     guard let count = published[next] else {
       if readError != 0 { throw ReadAheadError(code: readError) }
@@ -103,17 +105,17 @@ final class ReadAhead: @unchecked Sendable {
     held = next
     next ^= 1
     guard count > 0 else { return nil }
-    return UnsafeRawBufferPointer(start: buffers[held], count: count)
+    return unsafe UnsafeRawBufferPointer(start: buffers[held], count: count)
   }
 
   /// Ends the reader and waits for it. Calling it again does nothing.
   func stop() {
-    pthread_mutex_lock(lock)
+    unsafe pthread_mutex_lock(lock)
     stopping = true
-    pthread_cond_broadcast(changed)
+    unsafe pthread_cond_broadcast(changed)
     let running = thread
     thread = nil
-    pthread_mutex_unlock(lock)
+    unsafe pthread_mutex_unlock(lock)
     if let running { pthread_join(running, nil) }
   }
 
@@ -122,16 +124,16 @@ final class ReadAhead: @unchecked Sendable {
   private func run() {
     var index = 0
     while true {
-      pthread_mutex_lock(lock)
-      while published[index] != nil && !stopping { pthread_cond_wait(changed, lock) }
+      unsafe pthread_mutex_lock(lock)
+      while published[index] != nil && !stopping { unsafe pthread_cond_wait(changed, lock) }
       let stop = stopping
-      pthread_mutex_unlock(lock)
+      unsafe pthread_mutex_unlock(lock)
       if stop { return }
 
       var filled = 0
       var error: Int32 = 0
       while filled < capacity {
-        let n = read(fd, buffers[index] + filled, capacity - filled)
+        let n = unsafe read(fd, buffers[index] + filled, capacity - filled)
         if n == 0 { break }
         if n < 0 {
           if errno == EINTR { continue }
@@ -141,7 +143,7 @@ final class ReadAhead: @unchecked Sendable {
         filled += n
       }
 
-      pthread_mutex_lock(lock)
+      unsafe pthread_mutex_lock(lock)
       if error != 0 {
         readError = error
         finished = true
@@ -149,8 +151,8 @@ final class ReadAhead: @unchecked Sendable {
         published[index] = filled
         if filled < capacity { finished = true }
       }
-      pthread_cond_broadcast(changed)
-      pthread_mutex_unlock(lock)
+      unsafe pthread_cond_broadcast(changed)
+      unsafe pthread_mutex_unlock(lock)
       if error != 0 || filled < capacity { return }
       index ^= 1
     }

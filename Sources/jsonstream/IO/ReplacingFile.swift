@@ -42,7 +42,7 @@ final class ReplacingFile {
       return false
     }
     var status = stat()
-    guard stat(path, &status) == 0 else { return true }
+    guard unsafe stat(path, &status) == 0 else { return true }
     return (status.st_mode & S_IFMT) == S_IFREG
   }
 
@@ -50,23 +50,23 @@ final class ReplacingFile {
   init(path: String) throws(ToolError) {
     func failure(_ reason: String) -> ToolError { .io("cannot write \(path): \(reason)") }
     var target = path
-    if let resolved = realpath(path, nil) {
-      target = String(cString: resolved)
-      free(resolved)
+    if let resolved = unsafe realpath(path, nil) {
+      target = unsafe String(cString: resolved)
+      unsafe free(resolved)
     } else {
       // A link to nothing: replacing would turn the link into a file, and following it by hand
       // is more than this tool needs.
       var link = stat()
-      if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+      if unsafe lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
         throw failure("a symbolic link to a file that does not exist")
       }
     }
     self.path = target
     var existing = stat()
-    let exists = stat(target, &existing) == 0
+    let exists = unsafe stat(target, &existing) == 0
     // A read-only FILE stays read-only, as with the shell's `>`: the rename below would not ask.
-    if exists && access(target, W_OK) != 0 {
-      throw failure(String(cString: strerror(errno)))
+    if unsafe exists && access(target, W_OK) != 0 {
+      throw unsafe failure(String(cString: strerror(errno)))
     }
 
     let slash = target.lastIndex(of: "/")
@@ -81,7 +81,7 @@ final class ReplacingFile {
         let suffix = String((0..<6).map { _ in letters.randomElement()! })
         let candidate = directory + "." + name + ".jsonstream-" + suffix
         // 0666: the kernel applies the umask, as for any new file.
-        let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        let fd = unsafe open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o666)
         if fd >= 0 {
           removeOnTerminatingSignal(candidate)
           return (fd, candidate)
@@ -90,7 +90,7 @@ final class ReplacingFile {
         if errno == EEXIST && attempts < 100 { continue }
         let place = directory.isEmpty ? "." : directory
         throw failure(
-          "cannot create a temporary file in \(place): \(String(cString: strerror(errno)))")
+          unsafe "cannot create a temporary file in \(place): \(String(cString: strerror(errno)))")
       }
     }
     if exists {
@@ -98,7 +98,7 @@ final class ReplacingFile {
       // Only root or the owner in FILE's group can do it; otherwise the file is the user's.
       _ = fchown(fd, existing.st_uid, existing.st_gid)
       guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
-        let reason = String(cString: strerror(errno))
+        let reason = unsafe String(cString: strerror(errno))
         discard()
         throw failure("cannot set the permissions of a temporary file: \(reason)")
       }
@@ -111,10 +111,10 @@ final class ReplacingFile {
     finished = true
     // A file system may report a failed write only at close (NFS, quotas).
     var failed = close(fd) != 0
-    if !failed { failed = rename(temporaryPath, path) != 0 }
+    if !failed { failed = unsafe rename(temporaryPath, path) != 0 }
     if failed {
-      let reason = String(cString: strerror(errno))
-      unlink(temporaryPath)
+      let reason = unsafe String(cString: strerror(errno))
+      unsafe unlink(temporaryPath)
       forgetRemovalOnSignal()
       throw ToolError.io("cannot write \(path): \(reason)")
     }
@@ -126,7 +126,7 @@ final class ReplacingFile {
     guard !finished else { return }
     finished = true
     close(fd)
-    unlink(temporaryPath)
+    unsafe unlink(temporaryPath)
     forgetRemovalOnSignal()
   }
 }

@@ -19,11 +19,11 @@ private let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 /// `forgetRemovalOnSignal()`. A signal that was ignored when the tool started (`nohup`, a
 /// background job) stays ignored. SIGKILL cannot be caught: the file then remains.
 func removeOnTerminatingSignal(_ path: String) {
-  pathToRemoveOnSignal = strdup(path)
+  unsafe pathToRemoveOnSignal = unsafe strdup(path)
   for number in terminatingSignals {
     let previous = signal(number, removeFileAndEnd)
     // Handlers are C function pointers, not comparable in Swift: compared as addresses.
-    if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+    if unsafe unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
       signal(number, SIG_IGN)
     }
   }
@@ -36,22 +36,22 @@ func withTerminatingSignalsBlocked<Result>(_ body: () throws(ToolError) -> Resul
 {
   var blocked = sigset_t()
   var previous = sigset_t()
-  sigemptyset(&blocked)
-  for number in terminatingSignals { sigaddset(&blocked, number) }
-  pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-  defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+  unsafe sigemptyset(&blocked)
+  for number in terminatingSignals { unsafe sigaddset(&blocked, number) }
+  unsafe pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+  defer { unsafe pthread_sigmask(SIG_SETMASK, &previous, nil) }
   return try body()
 }
 
 /// The file is gone (renamed or removed): a signal now ends the tool with nothing to remove.
 func forgetRemovalOnSignal() {
-  pathToRemoveOnSignal = nil
+  unsafe pathToRemoveOnSignal = nil
 }
 
 /// Removes the file, then lets the signal end the tool as it would have, so that the parent
 /// sees the signal in the exit status. Calls only async-signal-safe functions.
 private func removeFileAndEnd(_ number: Int32) {
-  if let path = pathToRemoveOnSignal { unlink(path) }
+  if let path = unsafe pathToRemoveOnSignal { unsafe unlink(path) }
   signal(number, SIG_DFL)
   raise(number)
 }
@@ -65,9 +65,9 @@ func endOnInputCutShort(_ on: Bool) {
 
 /// Calls only async-signal-safe functions.
 private func inputCutShort(_ number: Int32) {
-  if let path = pathToRemoveOnSignal { unlink(path) }
+  if let path = unsafe pathToRemoveOnSignal { unsafe unlink(path) }
   let message: StaticString =
     "jsonstream: cannot read the input: the file was cut short while being read\n"
-  _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+  _ = unsafe write(2, message.utf8Start, message.utf8CodeUnitCount)
   _exit(3)
 }
