@@ -90,7 +90,8 @@ package final class _JSONStorage: Sendable {
     ofKey key: UnsafeBufferPointer<UInt8>, first: UnsafePointer<_Node>, count: Int,
     indexed: Bool = true, hint: Int = 0
   ) -> Int? {
-    let start = hint < count ? hint : 0
+    // Unsigned: a negative hint is out of range too.
+    let start = UInt(bitPattern: hint) < UInt(bitPattern: count) ? hint : 0
     // Parsed objects past the threshold carry an index; a snapshot's open objects do not.
     if indexed && count > _JSONNode.indexThreshold {
       if unsafe start < count && _JSONNode.stringEquals(first[2 &* start], key) { return start }

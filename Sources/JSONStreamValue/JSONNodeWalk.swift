@@ -257,7 +257,9 @@ struct _VisitFrame<Container: BitwiseCopyable>: BitwiseCopyable {
   package func member(named key: inout String, hint: Int) -> (Int, _NodeAddress)? {
     key.withUTF8 { key in
       let node = unsafe pointer.pointee
-      if _JSONNode.kind(node.head) == _JSONNode.object && hint < _JSONNode.count(node.head) {
+      if _JSONNode.kind(node.head) == _JSONNode.object
+        && UInt(bitPattern: hint) < UInt(bitPattern: _JSONNode.count(node.head))
+      {
         let keyNode = unsafe _JSONNode.nodes(node.payload).unsafelyUnwrapped + 2 &* hint
         if unsafe _JSONNode.stringEquals(keyNode.pointee, key) {
           return unsafe (hint, _NodeAddress(keyNode + 1))

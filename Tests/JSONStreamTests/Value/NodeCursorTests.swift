@@ -31,7 +31,7 @@ struct NodeCursorTests {
       for position in 0..<cursor.count {
         var key = cursor.keyString(position)
         // Found from its own position, from the start and from past the end alike.
-        for hint in [position, 0, cursor.count - 1 - position, cursor.count + 3] {
+        for hint in [position, 0, cursor.count - 1 - position, cursor.count + 3, -1, Int.min] {
           let found = cursor.member(named: &key, hint: hint)
           #expect(found?.0 == position)
           #expect(found?.1.nodeIdentity == cursor.value(position).nodeIdentity)
