@@ -34,7 +34,9 @@ func listenLocally() -> (socket: Int32, port: UInt16) {
   listen(server, 1)
   var length = socklen_t(MemoryLayout<sockaddr_in>.size)
   unsafe withUnsafeMutablePointer(to: &address) {
-    unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = unsafe getsockname(server, $0, &length) }
+    unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      _ = unsafe getsockname(server, $0, &length)
+    }
   }
   return (server, UInt16(bigEndian: address.sin_port))
 }
@@ -44,7 +46,9 @@ func send(_ socket: Int32, _ text: String) {
   let total = bytes.count
   var sent = 0
   while sent < total {
-    let n = unsafe bytes.withUnsafeBytes { unsafe write(socket, $0.baseAddress! + sent, total - sent) }
+    let n = unsafe bytes.withUnsafeBytes {
+      unsafe write(socket, $0.baseAddress! + sent, total - sent)
+    }
     if n <= 0 { return }
     sent += n
   }
