@@ -135,24 +135,24 @@ package final class JSONNodeCursorRoot {
 
   @usableFromInline
   package init(_ value: JSONValue) {
+    // A container changed in code is laid out as a parsed document first; a scalar, which
+    // has no node of its own, as the element of an array.
     let view: _ChildNodes
-    let isObject: Bool
+    let (open, closed): (UInt64, UInt64)
+    var isScalar = false
     switch value {
-    // A container changed in code is laid out as a parsed document first.
-    case .object(let object): (view, isObject) = (object._compactView, true)
-    case .array(let array): (view, isObject) = (array._compactView, false)
-    default: (view, isObject) = (JSONArray([value])._compactView, false)
+    case .object(let object):
+      (view, open, closed) = (object._compactView, _JSONNode.openObject, _JSONNode.object)
+    case .array(let array):
+      (view, open, closed) = (array._compactView, _JSONNode.openArray, _JSONNode.array)
+    default:
+      (view, open, closed) = (JSONArray([value])._compactView, _JSONNode.openArray, _JSONNode.array)
+      isScalar = true
     }
-    root =
-      isObject
-      ? view.withNode(open: _JSONNode.openObject, closed: _JSONNode.object, _NodeCopy.init)
-      : view.withNode(open: _JSONNode.openArray, closed: _JSONNode.array, _NodeCopy.init)
+    root = view.withNode(open: open, closed: closed, _NodeCopy.init)
     storage = view.storage
     let cursor = JSONNodeCursor(root.address)
-    switch value {
-    case .object, .array: self.cursor = cursor
-    default: self.cursor = cursor.element(0)
-    }
+    self.cursor = isScalar ? cursor.element(0) : cursor
   }
 
   /// The value at `cursor`, a cursor into this document: a view of the document's memory,
