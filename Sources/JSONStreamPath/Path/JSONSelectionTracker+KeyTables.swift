@@ -15,14 +15,24 @@ struct _KeyTable {
   /// At most this many tables are made; objects with other sets step their states.
   static var limit: Int { 64 }
 
-  /// A key that a step of the set names: its bytes (in the tracker's `names`), its set and
-  /// what that completes (an index into `keyTableMatches`, or -1).
-  struct Name {
-    var nameStart: Int
-    var nameCount: Int
+  /// What one key leads to: its set (in `keyTableChildren`), what that completes (an index
+  /// into `keyTableMatches`, or -1), and the step whose name the key is (for its string, made
+  /// once), -1 for a key no step names.
+  struct Outcome {
     var childStart: Int
     var childCount: Int
     var match: Int
+    var nameStep: Int
+    /// No path continues in the member's value and no engine of the object wants it.
+    var leadsNowhere: Bool
+  }
+
+  /// A key that a step of the set names: its bytes (in the tracker's `names`) and outcome
+  /// (an index into `keyOutcomes`).
+  struct Name {
+    var nameStart: Int
+    var nameCount: Int
+    var outcome: Int
   }
 
   /// The object's set.
@@ -31,10 +41,8 @@ struct _KeyTable {
   /// Its names.
   var nameStart: Int
   var nameCount = 0
-  /// The set of every other key, and what it completes.
-  var otherStart = 0
-  var otherCount = 0
-  var otherMatch = -1
+  /// The outcome of every other key.
+  var other = 0
 }
 
 extension _SelectionTracker {
@@ -54,7 +62,11 @@ extension _SelectionTracker {
     var table = _KeyTable(
       setStart: keyTableSets.count, setCount: count, nameStart: keyTableNames.count)
     keyTableSets.append(contentsOf: states[start..<end])
-    (table.otherStart, table.otherCount, table.otherMatch) = keyOutcome(from: start, to: end) {
+    // The set's engines are the object's (see `startEngines`): they may want any key.
+    let hasEngines = states[start..<end].contains {
+      engineSelectors[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] != nil
+    }
+    table.other = keyOutcome(from: start, to: end, nameStep: -1, hasEngines: hasEngines) {
       _, _ in false
     }
     for position in start..<end {
@@ -68,56 +80,66 @@ extension _SelectionTracker {
         names[other.nameStart..<other.nameStart + other.nameCount].elementsEqual(names[name])
       }
       if known { continue }
-      let (childStart, childCount, match) = keyOutcome(from: start, to: end) { other, names in
+      let outcome = keyOutcome(from: start, to: end, nameStep: step, hasEngines: hasEngines) {
+        other, names in
         names[other.nameStart..<other.nameStart + other.nameCount].elementsEqual(names[name])
       }
       keyTableNames.append(
-        _KeyTable.Name(
-          nameStart: name.lowerBound, nameCount: name.count, childStart: childStart,
-          childCount: childCount, match: match))
+        _KeyTable.Name(nameStart: name.lowerBound, nameCount: name.count, outcome: outcome))
     }
     table.nameCount = keyTableNames.count - table.nameStart
     keyTables.append(table)
     return keyTables.count - 1
   }
 
-  /// The set a key leads to from `states[start..<end]` (`matchesName` says which steps'
-  /// names it equals), kept in `keyTableChildren`, and what it completes.
+  /// What a key leads to from `states[start..<end]` (`matchesName` says which steps' names it
+  /// equals; `nameStep` is a step whose name it is, or -1): its set, kept in
+  /// `keyTableChildren`, and what that completes.
   private mutating func keyOutcome(
-    from start: Int, to end: Int, matchesName: (_CompiledStep, [UInt8]) -> Bool
-  ) -> (start: Int, count: Int, match: Int) {
+    from start: Int, to end: Int, nameStep: Int, hasEngines: Bool,
+    matchesName: (_CompiledStep, [UInt8]) -> Bool
+  ) -> Int {
     advance(from: start, to: end, index: -1, matchesName: matchesName)
     let childStart = keyTableChildren.count
     keyTableChildren.append(contentsOf: states[end..<stateCount])
     let paths = pathsEnded(from: end)
     let count = stateCount - end
     stateCount = end
-    if paths.isEmpty { return (childStart, count, -1) }
-    if let known = keyTableMatches.firstIndex(of: paths) { return (childStart, count, known) }
-    keyTableMatches.append(paths)
-    return (childStart, count, keyTableMatches.count - 1)
+    var outcome = _KeyTable.Outcome(
+      childStart: childStart, childCount: count, match: -1, nameStep: nameStep,
+      leadsNowhere: count == 0 && !hasEngines)
+    if paths.isEmpty {
+    } else if let known = keyTableMatches.firstIndex(of: paths) {
+      outcome.match = known
+    } else {
+      keyTableMatches.append(paths)
+      outcome.match = keyTableMatches.count - 1
+    }
+    keyOutcomes.append(outcome)
+    return keyOutcomes.count - 1
   }
 
-  /// Appends the set `key` leads to, as table `index` says, and notes what it completes.
+  /// What `key` leads to in an object of table `index`: an index into `keyOutcomes`.
   @inline(__always)
-  mutating func appendChildSet(of key: borrowing JSONString, table index: Int) {
+  func outcome(of key: borrowing JSONString, table index: Int) -> Int {
     let table = keyTables[index]
-    var childStart = table.otherStart
-    var childCount = table.otherCount
-    var match = table.otherMatch
     for position in table.nameStart..<table.nameStart + table.nameCount {
       let name = keyTableNames[position]
       if key.count == name.nameCount
         && key.equals(names, in: name.nameStart..<name.nameStart + name.nameCount)
       {
-        childStart = name.childStart
-        childCount = name.childCount
-        match = name.match
-        break
+        return name.outcome
       }
     }
-    for position in childStart..<childStart + childCount { append(keyTableChildren[position]) }
-    pendingMatch = match
+    return table.other
+  }
+
+  /// Appends the set of `outcome` as the pending set, and notes what it completes.
+  @inline(__always)
+  mutating func appendChildSet(_ outcome: _KeyTable.Outcome) {
+    let end = outcome.childStart &+ outcome.childCount
+    for position in outcome.childStart..<end { append(keyTableChildren[position]) }
+    pendingMatch = outcome.match
   }
 
   /// Whether the set the last key led to completes a path; records which paths in `match`.
@@ -128,6 +150,16 @@ extension _SelectionTracker {
   /// Whether the set of the value beginning now completes a path; records which in `match`.
   mutating func childSetContainsMatch(from start: Int) -> Bool {
     completes(childMatch, setFrom: start)
+  }
+
+  /// Whether the set the last key led to completes a path, without recording which.
+  mutating func pendingSetCompletesPath() -> Bool {
+    pendingMatch == -2 ? setCompletesPath(from: pendingStart) : pendingMatch >= 0
+  }
+
+  /// Whether the set of the value beginning now completes a path, without recording which.
+  mutating func childSetCompletesPath(from start: Int) -> Bool {
+    childMatch == -2 ? setCompletesPath(from: start) : childMatch >= 0
   }
 
   /// What a key table said (`known`), or else what the set from `start` completes.

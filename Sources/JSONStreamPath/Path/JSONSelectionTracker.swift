@@ -157,6 +157,7 @@ struct _SelectionTracker {
   var keyTableSets: [UInt64] = []
   var keyTableNames: [_KeyTable.Name] = []
   var keyTableChildren: [UInt64] = []
+  var keyOutcomes: [_KeyTable.Outcome] = []
   var keyTableMatches: [[Int]] = []
   /// What the pending set (from the key just seen) completes: an index into
   /// `keyTableMatches`, -1 for nothing, -2 when not known (then the set is read).
@@ -344,7 +345,9 @@ struct _SelectionTracker {
     if isSimple { return simpleValue(container: container, isObject: isObject, setStart: setStart) }
     let wanted = childWanted
     childWanted = false
-    let matches = childSetContainsMatch(from: setStart)
+    // Which paths it completes is recorded only when it is forwarded as a match, below: a
+    // held value's results carry their own.
+    let matches = childSetCompletesPath(from: setStart)
     let inMatch = openMatchFrames > 0
     if wanted && container && !inMatch && candidateStep < 0 && setStart == stateCount,
       childWantedBy >= 0, let projection = projections[engines[childWantedBy].step]
@@ -374,6 +377,7 @@ struct _SelectionTracker {
       return inMatch ? .heldInside : .held
     }
     if matches {
+      _ = childSetContainsMatch(from: setStart)
       match.key = childIsMember ? matchedKey : nil
       match.index = childIndex >= 0 ? childIndex : nil
       if reportsPaths {
@@ -500,29 +504,49 @@ struct _SelectionTracker {
   @usableFromInline
   mutating func newKey(_ key: borrowing JSONString) -> _SelectionAction {
     if heldDepth > 0 { return openMatchFrames > 0 ? .heldInside : .held }
-    let top = frames.count &- 1
-    let parentStart = frames[top].stateStart
-    let parentEnd = stateCount
-    pendingStart = parentEnd
-    let table = frames[top].keyTable
-    if table >= 0 {
-      appendChildSet(of: key, table: table)
-    } else {
-      advance(from: parentStart, to: parentEnd, index: -1) { compiled, names in
-        key.count == compiled.nameCount
-          && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
-      }
-      pendingMatch = -2
+    pendingStart = stateCount
+    let table = frames[frames.count &- 1].keyTable
+    guard table >= 0 else { return steppedKey(key) }
+    let outcome = outcome(of: key, table: table)
+    if keyOutcomes[outcome].leadsNowhere { return keyLeadsNowhere() }
+    return knownKey(key, outcome: keyOutcomes[outcome])
+  }
+
+  /// A key of an object with a key table that may lead somewhere.
+  @inline(never)
+  mutating func knownKey(_ key: borrowing JSONString, outcome: _KeyTable.Outcome)
+    -> _SelectionAction
+  {
+    appendChildSet(outcome)
+    return keyWithPendingSet(key, nameStep: outcome.nameStep)
+  }
+
+  /// A key of an object without a key table: its set is made by stepping the object's.
+  @inline(never)
+  mutating func steppedKey(_ key: borrowing JSONString) -> _SelectionAction {
+    advance(from: frames[frames.count &- 1].stateStart, to: pendingStart, index: -1) {
+      compiled, names in
+      key.count == compiled.nameCount
+        && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
     }
+    pendingMatch = -2
+    return keyWithPendingSet(key, nameStep: -2)
+  }
+
+  /// A key whose set is pending: what its member is. `nameStep` is the step whose name the
+  /// key is (-1 for none, -2 when not known).
+  @inline(__always)
+  mutating func keyWithPendingSet(_ key: borrowing JSONString, nameStep: Int) -> _SelectionAction {
     if isSimple {
       if pendingSetContainsMatch() {
-        matchedKey = string(of: key)
+        setMatchedKey(key, nameStep: nameStep)
         return .matchStart
       }
       if matchedKey != nil { matchedKey = nil }
       nextValueIsDead = pendingStart == stateCount
       return .outside
     }
+    let top = frames.count &- 1
     childWanted = false
     childWantedBy = -1
     if engines.count > frames[top].engineStart {
@@ -531,12 +555,15 @@ struct _SelectionTracker {
         childWanted = true
       }
     }
-    if pendingSetContainsMatch() {
-      matchedKey = string(of: key)
-      return openMatchFrames > 0 ? .inside : .matchStart
+    if pendingSetCompletesPath() {
+      setMatchedKey(key, nameStep: nameStep)
+      if openMatchFrames > 0 { return .inside }
+      // Which paths, only for a value forwarded as it is parsed (see `newValue`).
+      if candidateStep < 0 && !childWanted { _ = pendingSetContainsMatch() }
+      return .matchStart
     }
     if childWanted || (reportsPaths && pendingStart < stateCount) {
-      matchedKey = string(of: key)
+      setMatchedKey(key, nameStep: nameStep)
     } else if matchedKey != nil {
       matchedKey = nil
     }
@@ -544,9 +571,30 @@ struct _SelectionTracker {
     return openMatchFrames > 0 ? .inside : .outside
   }
 
-  /// The key of the member beginning now as a string: the name of a step it matched (made
-  /// once), else a new string.
-  func string(of key: borrowing JSONString) -> String {
+  /// A key whose member no path continues in and no engine wants (as a key table says): its
+  /// value is skipped. Most keys of a large document take this way.
+  @inline(__always)
+  mutating func keyLeadsNowhere() -> _SelectionAction {
+    pendingMatch = -1
+    if matchedKey != nil { matchedKey = nil }
+    nextValueIsDead = true
+    if isSimple { return .outside }
+    childWanted = false
+    childWantedBy = -1
+    return openMatchFrames > 0 ? .inside : .outside
+  }
+
+  /// Sets ``matchedKey`` to the key of the member beginning now: the name of the step it is
+  /// (made once), else a new string. `nameStep` is that step, -1 for none, -2 when not known.
+  /// (Mutating, not a function returning the string: called from a mutating method, that
+  /// copied the whole tracker first.)
+  mutating func setMatchedKey(_ key: borrowing JSONString, nameStep: Int) {
+    let step = nameStep == -2 ? stepNamed(by: key) : nameStep
+    matchedKey = step >= 0 ? nameStrings[step] : key.string
+  }
+
+  /// A name step that `key` matched to lead to the pending set, or -1.
+  func stepNamed(by key: borrowing JSONString) -> Int {
     for position in pendingStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
@@ -556,10 +604,10 @@ struct _SelectionTracker {
       if compiled.kind == _CompiledStep.name && key.count == compiled.nameCount
         && key.equals(names, in: compiled.nameStart..<compiled.nameStart + key.count)
       {
-        return nameStrings[step - 1]
+        return step - 1
       }
     }
-    return key.string
+    return -1
   }
 
   /// Where the value beginning now is, among its container's children.
@@ -662,7 +710,8 @@ struct _SelectionTracker {
   }
 
   /// Whether every state of the held value's set ends a probe path of the candidate open now.
-  func heldSetOnlyFeedsProbes() -> Bool {
+  /// (Mutating for the reason ``setMatchedKey(_:nameStep:)`` is.)
+  mutating func heldSetOnlyFeedsProbes() -> Bool {
     guard candidateStep >= 0 else { return false }
     for position in heldSetStart..<stateCount {
       let entry = states[position]
@@ -833,6 +882,16 @@ struct _SelectionTracker {
   mutating func insert(_ entry: UInt64, from start: Int) {
     for position in start..<stateCount where states[position] == entry { return }
     append(entry)
+  }
+
+  /// Whether the set from `start` completes a path.
+  mutating func setCompletesPath(from start: Int) -> Bool {
+    for position in start..<stateCount {
+      let entry = states[position]
+      let path = Int(truncatingIfNeeded: entry >> 32)
+      if Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] { return true }
+    }
+    return false
   }
 
   /// Whether the set from `start` completes a path; records which paths in `match`.
