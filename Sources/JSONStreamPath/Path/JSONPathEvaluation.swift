@@ -223,6 +223,14 @@ struct _QueryEvaluator {
       return true
     case .not(let operand):
       return !test(operand, current: current)
+    case .comparison(.probe(let index), let op, .literal(.number(let literal))):
+      // A projected filter's usual test (`@.total > 100`): the probe's number is compared
+      // where it is; the general way copied out and destroyed two optional values per
+      // candidate, a third of the whole filter's cost.
+      guard case .number(let number)? = probeValues[index] else {
+        return op == .notEqual
+      }
+      return Self.compare(number, op, literal)
     case .comparison(let lhs, let op, let rhs):
       return Self.compare(value(lhs, current: current), op, value(rhs, current: current))
     case .query(let query):
@@ -336,20 +344,40 @@ struct _QueryEvaluator {
     }
   }
 
-  static func equal(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
-    switch (lhs, rhs) {
-    case (.none, .none): return true
-    case (.some(let lhs), .some(let rhs)): return lhs == rhs
-    default: return false
+  /// `compare` of two numbers.
+  static func compare(_ lhs: JSONValue.Number, _ op: _ComparisonOperator, _ rhs: JSONValue.Number)
+    -> Bool
+  {
+    switch op {
+    case .equal: return lhs == rhs
+    case .notEqual: return lhs != rhs
+    case .less: return lhs._precedes(rhs)
+    case .lessOrEqual: return lhs._precedes(rhs) || lhs == rhs
+    case .greater: return rhs._precedes(lhs)
+    case .greaterOrEqual: return rhs._precedes(lhs) || lhs == rhs
     }
   }
 
-  static func less(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
-    switch (lhs, rhs) {
-    case (.number(let a)?, .number(let b)?): return a._precedes(b)
-    case (.string(let a)?, .string(let b)?):
-      return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
-    default: return false
+  // Each operand is matched on its own, not as a tuple: a switch over `(lhs, rhs)` copied
+  // both values into the tuple and destroyed them again, per candidate a filter tests.
+  static func equal(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+    guard let lhs else {
+      if case .none = rhs { return true }
+      return false
     }
+    guard let rhs else { return false }
+    return lhs == rhs
+  }
+
+  static func less(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+    if case .number(let a)? = lhs {
+      guard case .number(let b)? = rhs else { return false }
+      return a._precedes(b)
+    }
+    if case .string(let a)? = lhs {
+      guard case .string(let b)? = rhs else { return false }
+      return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+    }
+    return false
   }
 }

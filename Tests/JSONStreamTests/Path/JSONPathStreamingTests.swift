@@ -217,6 +217,30 @@ struct JSONPathStreamingMemoryTests {
     #expect(heldBytes < 1024, "\(heldBytes) bytes held")
   }
 
+  @Test("a projected filter compares its member with a number as the tree's filter does")
+  func projectedNumberComparisons() throws {
+    // Members of every kind, numbers written several ways, and no member at all.
+    let text = #"""
+      [{"a":2,"i":0},{"a":2.0,"i":1},{"a":2.5,"i":2},{"a":-1,"i":3},{"a":1e2,"i":4},
+       {"a":"2","i":5},{"a":null,"i":6},{"a":true,"i":7},{"a":[2],"i":8},{"a":{"b":2},"i":9},
+       {"i":10},{"a":18446744073709551617,"i":11},{"a":1.0000000000000000001,"i":12},
+       {"a":-0,"i":13}]
+      """#
+    let bytes = Array(text.utf8)
+    let document = try JSONValue(parsing: bytes)
+    for op in ["==", "!=", "<", "<=", ">", ">="] {
+      for literal in ["2", "2.0", "2.5", "-1", "1e2", "0", "-0", "18446744073709551617", "1"] {
+        let query = "$[?@.a \(op) \(literal)].i"
+        let path = try JSONPath(query)
+        let expected = path.select(in: document)
+        for chunkSize in [3, bytes.count] {
+          let streamed = try selectStreaming([path], bytes, chunkSize: chunkSize)
+          #expect(streamed.map(\.value) == expected, "\(query), chunks of \(chunkSize)")
+        }
+      }
+    }
+  }
+
   @Test("a member no path continues into is passed over, and still forwarded inside a match")
   func deadMembers() throws {
     // Members before, between and after the wanted ones: scalars and containers that no path
