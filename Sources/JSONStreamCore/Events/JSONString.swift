@@ -148,6 +148,12 @@ extension JSONString {
   @inlinable
   package var keyHash: UInt64 { unsafe _keyHash(utf8) }
 
+  /// The first eight bytes as one little-endian word, zero above the last byte of a shorter
+  /// string: with ``count``, which key of up to eight bytes this is, in one comparison
+  /// (`_prefixWord(of:in:)` makes the same word of stored bytes).
+  @inlinable @inline(__always)
+  package var prefixWord: UInt64 { unsafe _prefixWord(utf8) }
+
   /// Whether the bytes are `bytes[range]` (which must be in bounds).
   @inlinable
   package func equals(_ bytes: [UInt8], in range: Range<Int>) -> Bool {
@@ -262,6 +268,35 @@ package func _bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoint
   }
   return unsafe pa[0] == pb[0] && pa[count &>> 1] == pb[count &>> 1]
     && pa[count &- 1] == pb[count &- 1]
+}
+
+/// `JSONString.prefixWord` of `bytes`: whole words where the bytes allow, as `_bytesEqual`
+/// reads them (no byte loop, nothing read outside `bytes`).
+@inlinable @inline(__always)
+package func _prefixWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  let count = bytes.count
+  guard count > 0, let base = bytes.baseAddress else { return 0 }
+  let raw = unsafe UnsafeRawPointer(base)
+  if count >= 8 { return unsafe raw.loadUnaligned(as: UInt64.self).littleEndian }
+  if count >= 4 {
+    // Two four-byte words, the second ending at the last byte; where they overlap they agree.
+    let low = unsafe UInt64(raw.loadUnaligned(as: UInt32.self).littleEndian)
+    let high = unsafe UInt64(
+      raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self).littleEndian)
+    return low | high &<< UInt64((count &- 4) &* 8)
+  }
+  let middle = count &>> 1
+  return unsafe UInt64(base[0]) | UInt64(base[middle]) &<< UInt64(middle &* 8)
+    | UInt64(base[count &- 1]) &<< UInt64((count &- 1) &* 8)
+}
+
+/// `JSONString.prefixWord` of the stored bytes `bytes[range]`.
+package func _prefixWord(of bytes: [UInt8], in range: Range<Int>) -> UInt64 {
+  var word: UInt64 = 0
+  for (shift, byte) in bytes[range].prefix(8).enumerated() {
+    word |= UInt64(byte) << UInt64(shift * 8)
+  }
+  return word
 }
 
 extension JSONString {

@@ -27,11 +27,12 @@ struct _KeyTable {
     var leadsNowhere: Bool
   }
 
-  /// A key that a step of the set names: its bytes (in the tracker's `names`) and outcome
-  /// (an index into `keyOutcomes`).
+  /// A key that a step of the set names: its bytes (in the tracker's `names`), their first
+  /// eight as a word (`JSONString.prefixWord`), and its outcome (an index into `keyOutcomes`).
   struct Name {
     var nameStart: Int
     var nameCount: Int
+    var prefix: UInt64
     var outcome: Int
   }
 
@@ -85,7 +86,9 @@ extension _SelectionTracker {
         names[other.nameStart..<other.nameStart + other.nameCount].elementsEqual(names[name])
       }
       keyTableNames.append(
-        _KeyTable.Name(nameStart: name.lowerBound, nameCount: name.count, outcome: outcome))
+        _KeyTable.Name(
+          nameStart: name.lowerBound, nameCount: name.count,
+          prefix: _prefixWord(of: names, in: name), outcome: outcome))
     }
     table.nameCount = keyTableNames.count - table.nameStart
     keyTables.append(table)
@@ -123,10 +126,12 @@ extension _SelectionTracker {
   @inline(__always)
   func outcome(of key: borrowing JSONString, table index: Int) -> Int {
     let table = keyTables[index]
-    for position in table.nameStart..<table.nameStart + table.nameCount {
+    let count = key.count
+    for position in table.nameStart..<table.nameStart &+ table.nameCount {
       let name = keyTableNames[position]
-      if key.count == name.nameCount
-        && key.equals(names, in: name.nameStart..<name.nameStart + name.nameCount)
+      // A key of up to eight bytes is its count and its word; a longer one is compared whole.
+      if count == name.nameCount && key.prefixWord == name.prefix
+        && (count <= 8 || key.equals(names, in: name.nameStart..<name.nameStart + count))
       {
         return name.outcome
       }

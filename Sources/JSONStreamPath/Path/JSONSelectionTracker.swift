@@ -320,14 +320,9 @@ struct _SelectionTracker {
       if container { deadDepth &+= 1 }
       return .outside
     }
-    return try newValue(container: container, isObject: isObject)
-  }
-
-  /// A value outside matches and dead subtrees begins: part of a held value, or decide what
-  /// it is.
-  @usableFromInline
-  mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
     if nextValueIsDead {
+      // The value of a member that leads nowhere, most values of a large document: decided
+      // here, inlined, not in a call.
       nextValueIsDead = false
       pendingStart = -1
       let inMatch = openMatchFrames > 0
@@ -336,6 +331,13 @@ struct _SelectionTracker {
       }
       return inMatch ? .inside : .outside
     }
+    return try newValue(container: container, isObject: isObject)
+  }
+
+  /// A value outside matches and dead subtrees, that some path may reach, begins: part of a
+  /// held value, or decide what it is.
+  @usableFromInline
+  mutating func newValue(container: Bool, isObject: Bool) throws -> _SelectionAction {
     if heldDepth > 0 {
       if container { heldDepth &+= 1 }
       return openMatchFrames > 0 ? .heldInside : .held

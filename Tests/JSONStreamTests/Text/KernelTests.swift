@@ -169,6 +169,27 @@ struct KernelTests {
     }
   }
 
+  @Test("_prefixWord reads the first eight bytes of every length, at every alignment, no further")
+  func prefixWord() {
+    // The bytes after the string are set, so that a read past its end would show.
+    var storage = [UInt8](repeating: 0xEE, count: 64)
+    for count in 0...12 {
+      let base = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+      var expected: UInt64 = 0
+      for (index, byte) in base.prefix(8).enumerated() { expected |= UInt64(byte) << (8 * index) }
+      #expect(_prefixWord(of: base, in: 0..<count) == expected, "stored, \(count)")
+      #expect(_prefixWord(of: [0xEE] + base, in: 1..<(count + 1)) == expected, "range, \(count)")
+      for offset in 0..<8 {
+        storage.withUnsafeMutableBufferPointer { memory in
+          let bytes = UnsafeMutableBufferPointer(rebasing: memory[offset..<(offset + count)])
+          _ = bytes.initialize(from: base)
+          #expect(_prefixWord(UnsafeBufferPointer(bytes)) == expected, "\(count) at \(offset)")
+          for index in bytes.indices { bytes[index] = 0xEE }
+        }
+      }
+    }
+  }
+
   @Test("_isASCII finds a byte over 0x7F at every position of every length, and no other")
   func isASCII() {
     for count in 0...40 {
