@@ -44,6 +44,8 @@ struct _KeyTable {
   var nameCount = 0
   /// The outcome of every other key.
   var other = 0
+  /// Whether a state of the set has a step that needs an engine (see `startEngines`).
+  var hasEngines = false
 }
 
 extension _SelectionTracker {
@@ -67,6 +69,7 @@ extension _SelectionTracker {
     let hasEngines = states[start..<end].contains {
       engineSelectors[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] != nil
     }
+    table.hasEngines = hasEngines
     table.other = keyOutcome(from: start, to: end, nameStep: -1, hasEngines: hasEngines) {
       _, _ in false
     }

@@ -440,7 +440,8 @@ struct _SelectionTracker {
     if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
     if isMatch { openMatchFrames += 1 }
     frames.append(frame)
-    startEngines(from: setStart)
+    // An object's key table knows whether its set has engines to start.
+    if frame.keyTable < 0 || keyTables[frame.keyTable].hasEngines { startEngines(from: setStart) }
   }
 
   /// `}` or `]`. Inside a match or a dead subtree (what no path can reach), a counter's
