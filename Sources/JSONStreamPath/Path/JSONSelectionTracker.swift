@@ -92,8 +92,11 @@ struct _SelectionTracker {
   @usableFromInline var nextValueIsDead = false
   /// The match that started last (or, for a held value's results, is being delivered).
   @usableFromInline var match = JSONPathMatch(paths: [])
-  /// The key of the member whose value is next, when that value matches.
+  /// The key of the member whose value is next, when that value matches or is held: the
+  /// name of step `matchedKeyStep` when that is 0 or more (made once, so a key a step names
+  /// costs no string and no reference count), else `matchedKey`. See ``currentKey()``.
   @usableFromInline var matchedKey: String?
+  var matchedKeyStep = -1
   /// Why one of the paths cannot be streamed: thrown at the first value.
   @usableFromInline let refusal: JSONPathError?
   /// Whether the consumer takes held values (the select filter and the item streamer do;
@@ -127,10 +130,10 @@ struct _SelectionTracker {
   @usableFromInline var trackedMatches: [JSONPathMatch] = []
   /// The events of the held value are built here by the consumer.
   @usableFromInline var heldBuilder: JSONTreeBuilder
-  /// The held value's state set (from `heldSetStart` to `stateCount`), place, and whether an
-  /// engine of its container wants it.
+  /// The held value's state set (from `heldSetStart` to `stateCount`), and whether an engine
+  /// of its container wants it. Its place is still ``childLocation()`` when it ends: nothing
+  /// inside a held value changes the child being tracked.
   var heldSetStart = 0
-  var heldLocation = _PathStep.root
   var heldWanted = false
   /// Values decided, not yet taken by the consumer.
   @usableFromInline var results: [_HeldResult] = []
@@ -164,7 +167,7 @@ struct _SelectionTracker {
   var pendingMatch = -2
   /// The same for the set of the value beginning now.
   var childMatch = -2
-  /// Where the value beginning now is: an object member (key in `matchedKey`), an array
+  /// Where the value beginning now is: an object member (key: `currentKey()`), an array
   /// element (`childIndex`), or the root (both nil / -1). Made into `match` only on a match.
   @usableFromInline var childIsMember = false
   @usableFromInline var childIndex = -1
@@ -373,17 +376,16 @@ struct _SelectionTracker {
     if wanted || (matches && (inMatch || candidateStep >= 0)) {
       // Held: an engine decides it, or it is a match inside a match, reported after it.
       heldSetStart = setStart
-      heldLocation = childLocation
       heldWanted = wanted
       if container { heldDepth = 1 }
       return inMatch ? .heldInside : .held
     }
     if matches {
       _ = childSetContainsMatch(from: setStart)
-      match.key = childIsMember ? matchedKey : nil
+      match.key = childIsMember ? currentKey() : nil
       match.index = childIndex >= 0 ? childIndex : nil
       if reportsPaths {
-        match.normalizedPath = _PathStep.normalizedPath(frameLocations + [childLocation])
+        match.normalizedPath = _PathStep.normalizedPath(frameLocations + [childLocation()])
       }
       if container && holdsValues && hasLiveStates(from: setStart) {
         // Matches may be inside: tracked while it is forwarded.
@@ -412,7 +414,7 @@ struct _SelectionTracker {
   @inline(__always)
   mutating func simpleValue(container: Bool, isObject: Bool, setStart: Int) -> _SelectionAction {
     if childSetContainsMatch(from: setStart) {
-      match.key = childIsMember ? matchedKey : nil
+      match.key = childIsMember ? currentKey() : nil
       match.index = childIndex >= 0 ? childIndex : nil
       stateCount = setStart
       if container { matchDepth = 1 }
@@ -434,7 +436,7 @@ struct _SelectionTracker {
 
   /// Opens a container whose children are tracked.
   mutating func pushFrame(isObject: Bool, setStart: Int, isMatch: Bool) {
-    if reportsPaths { frameLocations.append(childLocation) }
+    if reportsPaths { frameLocations.append(childLocation()) }
     var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count)
     frame.isMatch = isMatch
     if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
@@ -545,7 +547,7 @@ struct _SelectionTracker {
         setMatchedKey(key, nameStep: nameStep)
         return .matchStart
       }
-      if matchedKey != nil { matchedKey = nil }
+      clearMatchedKey()
       nextValueIsDead = pendingStart == stateCount
       return .outside
     }
@@ -567,8 +569,8 @@ struct _SelectionTracker {
     }
     if childWanted || (reportsPaths && pendingStart < stateCount) {
       setMatchedKey(key, nameStep: nameStep)
-    } else if matchedKey != nil {
-      matchedKey = nil
+    } else {
+      clearMatchedKey()
     }
     nextValueIsDead = !childWanted && pendingStart == stateCount
     return openMatchFrames > 0 ? .inside : .outside
@@ -579,7 +581,7 @@ struct _SelectionTracker {
   @inline(__always)
   mutating func keyLeadsNowhere() -> _SelectionAction {
     pendingMatch = -1
-    if matchedKey != nil { matchedKey = nil }
+    clearMatchedKey()
     nextValueIsDead = true
     if isSimple { return .outside }
     childWanted = false
@@ -593,7 +595,26 @@ struct _SelectionTracker {
   /// copied the whole tracker first.)
   mutating func setMatchedKey(_ key: borrowing JSONString, nameStep: Int) {
     let step = nameStep == -2 ? stepNamed(by: key) : nameStep
-    matchedKey = step >= 0 ? nameStrings[step] : key.string
+    if step >= 0 {
+      matchedKeyStep = step
+      if matchedKey != nil { matchedKey = nil }
+    } else {
+      matchedKeyStep = -1
+      matchedKey = key.string
+    }
+  }
+
+  /// No member's key is at hand.
+  @inline(__always)
+  mutating func clearMatchedKey() {
+    matchedKeyStep = -1
+    if matchedKey != nil { matchedKey = nil }
+  }
+
+  /// The key of the member whose value is next (see ``matchedKey``). Mutating for the reason
+  /// ``setMatchedKey(_:nameStep:)`` is.
+  mutating func currentKey() -> String? {
+    matchedKeyStep >= 0 ? nameStrings[matchedKeyStep] : matchedKey
   }
 
   /// A name step that `key` matched to lead to the pending set, or -1.
@@ -613,10 +634,11 @@ struct _SelectionTracker {
     return -1
   }
 
-  /// Where the value beginning now is, among its container's children.
-  var childLocation: _PathStep {
+  /// Where the value beginning now (or held) is, among its container's children. Mutating
+  /// for the reason ``setMatchedKey(_:nameStep:)`` is.
+  mutating func childLocation() -> _PathStep {
     if frames.isEmpty { return .root }
-    return childIsMember ? .name(matchedKey ?? "") : .index(childIndex)
+    return childIsMember ? .name(currentKey() ?? "") : .index(childIndex)
   }
 
   // MARK: Held values and engines
@@ -676,7 +698,7 @@ struct _SelectionTracker {
       return
     }
     if heldWanted {
-      let child = _SelectedChild(location: heldLocation, value: value)
+      let child = _SelectedChild(location: childLocation(), value: value)
       var output: [_SelectedChild] = []
       for index in frames[frames.count - 1].engineStart..<engines.count {
         output.removeAll(keepingCapacity: true)
@@ -699,14 +721,15 @@ struct _SelectionTracker {
     }
     if matchedPath >= 0 {
       let paths = matched.isEmpty ? singlePaths[matchedPath] : (matched + [matchedPath]).sorted()
-      results.append(result(paths: paths, at: heldLocation, value: value))
+      results.append(result(paths: paths, at: childLocation(), value: value))
     }
     for position in heldSetStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
       let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
       if step != pathEnds[path] && path < userPathCount {
-        evaluate(path: path, from: step, on: _SelectedChild(location: heldLocation, value: value))
+        evaluate(
+          path: path, from: step, on: _SelectedChild(location: childLocation(), value: value))
       }
     }
     stateCount = heldSetStart
