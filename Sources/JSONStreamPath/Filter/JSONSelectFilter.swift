@@ -266,7 +266,11 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
     if action == .held || action == .heldInside {
       if action == .heldInside { try downstream.number(value) }
       if _tracker.heldDepth == 0 {
-        return try _heldScalar(.number(JSONValue.Number(keepingText: value)))
+        // Only a filter reads a probe's number: its value is enough.
+        let number =
+          _tracker.heldOnlyFeedsProbes
+          ? JSONValue.Number(exactly: value) : JSONValue.Number(keepingText: value)
+        return try _heldScalar(.number(number))
       }
       _tracker.heldBuilder.number(value)
     } else if try _start(action) {

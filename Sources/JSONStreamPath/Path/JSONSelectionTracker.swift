@@ -135,6 +135,9 @@ struct _SelectionTracker {
   /// inside a held value changes the child being tracked.
   var heldSetStart = 0
   var heldWanted = false
+  /// Whether the held value only answers probes of the projected candidate open now: nothing
+  /// selects it, so a number need not keep its text (a consumer makes it by value alone).
+  @usableFromInline var heldOnlyFeedsProbes = false
   /// Values decided, not yet taken by the consumer.
   @usableFromInline var results: [_HeldResult] = []
   /// The paths the consumer gave; the probe paths of projected filters follow them.
@@ -377,6 +380,7 @@ struct _SelectionTracker {
       // Held: an engine decides it, or it is a match inside a match, reported after it.
       heldSetStart = setStart
       heldWanted = wanted
+      heldOnlyFeedsProbes = !wanted && heldSetOnlyFeedsProbes()
       if container { heldDepth = 1 }
       return inMatch ? .heldInside : .held
     }
@@ -688,7 +692,7 @@ struct _SelectionTracker {
   /// A held value is complete: `value` (a scalar need not go through ``heldBuilder``).
   @usableFromInline
   mutating func heldValueEnded(_ value: JSONValue) {
-    if !heldWanted && heldSetOnlyFeedsProbes() {
+    if heldOnlyFeedsProbes {
       // A projected filter's probe, and nothing else: no child to select or evaluate.
       for position in heldSetStart..<stateCount {
         let path = Int(truncatingIfNeeded: states[position] >> 32)

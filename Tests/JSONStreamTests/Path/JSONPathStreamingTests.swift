@@ -241,6 +241,25 @@ struct JSONPathStreamingMemoryTests {
     }
   }
 
+  @Test("a member the filter reads and the path selects is written as it was")
+  func probeAndResultKeepText() throws {
+    // A probe that only the filter reads is made by value; one the path also selects keeps
+    // its text, whichever of the two the candidate's members give first.
+    let text = #"[{"a":1.50,"b":1E2},{"b":-0,"a":0.5},{"a":2.0e0,"b":"x"}]"#
+    var options = JSONWriteOptions()
+    options.allowMultipleValues = true
+    for (query, expected) in [
+      ("$[?@.a > 1].a", "1.50\n2.0e0"), ("$[?@.a > 1].b", "1E2\n\"x\""),
+      ("$[?@.a < 1]", #"{"b":-0,"a":0.5}"#), ("$[?@.b == 100].a", "1.50"),
+    ] {
+      let filter = JSONSelectFilter(
+        paths: [try JSONPath(query)], downstream: JSONWriter(options: options))
+      var done = try JSONParser.parse(Array(text.utf8), handler: filter)
+      try done.downstream.finish()
+      #expect(String(decoding: done.downstream.bytes, as: UTF8.self) == expected, "\(query)")
+    }
+  }
+
   @Test("a member no path continues into is passed over, and still forwarded inside a match")
   func deadMembers() throws {
     // Members before, between and after the wanted ones: scalars and containers that no path
