@@ -46,6 +46,12 @@ struct _KeyTable {
   var other = 0
   /// Whether a state of the set has a step that needs an engine (see `startEngines`).
   var hasEngines = false
+  /// Bit `n` for each name of `n` bytes (63 for 63 and more): a key of no name's length is
+  /// another key without a comparison.
+  var nameLengths: UInt64 = 0
+
+  /// The bit of `nameLengths` for a name or key of `count` bytes.
+  static func lengthBit(_ count: Int) -> UInt64 { 1 &<< UInt64(Swift.min(count, 63)) }
 }
 
 extension _SelectionTracker {
@@ -92,6 +98,7 @@ extension _SelectionTracker {
         _KeyTable.Name(
           nameStart: name.lowerBound, nameCount: name.count,
           prefix: _prefixWord(of: names, in: name), outcome: outcome))
+      table.nameLengths |= _KeyTable.lengthBit(name.count)
     }
     table.nameCount = keyTableNames.count - table.nameStart
     keyTables.append(table)
@@ -130,6 +137,7 @@ extension _SelectionTracker {
   func outcome(of key: borrowing JSONString, table index: Int) -> Int {
     let table = keyTables[index]
     let count = key.count
+    guard table.nameLengths & _KeyTable.lengthBit(count) != 0 else { return table.other }
     for position in table.nameStart..<table.nameStart &+ table.nameCount {
       let name = keyTableNames[position]
       // A key of up to eight bytes is its count and its word; a longer one is compared whole.
