@@ -55,6 +55,15 @@ struct _KeyTable {
 }
 
 extension _SelectionTracker {
+  /// Gives `frame`, an object's, the key table of its set (from `frame.stateStart` to
+  /// `stateCount`), and the key lengths that table passes over.
+  mutating func setKeyTable(of frame: inout Frame) {
+    frame.keyTable = keyTable(forSetFrom: frame.stateStart)
+    guard frame.keyTable >= 0 else { return }
+    let table = keyTables[frame.keyTable]
+    if keyOutcomes[table.other].leadsNowhere { frame.nowhereKeyLengths = ~table.nameLengths }
+  }
+
   /// The key table for the set of the object beginning now (`states[start..<stateCount]`),
   /// made when it is new; -1 past the limit.
   mutating func keyTable(forSetFrom start: Int) -> Int {

@@ -96,7 +96,7 @@ struct _SelectionTracker {
   /// name of step `matchedKeyStep` when that is 0 or more (made once, so a key a step names
   /// costs no string and no reference count), else `matchedKey`. See ``currentKey()``.
   @usableFromInline var matchedKey: String?
-  var matchedKeyStep = -1
+  @usableFromInline var matchedKeyStep = -1
   /// Why one of the paths cannot be streamed: thrown at the first value.
   @usableFromInline let refusal: JSONPathError?
   /// Whether the consumer takes held values (the select filter and the item streamer do;
@@ -119,8 +119,8 @@ struct _SelectionTracker {
   var frameLocations: [_PathStep] = []
   /// Whether the value beginning now is wanted by an engine of its container, and which, when
   /// only one does (else -1).
-  var childWanted = false
-  var childWantedBy = -1
+  @usableFromInline var childWanted = false
+  @usableFromInline var childWantedBy = -1
   /// The value being held: open containers in it (0 for a scalar, or once it is complete).
   @usableFromInline var heldDepth = 0
   /// Open matches that are tracked (forwarded, with matches inside them held): results wait
@@ -167,7 +167,7 @@ struct _SelectionTracker {
   var keyTableMatches: [[Int]] = []
   /// What the pending set (from the key just seen) completes: an index into
   /// `keyTableMatches`, -1 for nothing, -2 when not known (then the set is read).
-  var pendingMatch = -2
+  @usableFromInline var pendingMatch = -2
   /// The same for the set of the value beginning now.
   var childMatch = -2
   /// Where the value beginning now is: an object member (key: `currentKey()`), an array
@@ -188,6 +188,9 @@ struct _SelectionTracker {
     @usableFromInline var isCandidate = false
     /// An object's key table (an index into `keyTables`), or -1.
     @usableFromInline var keyTable = -1
+    /// Bit `n` (63 for 63 and more): a key of `n` bytes leads nowhere, as the key table says
+    /// of every key of a length none of its names has, when its other keys lead nowhere.
+    @usableFromInline var nowhereKeyLengths: UInt64 = 0
 
     @inlinable
     init(isObject: Bool, stateStart: Int, engineStart: Int) {
@@ -429,7 +432,7 @@ struct _SelectionTracker {
         deadDepth = 1
       } else {
         var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: 0)
-        if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
+        if isObject { setKeyTable(of: &frame) }
         frames.append(frame)
       }
     } else {
@@ -443,7 +446,7 @@ struct _SelectionTracker {
     if reportsPaths { frameLocations.append(childLocation()) }
     var frame = Frame(isObject: isObject, stateStart: setStart, engineStart: engines.count)
     frame.isMatch = isMatch
-    if isObject { frame.keyTable = keyTable(forSetFrom: setStart) }
+    if isObject { setKeyTable(of: &frame) }
     if isMatch { openMatchFrames += 1 }
     frames.append(frame)
     // An object's key table knows whether its set has engines to start.
@@ -503,10 +506,17 @@ struct _SelectionTracker {
 
   /// An object key: inside a match it is part of it; else the value's set is computed now, and
   /// `.matchStart` says the member's value will be a match (the key itself is not part of it).
-  @inlinable
+  /// A key its object's table passes over by its length alone, most keys of a large
+  /// document, is decided here, inlined into the handler.
+  @inlinable @inline(__always)
   mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
+    if heldDepth == 0,
+      frames[frames.count &- 1].nowhereKeyLengths & (1 &<< UInt64(Swift.min(key.count, 63))) != 0
+    {
+      return keyLeadsNowhere()
+    }
     return newKey(key)
   }
 
@@ -582,8 +592,9 @@ struct _SelectionTracker {
 
   /// A key whose member no path continues in and no engine wants (as a key table says): its
   /// value is skipped. Most keys of a large document take this way.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func keyLeadsNowhere() -> _SelectionAction {
+    pendingStart = stateCount
     pendingMatch = -1
     clearMatchedKey()
     nextValueIsDead = true
@@ -609,7 +620,7 @@ struct _SelectionTracker {
   }
 
   /// No member's key is at hand.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func clearMatchedKey() {
     matchedKeyStep = -1
     if matchedKey != nil { matchedKey = nil }
