@@ -46,22 +46,26 @@ struct _KeyTable {
   var other = 0
   /// Whether a state of the set has a step that needs an engine (see `startEngines`).
   var hasEngines = false
-  /// Bit `n` for each name of `n` bytes (63 for 63 and more): a key of no name's length is
-  /// another key without a comparison.
+  /// The lengths of its names (see `_keyLengthBit`): a key of no name's length is another
+  /// key without a comparison.
   var nameLengths: UInt64 = 0
-
-  /// The bit of `nameLengths` for a name or key of `count` bytes.
-  static func lengthBit(_ count: Int) -> UInt64 { 1 &<< UInt64(Swift.min(count, 63)) }
+  /// The lengths of the keys that lead nowhere without a comparison, when every other key
+  /// leads nowhere (the lengths no name has); else none. Objects' frames keep a copy, which
+  /// the inlined `key` reads.
+  var nowhereKeyLengths: UInt64 = 0
 }
+
+/// The bit of a length of `count` bytes in a set of key lengths: bit `count`, or 63 for 63
+/// and more.
+@inlinable @inline(__always)
+func _keyLengthBit(_ count: Int) -> UInt64 { 1 &<< UInt64(Swift.min(count, 63)) }
 
 extension _SelectionTracker {
   /// Gives `frame`, an object's, the key table of its set (from `frame.stateStart` to
   /// `stateCount`), and the key lengths that table passes over.
   mutating func setKeyTable(of frame: inout Frame) {
     frame.keyTable = keyTable(forSetFrom: frame.stateStart)
-    guard frame.keyTable >= 0 else { return }
-    let table = keyTables[frame.keyTable]
-    if keyOutcomes[table.other].leadsNowhere { frame.nowhereKeyLengths = ~table.nameLengths }
+    if frame.keyTable >= 0 { frame.nowhereKeyLengths = keyTables[frame.keyTable].nowhereKeyLengths }
   }
 
   /// The key table for the set of the object beginning now (`states[start..<stateCount]`),
@@ -107,9 +111,10 @@ extension _SelectionTracker {
         _KeyTable.Name(
           nameStart: name.lowerBound, nameCount: name.count,
           prefix: _prefixWord(of: names, in: name), outcome: outcome))
-      table.nameLengths |= _KeyTable.lengthBit(name.count)
+      table.nameLengths |= _keyLengthBit(name.count)
     }
     table.nameCount = keyTableNames.count - table.nameStart
+    if keyOutcomes[table.other].leadsNowhere { table.nowhereKeyLengths = ~table.nameLengths }
     keyTables.append(table)
     return keyTables.count - 1
   }
@@ -130,12 +135,13 @@ extension _SelectionTracker {
     var outcome = _KeyTable.Outcome(
       childStart: childStart, childCount: count, match: -1, nameStep: nameStep,
       leadsNowhere: count == 0 && !hasEngines)
-    if paths.isEmpty {
-    } else if let known = keyTableMatches.firstIndex(of: paths) {
-      outcome.match = known
-    } else {
-      keyTableMatches.append(paths)
-      outcome.match = keyTableMatches.count - 1
+    if !paths.isEmpty {
+      if let known = keyTableMatches.firstIndex(of: paths) {
+        outcome.match = known
+      } else {
+        keyTableMatches.append(paths)
+        outcome.match = keyTableMatches.count - 1
+      }
     }
     keyOutcomes.append(outcome)
     return keyOutcomes.count - 1
@@ -146,7 +152,7 @@ extension _SelectionTracker {
   func outcome(of key: borrowing JSONString, table index: Int) -> Int {
     let table = keyTables[index]
     let count = key.count
-    guard table.nameLengths & _KeyTable.lengthBit(count) != 0 else { return table.other }
+    guard table.nameLengths & _keyLengthBit(count) != 0 else { return table.other }
     for position in table.nameStart..<table.nameStart &+ table.nameCount {
       let name = keyTableNames[position]
       // A key of up to eight bytes is its count and its word; a longer one is compared whole.
@@ -179,12 +185,18 @@ extension _SelectionTracker {
 
   /// Whether the set the last key led to completes a path, without recording which.
   mutating func pendingSetCompletesPath() -> Bool {
-    pendingMatch == -2 ? setCompletesPath(from: pendingStart) : pendingMatch >= 0
+    completesPath(pendingMatch, setFrom: pendingStart)
   }
 
   /// Whether the set of the value beginning now completes a path, without recording which.
   mutating func childSetCompletesPath(from start: Int) -> Bool {
-    childMatch == -2 ? setCompletesPath(from: start) : childMatch >= 0
+    completesPath(childMatch, setFrom: start)
+  }
+
+  /// `completes(_:setFrom:)` without recording which paths.
+  @inline(__always)
+  private mutating func completesPath(_ known: Int, setFrom start: Int) -> Bool {
+    known == -2 ? setCompletesPath(from: start) : known >= 0
   }
 
   /// What a key table said (`known`), or else what the set from `start` completes.

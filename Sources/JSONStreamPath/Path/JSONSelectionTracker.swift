@@ -188,8 +188,8 @@ struct _SelectionTracker {
     @usableFromInline var isCandidate = false
     /// An object's key table (an index into `keyTables`), or -1.
     @usableFromInline var keyTable = -1
-    /// Bit `n` (63 for 63 and more): a key of `n` bytes leads nowhere, as the key table says
-    /// of every key of a length none of its names has, when its other keys lead nowhere.
+    /// An object's key table's `nowhereKeyLengths`: a key of one of these lengths leads
+    /// nowhere.
     @usableFromInline var nowhereKeyLengths: UInt64 = 0
 
     @inlinable
@@ -512,9 +512,7 @@ struct _SelectionTracker {
   mutating func key(_ key: borrowing JSONString) -> _SelectionAction {
     if matchDepth > 0 { return .inside }
     if deadDepth > 0 { return .outside }
-    if heldDepth == 0,
-      frames[frames.count &- 1].nowhereKeyLengths & (1 &<< UInt64(Swift.min(key.count, 63))) != 0
-    {
+    if heldDepth == 0, frames[frames.count &- 1].nowhereKeyLengths & _keyLengthBit(key.count) != 0 {
       return keyLeadsNowhere()
     }
     return newKey(key)
