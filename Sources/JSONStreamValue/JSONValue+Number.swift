@@ -361,6 +361,7 @@ extension JSONNumber {
   /// holds it without loss. Cheap (usually Clinger's fast path); nil otherwise.
   @usableFromInline
   var _shortDouble: Double? {
+    if let value = _plainDecimalDouble { return value }
     guard let digits = _DecimalDigits(self), digits.digitCount <= 15, !digits.truncated else {
       return nil
     }

@@ -116,6 +116,32 @@
     return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
   }
 
+  /// The value as a `Double` when the text is plain decimal (no exponent) with at most 15
+  /// digits, the usual measured value: then the digits and 10^(digits after the point) are
+  /// both exact doubles and one division rounds correctly (Clinger's fast path). Nil
+  /// otherwise.
+  package var _plainDecimalDouble: Double? {
+    guard _flags & JSONNumber._nonFinite == 0, unsafe utf8.count <= 17 else { return nil }
+    var value: UInt64 = 0
+    var digits = 0
+    var integerDigits = -1
+    for index in unsafe 0..<utf8.count {
+      let byte = unsafe utf8[index]
+      if byte &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+        digits &+= 1
+      } else if byte == UInt8(ascii: ".") {
+        integerDigits = digits
+      } else if byte != UInt8(ascii: "-") {
+        return nil  // an exponent
+      }
+    }
+    guard digits <= 15 else { return nil }
+    let fractionDigits = integerDigits < 0 ? 0 : digits &- integerDigits
+    let magnitude = Double(value) / _powersOfTen[fractionDigits]
+    return isNegative ? -magnitude : magnitude
+  }
+
   /// The value as `UInt64` when it is a non-negative integer that fits; `nil` otherwise.
   /// (`-0` is 0.)
   public var uint64: UInt64? {

@@ -98,6 +98,47 @@ struct JSONNumberTests {
     }
   }
 
+  @Test("plain decimals of up to 15 digits take the fast division, and agree with the C library")
+  func plainDecimalDoubles() throws {
+    struct Plain: JSONEventHandler {
+      var value: Double??
+      mutating func number(_ number: borrowing JSONNumber) {
+        value = number._plainDecimalDouble
+      }
+    }
+    func plain(_ text: String) throws -> Double? {
+      try JSONParser.parse(Array(text.utf8), handler: Plain()).value!
+    }
+    // Its edges: 15 digits in, 16 out; a sign and a point do not count; no exponent.
+    #expect(try plain("123456789012345") == 123_456_789_012_345)
+    #expect(try plain("-1234567.89012345") == -1_234_567.890_123_45)
+    #expect(try plain("0.00000000000001") == 1e-14)
+    #expect(try plain("0.000000000000001") == nil)  // the leading 0 is a digit too
+    #expect(try plain("1234567890123456") == nil)
+    #expect(try plain("0.1234567890123456") == nil)
+    #expect(try plain("1.5e3") == nil)
+    #expect(try plain("1E2") == nil)
+    #expect(try plain("-0.0")?.bitPattern == (-0.0 as Double).bitPattern)
+    #expect(try plain("0")?.bitPattern == (0.0 as Double).bitPattern)
+    var generator = SplitMix(seed: 0xDEC)
+    for _ in 0..<20_000 {
+      let digits = Int(generator.next() % 16) + 1
+      var text = generator.next() % 2 == 0 ? "-" : ""
+      let mantissa = String(generator.next() % 10_000_000_000_000_000_000)
+      var body = String(mantissa.prefix(digits))
+      let point = Int(generator.next() % 16)
+      if point > 0 && point < body.count {
+        body.insert(".", at: body.index(body.endIndex, offsetBy: -point))
+      } else if point > 0 {
+        body = "0." + String(repeating: "0", count: point % 5) + body
+      }
+      text += body
+      let value = try plain(text)
+      #expect((value == nil) == (text.filter(\.isNumber).count > 15), "\(text)")
+      if let value { #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)") }
+    }
+  }
+
   @Test("Eisel–Lemire agrees with strtod across the whole range, subnormals and halfway cases")
   func fullRangeDoubles() throws {
     var generator = SplitMix(seed: 0xD0B1E)
