@@ -119,7 +119,7 @@ public struct JSONSelectFilter<Downstream: JSONEventHandler>: JSONEventHandler {
 
   /// A held scalar, whole: made a value directly, not through the tree builder.
   @usableFromInline
-  mutating func _heldScalar(_ value: JSONValue) throws {
+  mutating func _heldScalar(_ value: consuming JSONValue) throws {
     _tracker.heldValueEnded(value)
     if _tracker.canDeliver { try _forwardResults() }
   }

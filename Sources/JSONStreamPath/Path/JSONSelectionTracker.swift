@@ -696,22 +696,29 @@ struct _SelectionTracker {
   /// The held value is complete in ``heldBuilder``: decides what it and the values inside it
   /// match, into ``results``.
   @usableFromInline
-  mutating func heldValueEnded() { heldValueEnded(heldBuilder.takeValues()[0]) }
+  mutating func heldValueEnded() {
+    var values = heldBuilder.takeValues()
+    heldValueEnded(values.removeLast())
+  }
 
-  /// A held value is complete: `value` (a scalar need not go through ``heldBuilder``).
+  /// A held value is complete: `value` (a scalar need not go through ``heldBuilder``). Taken,
+  /// not borrowed: most held values are stored once (a result or a probe's value), and a
+  /// copy of a `JSONValue` goes through its value witness.
   @usableFromInline
-  mutating func heldValueEnded(_ value: JSONValue) {
+  mutating func heldValueEnded(_ value: consuming JSONValue) {
     if heldOnlyFeedsProbes {
       // A projected filter's probe, and nothing else: no child to select or evaluate.
-      for position in heldSetStart..<stateCount {
+      for position in heldSetStart..<stateCount &- 1 {
         let path = Int(truncatingIfNeeded: states[position] >> 32)
-        evaluator.probeValues[probeIndexes[path]] = value
+        evaluator.probeValues[probeIndexes[path]] = copy value
       }
+      let path = Int(truncatingIfNeeded: states[stateCount &- 1] >> 32)
+      evaluator.probeValues[probeIndexes[path]] = consume value
       stateCount = heldSetStart
       return
     }
     if heldWanted {
-      let child = _SelectedChild(location: childLocation(), value: value)
+      let child = _SelectedChild(location: childLocation(), value: copy value)
       var output: [_SelectedChild] = []
       for index in frames[frames.count - 1].engineStart..<engines.count {
         output.removeAll(keepingCapacity: true)
@@ -721,31 +728,51 @@ struct _SelectionTracker {
     }
     var matched: [Int] = []
     var matchedPath = -1
+    var continues = false
     for position in heldSetStart..<stateCount {
       let entry = states[position]
       let path = Int(truncatingIfNeeded: entry >> 32)
-      guard Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] else { continue }
+      guard Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) == pathEnds[path] else {
+        if path < userPathCount { continues = true }
+        continue
+      }
       if path < userPathCount {
         if matchedPath >= 0 { matched.append(matchedPath) }
         matchedPath = path
       } else if candidateStep >= 0, probeSteps[path] == candidateStep {
-        evaluator.probeValues[probeIndexes[path]] = value
+        evaluator.probeValues[probeIndexes[path]] = copy value
       }
     }
-    if matchedPath >= 0 {
-      let paths = matched.isEmpty ? singlePaths[matchedPath] : (matched + [matchedPath]).sorted()
-      results.append(result(paths: paths, at: childLocation(), value: value))
-    }
-    for position in heldSetStart..<stateCount {
-      let entry = states[position]
-      let path = Int(truncatingIfNeeded: entry >> 32)
-      let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
-      if step != pathEnds[path] && path < userPathCount {
-        evaluate(
-          path: path, from: step, on: _SelectedChild(location: childLocation(), value: value))
+    if continues {
+      if matchedPath >= 0 { appendChildResult(matchedPath, matched, value: copy value) }
+      for position in heldSetStart..<stateCount {
+        let entry = states[position]
+        let path = Int(truncatingIfNeeded: entry >> 32)
+        let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+        if step != pathEnds[path] && path < userPathCount {
+          evaluate(
+            path: path, from: step, on: _SelectedChild(location: childLocation(), value: copy value))
+        }
       }
+    } else if matchedPath >= 0 {
+      appendChildResult(matchedPath, matched, value: consume value)
     }
     stateCount = heldSetStart
+  }
+
+  /// Adds the held value as a result of path `last` and of `others` (unsorted), at its place.
+  mutating func appendChildResult(_ last: Int, _ others: [Int], value: consuming JSONValue) {
+    var match = JSONPathMatch(
+      paths: others.isEmpty ? singlePaths[last] : (others + [last]).sorted())
+    if childIsMember {
+      match.key = currentKey() ?? ""
+    } else if childIndex >= 0 {
+      match.index = childIndex
+    }
+    if reportsPaths {
+      match.normalizedPath = _PathStep.normalizedPath(frameLocations + [childLocation()])
+    }
+    results.append(_HeldResult(match: match, value: value))
   }
 
   /// Whether every state of the held value's set ends a probe path of the candidate open now.
