@@ -751,7 +751,8 @@ struct _SelectionTracker {
         let step = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
         if step != pathEnds[path] && path < userPathCount {
           evaluate(
-            path: path, from: step, on: _SelectedChild(location: childLocation(), value: copy value))
+            path: path, from: step, on: _SelectedChild(location: childLocation(), value: copy value)
+          )
         }
       }
     } else if matchedPath >= 0 {
