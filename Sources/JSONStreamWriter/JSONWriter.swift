@@ -134,13 +134,16 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _box.withUnique { try $0.key(key) }
   }
 
-  /// Writes an object key given already quoted and escaped as the options say (`quoted`,
-  /// quotes included), with its own bytes (`key`, to sort by): for a writer of the same keys
-  /// again and again, the Codable encoder, which makes each key's text once. Throws
+  /// Writes an object key given already quoted and escaped as the options say
+  /// (`text[quoted]`, quotes included), with its own bytes (`text[key]`, to sort by): for a
+  /// writer of the same keys again and again, the Codable encoder, which makes each key's
+  /// text once and keeps them all in one array. Throws
   /// ``JSONWriterError`` outside an object or where a value is due.
   @inlinable
-  package mutating func writeQuotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
-    try _box.withUnique { try $0.quotedKey(quoted, key: key) }
+  package mutating func writeQuotedKey(_ text: [UInt8], quoted: Range<Int>, key: Range<Int>)
+    throws
+  {
+    try _box.withUnique { try $0.quotedKey(text, quoted: quoted, key: key) }
   }
 
   /// Writes a string value, escaped as the options say. Throws ``JSONWriterError`` where no value
@@ -399,19 +402,21 @@ struct _WriterState: _ManualState {
     stack[depth &- 1] = top | Self.hasMembers | Self.awaitingValue
   }
 
-  /// See `JSONWriter.writeQuotedKey(_:key:)`.
+  /// See `JSONWriter.writeQuotedKey(_:quoted:key:)`.
   @inlinable @inline(__always)
-  mutating func quotedKey(_ quoted: [UInt8], key: [UInt8]) throws {
+  mutating func quotedKey(_ text: [UInt8], quoted: Range<Int>, key: Range<Int>) throws {
     let (depth, top) = try placeForKey()
     let rollback = out.count
     if top & Self.hasMembers != 0 { out.append(._comma) }
     let memberStart = out.count
     newline(depth: depth)
-    out.append(contentsOf: quoted)
+    out.append(contentsOf: text, range: quoted)
     out.append(._colon)
     if options.indent != nil { out.append(._space) }
     sorting?.withUnique {
-      $0.startMember(at: memberStart, previousEnd: rollback) { $0.append(contentsOf: key) }
+      $0.startMember(at: memberStart, previousEnd: rollback) {
+        $0.append(contentsOf: text, range: key)
+      }
     }
     stack[depth &- 1] = top | Self.hasMembers | Self.awaitingValue
   }

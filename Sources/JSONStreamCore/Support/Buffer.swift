@@ -175,6 +175,15 @@ extension _Buffer where Element == UInt8 {
     unsafe bytes.withUnsafeBufferPointer { unsafe appendBytes($0) }
   }
 
+  /// Appends `bytes[range]`; traps when `range` is not within `bytes`.
+  @inlinable
+  package mutating func append(contentsOf bytes: [UInt8], range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range out of bounds")
+    unsafe bytes.withUnsafeBufferPointer {
+      unsafe appendBytes(UnsafeBufferPointer(rebasing: $0[range]))
+    }
+  }
+
   /// Appends a number's text as written.
   @inlinable @inline(__always)
   package mutating func append(_ number: borrowing JSONNumber) {

@@ -4,6 +4,8 @@
 // a type seen before is checked against the keys its type wrote the first time, at the cost
 // of a comparison of two words per key when they come in the same order.
 
+import JSONStream
+
 /// The keys a type's objects have written, in the order they first came: distinct, at most
 /// 64. Learned from the first of the type's values in an encode call (whose keys are checked
 /// by their hashes); the objects of the others are then checked against it, a bit per key,
@@ -18,10 +20,11 @@ struct _KeyOrder {
     var name: String
     /// Whether `name` is ASCII (see `isKey`).
     var isASCII: Bool
-    /// For JSON text, the key quoted and escaped, and its bytes (both empty otherwise): the
-    /// writer takes them as they are (see `JSONWriter.writeQuotedKey`).
-    var quoted: [UInt8]
-    var bytes: [UInt8]
+    /// For JSON text, where the key quoted and escaped, and its bytes, are in
+    /// `_KeyCheck.keyText` (both empty otherwise): the writer takes them as they are (see
+    /// `JSONWriter.writeQuotedKey`).
+    var quoted: Range<Int>
+    var bytes: Range<Int>
   }
 
   static var capacity: Int { 64 }
@@ -30,12 +33,13 @@ struct _KeyOrder {
 
   var count: Int { keys.count }
 
-  /// Puts `name` at `position`, moving those after it along; quoted for JSON text when
-  /// `quoting` says how.
-  mutating func insert(_ name: String, at position: Int, quoting: _KeyQuoting?) {
+  /// Puts `name` at `position`, moving those after it along; for JSON text, its quoted form
+  /// and its bytes are at `quoted` and `bytes` in `_KeyCheck.keyText`.
+  mutating func insert(
+    _ name: String, at position: Int, quoted: Range<Int> = 0..<0, bytes: Range<Int> = 0..<0
+  ) {
     let key = Key(
-      name: name, isASCII: name.utf8.allSatisfy { $0 < 0x80 },
-      quoted: quoting?.quoted(name) ?? [], bytes: quoting == nil ? [] : Array(name.utf8))
+      name: name, isASCII: name.utf8.allSatisfy { $0 < 0x80 }, quoted: quoted, bytes: bytes)
     keys.insert(key, at: position)
   }
 
@@ -122,8 +126,12 @@ struct _KeyCheck {
   /// The keys beside their hashes, `hashCount` of them, when a hash that comes again is to
   /// be confirmed by its key (see `comparesNames()`); nil otherwise.
   private var names: [String]?
-  /// Set for JSON text: keys in a key order are kept quoted too.
+  /// Set for JSON text: keys in a key order are kept quoted too, in `keyText`.
   var quoting: _KeyQuoting?
+  /// The quoted form and the bytes of every key in a key order, one after another. One array
+  /// the writer reads a key from in place: an array per key, copied out of its order to be
+  /// written, cost two reference counts per key.
+  private var keyText: [UInt8] = []
 
   /// What `insert` returns for a key that came before in its object.
   static var repeated: Int { -1 }
@@ -201,19 +209,34 @@ struct _KeyCheck {
     if let order = current.order, orders[order].count < _KeyOrder.capacity {
       // Learning: its keys, checked distinct, are the order.
       let position = orders[order].count
-      orders[order].insert(name, at: position, quoting: quoting)
+      addToOrder(order, name, at: position)
       return position
     }
     return Self.unordered
   }
 
-  /// The key at `position` in the key order of the object at `level` (the innermost open
-  /// one), quoted, and its bytes.
+  /// Puts `name` at `position` in key order `order`, with its quoted form for JSON text.
+  private mutating func addToOrder(_ order: Int, _ name: String, at position: Int) {
+    guard let quoting else { return orders[order].insert(name, at: position) }
+    let quotedStart = keyText.count
+    keyText += quoting.quoted(name)
+    let bytesStart = keyText.count
+    keyText += name.utf8
+    orders[order].insert(
+      name, at: position, quoted: quotedStart..<bytesStart, bytes: bytesStart..<keyText.count)
+  }
+
+  /// Writes the key at `position` in the key order of the object at `level` (the innermost
+  /// open one), quoted, to `writer`.
   @inline(__always)
-  func quotedKey(level: Int, position: Int) -> (quoted: [UInt8], bytes: [UInt8]) {
+  func writeQuotedKey(level: Int, position: Int, to writer: inout JSONWriter<JSONByteSink>)
+    throws
+  {
     assert(current.level == level, "a key for an object that is not the innermost")
-    let key = orders[current.order!].keys[position]
-    return (key.quoted, key.bytes)
+    let order = current.order!
+    try writer.writeQuotedKey(
+      keyText, quoted: orders[order].keys[position].quoted,
+      key: orders[order].keys[position].bytes)
   }
 
   /// Adds `name`, whose hash is `hash`, to the keys of the innermost object checked by hash;
@@ -271,7 +294,7 @@ struct _KeyCheck {
       // the type's, unless another open object (the type contains itself) counts on the
       // positions; then at the end.
       let position = isChecked(against: order) ? orders[order].count : expected
-      orders[order].insert(name, at: position, quoting: quoting)
+      addToOrder(order, name, at: position)
       let below: UInt64 = (1 &<< UInt64(position)) &- 1
       let written = current.written
       current.written = (written & below) | ((written & ~below) &<< 1) | (below &+ 1)

@@ -59,6 +59,15 @@ struct _EncoderFields {
   var mergesRepeatedKeys = false
 }
 
+extension _EncoderFields {
+  /// Writes the key at `position` of the innermost object's key order (see `_KeyCheck`), read
+  /// where the check keeps it.
+  @inline(__always)
+  mutating func writeQuotedKey(level: Int, position: Int) throws {
+    try keyCheck.writeQuotedKey(level: level, position: position, to: &writer.json)
+  }
+}
+
 final class _EncodeState {
   let options: JSONStreamEncoder.Settings
   /// What the state was made with, for a second encoding (see `encodeRootOrMerge`).
@@ -459,8 +468,7 @@ final class _EncodeState {
     }
     let position = fields.value.keyCheck.insert(name, level: level)
     if position >= 0 && fields.value.keyCheck.quoting != nil {
-      let key = fields.value.keyCheck.quotedKey(level: level, position: position)
-      return try fields.value.writer.json.writeQuotedKey(key.quoted, key: key.bytes)
+      return try fields.value.writeQuotedKey(level: level, position: position)
     }
     if position == _KeyCheck.repeated { try repeated(name, pathLength) }
     try fields.value.writer.key(name)

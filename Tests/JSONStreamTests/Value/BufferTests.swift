@@ -34,6 +34,20 @@ struct BufferTests {
       } == Array("ab".utf8) + [UInt8](repeating: 0x2E, count: 70) + Array("z".utf8))
   }
 
+  @Test("a range of an array: empty, one byte, the whole, at either end, past the capacity")
+  func appendsRanges() {
+    let text = Array("\"key\"key".utf8)
+    #expect(bytes { $0.append(contentsOf: text, range: 0..<0) } == [])
+    #expect(bytes { $0.append(contentsOf: text, range: 8..<8) } == [])
+    #expect(bytes { $0.append(contentsOf: text, range: 0..<1) } == Array("\"".utf8))
+    #expect(bytes { $0.append(contentsOf: text, range: 0..<5) } == Array("\"key\"".utf8))
+    #expect(bytes { $0.append(contentsOf: text, range: 5..<8) } == Array("key".utf8))
+    #expect(bytes { $0.append(contentsOf: text, range: 0..<8) } == text)
+    let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+    #expect(
+      bytes(capacity: 2) { $0.append(contentsOf: long, range: 7..<290) } == Array(long[7..<290]))
+  }
+
   @Test("integers: zero, every power of ten, and the extremes, with and without a sign")
   func decimals() {
     var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64(Int64.max), UInt64(Int64.max) + 1]
@@ -203,6 +217,18 @@ struct BufferElementTests {
     await #expect(processExitsWith: .failure) {
       var buffer = _Buffer<Int32>(capacity: 8)
       buffer.truncate(to: 1)
+    }
+  }
+
+  @Test("a range past either end of its array traps")
+  func rangeOutsideArrayTraps() async {
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<UInt8>(capacity: 8)
+      buffer.append(contentsOf: [1, 2, 3], range: 2..<4)
+    }
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<UInt8>(capacity: 8)
+      buffer.append(contentsOf: [1, 2, 3], range: Range(uncheckedBounds: (-1, 1)))
     }
   }
 }
