@@ -230,6 +230,11 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if !value.isFinite && !options.allowNonFiniteNumbers {
       throw _WriterState.nonFinite(value.description)
     }
+    if let decimal = _shortDecimal(value) {
+      return try writeDecimal(
+        decimal.digits, fractionDigits: decimal.fractionDigits, negative: value < 0,
+        pointZero: true)
+    }
     var text = _nonFiniteAwareText(value)
     try writeTrustedNumberText(&text)
   }
@@ -591,5 +596,17 @@ extension JSONWriter {
       dropLast = 2
     }
     try _writeValue { $0.out.append(utf8Of: &text, dropLast: dropLast) }
+  }
+
+  /// A number written as `digits` with the last `fractionDigits` after the point (see
+  /// `_Buffer.appendDecimal(_:fractionDigits:negative:pointZero:)`): a double's shortest
+  /// decimal, written without making its text.
+  package mutating func writeDecimal(
+    _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool
+  ) throws {
+    try _writeValue {
+      $0.out.appendDecimal(
+        digits, fractionDigits: fractionDigits, negative: negative, pointZero: pointZero)
+    }
   }
 }

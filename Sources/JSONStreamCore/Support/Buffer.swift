@@ -218,6 +218,46 @@ extension _Buffer where Element == UInt8 {
     }
   }
 
+  /// Appends `digits` as a decimal whose last `fractionDigits` (at most 16) follow the point
+  /// (`0.025` for 25 and 3), after a `-` when `negative`. With no fraction digits, `25.0`, or
+  /// `25` when `pointZero` is false.
+  @inlinable
+  package mutating func appendDecimal(
+    _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool
+  ) {
+    precondition(fractionDigits >= 0 && fractionDigits <= 16)
+    // 20 digits hold UInt64.max; with the point, a "0" before it, a sign and 16 fraction
+    // digits (zeros written where `digits` has fewer), 40 bytes. Written from the end.
+    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+      var position = 40
+      var rest = digits
+      if fractionDigits == 0 && pointZero {
+        position &-= 2
+        unsafe buffer[position] = UInt8(ascii: ".")
+        unsafe buffer[position &+ 1] = UInt8(ascii: "0")
+      }
+      for _ in 0..<fractionDigits {
+        position &-= 1
+        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+      }
+      if fractionDigits > 0 {
+        position &-= 1
+        unsafe buffer[position] = UInt8(ascii: ".")
+      }
+      repeat {
+        position &-= 1
+        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+      } while rest != 0
+      if negative {
+        position &-= 1
+        unsafe buffer[position] = UInt8(ascii: "-")
+      }
+      unsafe append(UnsafeBufferPointer(rebasing: buffer[position...]))
+    }
+  }
+
   /// The bytes from `start` (within `count`) to the end, as an array.
   @inlinable
   package func array(from start: Int = 0) -> [UInt8] {

@@ -131,11 +131,17 @@ struct _EncoderOutput {
     }
   }
 
-  /// A finite double: binary32/binary64 in binary; in JSON, its shortest text as `JSONEncoder`
-  /// writes it, without a trailing `.0` (`60`, not `60.0`).
-  mutating func double(_ value: Double, description: () -> String) throws {
+  /// A finite double, or a float widened (`fromFloat`): binary32/binary64 in binary; in JSON,
+  /// its shortest text as `JSONEncoder` writes it, without a trailing `.0` (`60`, not `60.0`).
+  /// A float's shortest text is its own `description`, not the widened double's.
+  mutating func double(_ value: Double, fromFloat: Bool, description: () -> String) throws {
     if binary != nil { return try binary!.number(value) }
     if tree != nil { return tree!.double(description()) }
+    if !fromFloat, let decimal = _shortDecimal(value) {
+      return try json.writeDecimal(
+        decimal.digits, fractionDigits: decimal.fractionDigits, negative: value < 0,
+        pointZero: false)
+    }
     var text = description()
     try json.writeTrustedNumberText(&text, trimmingPointZero: true)
   }

@@ -503,14 +503,14 @@ final class _EncodeState {
     guard value.isFinite else {
       return try fields.value.writer.string(try nonConforming(value, key, pathLength))
     }
-    try fields.value.writer.double(Double(value)) { value.description }
+    try fields.value.writer.double(value, fromFloat: false) { value.description }
   }
 
   func writeFloat(_ value: Float, _ key: (any CodingKey)?, _ pathLength: Int) throws {
     guard value.isFinite else {
       return try fields.value.writer.string(try nonConforming(value, key, pathLength))
     }
-    try fields.value.writer.double(Double(value)) { value.description }
+    try fields.value.writer.double(Double(value), fromFloat: true) { value.description }
   }
 
   /// The string for a non-finite value, or the error the strategy asks for.

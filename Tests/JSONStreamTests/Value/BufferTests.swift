@@ -65,6 +65,32 @@ struct BufferTests {
         == Array(String(Int64.min).utf8))
   }
 
+  @Test("decimals with a point: fraction digits padded with zeros, a point zero or none")
+  func pointDecimals() {
+    func text(_ digits: UInt64, _ fraction: Int, negative: Bool = false, pointZero: Bool = true)
+      -> String
+    {
+      String(
+        decoding: bytes {
+          $0.appendDecimal(
+            digits, fractionDigits: fraction, negative: negative, pointZero: pointZero)
+        }, as: UTF8.self)
+    }
+    #expect(text(25, 3) == "0.025")
+    #expect(text(25, 2) == "0.25")
+    #expect(text(25, 1) == "2.5")
+    #expect(text(25, 0) == "25.0")
+    #expect(text(25, 0, pointZero: false) == "25")
+    #expect(text(25, 1, pointZero: false) == "2.5")
+    #expect(text(0, 0) == "0.0")
+    #expect(text(0, 0, negative: true, pointZero: false) == "-0")
+    #expect(text(123, 2, negative: true) == "-1.23")
+    #expect(text(1, 16) == "0.0000000000000001")
+    #expect(text(9_007_199_254_740_991, 16) == "0.9007199254740991")
+    #expect(text(UInt64.max, 16, negative: true) == "-1844.6744073709551615")
+    #expect(text(UInt64.max, 0, negative: true) == "-18446744073709551615.0")
+  }
+
   @Test("a string's UTF-8, whole or without its last bytes")
   func utf8() {
     var text = "60.0"
@@ -217,6 +243,18 @@ struct BufferElementTests {
     await #expect(processExitsWith: .failure) {
       var buffer = _Buffer<Int32>(capacity: 8)
       buffer.truncate(to: 1)
+    }
+  }
+
+  @Test("more than 16 fraction digits, or fewer than none, trap")
+  func fractionDigitsOutsideRangeTraps() async {
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<UInt8>(capacity: 8)
+      buffer.appendDecimal(1, fractionDigits: 17, negative: false, pointZero: true)
+    }
+    await #expect(processExitsWith: .failure) {
+      var buffer = _Buffer<UInt8>(capacity: 8)
+      buffer.appendDecimal(1, fractionDigits: -1, negative: false, pointZero: true)
     }
   }
 
