@@ -258,6 +258,12 @@ extension _Buffer where Element == UInt8 {
     }
   }
 
+  /// `body`'s result from the bytes written so far, read in place (valid only in `body`).
+  @inlinable
+  package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    unsafe try body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
   /// The bytes from `start` (within `count`) to the end, as an array.
   @inlinable
   package func array(from start: Int = 0) -> [UInt8] {

@@ -1,5 +1,6 @@
 // The Codable coders' small unsafe kernels: a value as the type it is known to be, an array
-// made in place, a key's hash read a word at a time, and `Data` handed to the binary writer.
+// made in place, a key's hash read a word at a time, `Data` handed to the binary writer, and
+// the encoder's output copied once out of its writer.
 
 import Foundation
 import JSONStream
@@ -61,6 +62,17 @@ extension JSONBinaryWriter {
   mutating func data(_ data: Data) throws {
     unsafe try data.withUnsafeBytes { unsafe try self.data($0) }
   }
+}
+
+/// The complete JSON text of `writer` (see `JSONWriter.finish(reading:)`), as `Data`: copied
+/// once, from where the writer holds it.
+func _finishedData(_ writer: inout JSONWriter<JSONByteSink>) throws -> Data {
+  unsafe try writer.finish { unsafe Data($0) }
+}
+
+/// The complete JSON text of `writer`, as bytes: copied once.
+func _finishedBytes(_ writer: inout JSONWriter<JSONByteSink>) throws -> [UInt8] {
+  unsafe try writer.finish { unsafe [UInt8]($0) }
 }
 
 /// A hash of a key's UTF-8 bytes, for `_EncodeState.emitKey`'s check: every byte counts, read

@@ -85,7 +85,7 @@ final class _EncodeState {
     self.options = options
     self.writeOptions = writeOptions
     self.indentBase = indentBase
-    var writer = JSONWriter(options: writeOptions)
+    var writer = JSONWriter(wholeOutput: writeOptions)
     if indentBase > 0 { writer.setIndentBase(indentBase) }
     fields = _StateMemory(
       _EncoderFields(
@@ -114,15 +114,22 @@ final class _EncodeState {
   /// Encodes `value` as the whole output; returns its text.
   func encodeTopLevel<T: Encodable>(_ value: T) throws -> [UInt8] {
     if fields.value.writer.isBinary { return try encodeBinaryTopLevel(value) }
+    return try encodeTopLevel(value, finishing: _finishedBytes)
+  }
+
+  /// Encodes `value` as the whole JSON output; returns what `finish` makes of the writer (see
+  /// `_finishedData`: the text is not copied out of the writer first).
+  func encodeTopLevel<T: Encodable, R>(
+    _ value: T, finishing finish: (inout JSONWriter<JSONByteSink>) throws -> R
+  ) throws -> R {
+    precondition(!fields.value.writer.isBinary)
     if let merged = try encodeRootOrMerge(value) {
       let output = _EncodeState(
         options: options, writeOptions: writeOptions, indentBase: indentBase)
       try output.fields.value.writer.write(merged)
-      try output.fields.value.writer.finish()
-      return output.fields.value.writer.bytes
+      return try finish(&output.fields.value.writer.json)
     }
-    try fields.value.writer.finish()
-    return fields.value.writer.bytes
+    return try finish(&fields.value.writer.json)
   }
 
   /// Encodes `value` as the whole binary output; returns its bytes. A key repeated in an

@@ -167,7 +167,9 @@ public final class JSONStreamEncoder: @unchecked Sendable {
   ///   with the `.throw` strategy, a top-level value that encodes nothing), or the error the
   ///   value's own encoding threw.
   public func encode<T: Encodable>(_ value: T) throws -> Data {
-    Data(try encodeToBytes(value))
+    let settings = self.settings
+    return try _EncodeState(options: settings, writeOptions: settings.writeOptions)
+      .encodeTopLevel(value, finishing: _finishedData)
   }
 
   /// The JSON text of `value`, as bytes.

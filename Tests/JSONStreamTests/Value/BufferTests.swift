@@ -91,6 +91,15 @@ struct BufferTests {
     #expect(text(UInt64.max, 0, negative: true) == "-18446744073709551615.0")
   }
 
+  @Test("the bytes read in place: none, and all of them after growth")
+  func readInPlace() {
+    var buffer = _Buffer<UInt8>(capacity: 1)
+    defer { buffer.deallocate() }
+    #expect(buffer.withUnsafeBytes { $0.count } == 0)
+    for byte in 0..<300 { buffer.append(UInt8(truncatingIfNeeded: byte)) }
+    #expect(buffer.withUnsafeBytes { Array($0) } == (0..<300).map { UInt8(truncatingIfNeeded: $0) })
+  }
+
   @Test("a string's UTF-8, whole or without its last bytes")
   func utf8() {
     var text = "60.0"

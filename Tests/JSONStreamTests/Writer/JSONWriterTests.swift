@@ -2,6 +2,8 @@ import JSONStream
 import JSONStreamTestSupport
 import Testing
 
+@testable import JSONStreamWriter
+
 /// Parses `text` straight into a writer with `options`, as `jsonstream fmt/minify` does.
 func transcode(_ text: String, _ options: JSONWriteOptions = .compact, chunkSizes: [Int] = [])
   throws -> String
@@ -454,5 +456,31 @@ struct JSONWriterTests {
         """)
     #expect(throws: JSONWriterError.self) { try JSONValue(Double.nan).jsonBytes() }
     #expect(JSONValue(Double.nan).description == "NaN")
+  }
+
+  @Test("a whole-output writer's text read in place: all of it, flushed or not; refused unfinished")
+  func finishReading() throws {
+    var writer = JSONWriter(wholeOutput: .compact)
+    try writer.startArray()
+    for index in 0..<10_000 { try writer.number(index) }
+    try writer.endArray()
+    let expected = "[" + (0..<10_000).map(String.init).joined(separator: ",") + "]"
+    #expect(try writer.finish { String(decoding: $0, as: UTF8.self) } == expected)
+    #expect(writer.bytes.isEmpty, "read in place, not handed to the sink")
+
+    // After a flush, part of the text is in the sink: the whole is read from there.
+    var flushed = JSONWriter(wholeOutput: .compact)
+    try flushed.startArray()
+    try flushed.number(1)
+    try flushed.flush()
+    try flushed.number(2)
+    try flushed.endArray()
+    #expect(try flushed.finish { String(decoding: $0, as: UTF8.self) } == "[1,2]")
+
+    var unfinished = JSONWriter(wholeOutput: .compact)
+    try unfinished.startObject()
+    #expect(throws: JSONWriterError.self) { try unfinished.finish { $0.count } }
+    var empty = JSONWriter(wholeOutput: .compact)
+    #expect(throws: JSONWriterError.self) { try empty.finish { $0.count } }
   }
 }
