@@ -57,6 +57,12 @@ struct _EncoderFields {
   var repeatedKey = false
   /// This is that second encoding: keys go to the tree's `_MergingTree`.
   var mergesRepeatedKeys = false
+  /// How many more values that are not scalars may be encoded inside the ones being encoded
+  /// now (see `JSONStreamEncoder.maxDepth`).
+  var nestingLeft: Int
+  /// The class instances being encoded, one inside the next: one met again inside itself is
+  /// a reference cycle.
+  var instancesInProgress: Set<ObjectIdentifier> = []
 }
 
 extension _EncoderFields {
@@ -93,7 +99,7 @@ final class _EncodeState {
           json: writer, binary: format == .binary ? JSONBinaryWriter() : nil,
           tree: format == .value || format == .merging
             ? _TreeOutput(options: writeOptions, mergingRepeatedKeys: format == .merging) : nil),
-        mergesRepeatedKeys: format == .merging))
+        mergesRepeatedKeys: format == .merging, nestingLeft: options.maxDepth))
     if format == .json {
       fields.value.keyCheck.quoting = _KeyQuoting(
         escapeUnicode: writeOptions.escapeUnicode, escapeSlash: writeOptions.escapeSlash)
@@ -255,6 +261,14 @@ final class _EncodeState {
       try claimSlot(depth, pathLength)
       try fields.value.writer.write(Self.documentValue(value))
     } else {
+      // Without these checks a cycle, or a value deeper than the stack, would crash.
+      guard fields.value.nestingLeft > 0 else { throw tooDeep(value, pathLength) }
+      let instance = T.self is AnyClass ? try enterInstance(value, pathLength) : nil
+      fields.value.nestingLeft &-= 1
+      defer {
+        fields.value.nestingLeft &+= 1
+        if let instance { fields.value.instancesInProgress.remove(instance) }
+      }
       let (conformances, mapping, keyOrder) = fields.value.types.withInfo(for: T.self) {
         ($0.conformances, $0.mapping, $0.number)
       }
@@ -281,6 +295,34 @@ final class _EncodeState {
       }
     }
     try finishSlot(depth: depth, pathLength: pathLength, type: T.self)
+  }
+
+  /// A class instance about to be encoded: its identity, kept while it is; a reference cycle
+  /// when it is being encoded already.
+  @inline(never)
+  func enterInstance<T: Encodable>(_ value: T, _ pathLength: Int) throws -> ObjectIdentifier {
+    let instance = ObjectIdentifier(value as AnyObject)
+    guard fields.value.instancesInProgress.insert(instance).inserted else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: codingPath(pathLength),
+          debugDescription:
+            "A reference cycle: this \(T.self) instance is being encoded already, further up"
+            + " the coding path, and JSON cannot hold a cycle."))
+    }
+    return instance
+  }
+
+  /// The error for a value nested deeper than `maxDepth`.
+  @inline(never)
+  func tooDeep<T: Encodable>(_ value: T, _ pathLength: Int) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      EncodingError.Context(
+        codingPath: codingPath(pathLength),
+        debugDescription:
+          "The value is nested more than \(options.maxDepth) levels deep (maxDepth)."))
   }
 
   /// `value`, a `JSONValue`, `JSONObject`, `JSONArray` or `JSONValue.Number`, as a

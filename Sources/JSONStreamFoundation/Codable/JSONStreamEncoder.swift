@@ -99,6 +99,7 @@ public final class JSONStreamEncoder: @unchecked Sendable {
     var dataEncodingStrategy = DataEncodingStrategy.base64
     var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var maxDepth = 1_000
   }
 
   private let lock = NSLock()
@@ -122,6 +123,16 @@ public final class JSONStreamEncoder: @unchecked Sendable {
   public var dateEncodingStrategy: DateEncodingStrategy {
     get { settings.dateEncodingStrategy }
     set { lock.withLock { _settings.dateEncodingStrategy = newValue } }
+  }
+  /// How deep values may nest: values other than numbers, strings and booleans, each encoded
+  /// inside the one before (an object or array in another, or a value a type encodes in its
+  /// place). A deeper value fails the encode with `EncodingError.invalidValue` rather than
+  /// exhausting the stack. 1,000 by default, as ``JSONParseLimits/maxDepth``: deeper text
+  /// would not read back with the default limits. Whatever this is, a class instance met again
+  /// inside itself (a reference cycle) fails the encode at once, naming its type.
+  public var maxDepth: Int {
+    get { settings.maxDepth }
+    set { lock.withLock { _settings.maxDepth = newValue } }
   }
   /// How `Data` is written; base64 by default.
   public var dataEncodingStrategy: DataEncodingStrategy {
