@@ -169,6 +169,25 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _writeValue { $0.out.append(value) }
   }
 
+  /// Writes a number in binary form (from a binary reader, or a tree read from one): the text
+  /// ``JSONBinaryNumber/withJSONNumber(_:)`` gives, written straight into the output. Throws
+  /// ``JSONWriterError`` where no value may go, or for a non-finite double unless
+  /// ``JSONWriteOptions/allowNonFiniteNumbers``.
+  @inlinable
+  public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    switch value {
+    case .int(let integer):
+      try _writeInteger(integer.magnitude, negative: integer < 0)
+    case .uint(let integer):
+      try _writeInteger(integer, negative: false)
+    case .decimal(let mantissa, let scale):
+      try writeDecimal(
+        mantissa.magnitude, fractionDigits: Int(scale), negative: mantissa < 0, pointZero: false)
+    case .double(let double):
+      try number(double)
+    }
+  }
+
   /// Writes `true` or `false`. Throws ``JSONWriterError`` where no value may go.
   @inlinable
   public mutating func bool(_ value: Bool) throws {
@@ -624,7 +643,8 @@ extension JSONWriter {
 
   /// A number written as `digits` with the last `fractionDigits` after the point (see
   /// `_Buffer.appendDecimal(_:fractionDigits:negative:pointZero:)`): a double's shortest
-  /// decimal, written without making its text.
+  /// decimal, or a binary decimal, written without making its text.
+  @usableFromInline
   package mutating func writeDecimal(
     _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool
   ) throws {

@@ -218,18 +218,18 @@ extension _Buffer where Element == UInt8 {
     }
   }
 
-  /// Appends `digits` as a decimal whose last `fractionDigits` (at most 16) follow the point
-  /// (`0.025` for 25 and 3), after a `-` when `negative`. With no fraction digits, `25.0`, or
-  /// `25` when `pointZero` is false.
+  /// Appends `digits` as a decimal whose last `fractionDigits` (at most 255, the binary
+  /// format's largest scale) follow the point (`0.025` for 25 and 3), after a `-` when
+  /// `negative`. With no fraction digits, `25.0`, or `25` when `pointZero` is false.
   @inlinable
   package mutating func appendDecimal(
     _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool
   ) {
-    precondition(fractionDigits >= 0 && fractionDigits <= 16)
-    // 20 digits hold UInt64.max; with the point, a "0" before it, a sign and 16 fraction
-    // digits (zeros written where `digits` has fewer), 40 bytes. Written from the end.
-    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
-      var position = 40
+    precondition(fractionDigits >= 0 && fractionDigits <= 255)
+    // 20 digits hold UInt64.max; with the point, a "0" before it, a sign and 255 fraction
+    // digits (zeros written where `digits` has fewer), 280 bytes. Written from the end.
+    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
+      var position = 280
       var rest = digits
       if fractionDigits == 0 && pointZero {
         position &-= 2

@@ -89,6 +89,9 @@ struct BufferTests {
     #expect(text(9_007_199_254_740_991, 16) == "0.9007199254740991")
     #expect(text(UInt64.max, 16, negative: true) == "-1844.6744073709551615")
     #expect(text(UInt64.max, 0, negative: true) == "-18446744073709551615.0")
+    #expect(text(7, 255, negative: true) == "-0." + String(repeating: "0", count: 254) + "7")
+    #expect(
+      text(UInt64.max, 255) == "0." + String(repeating: "0", count: 235) + "18446744073709551615")
   }
 
   @Test("the bytes read in place: none, and all of them after growth")
@@ -255,11 +258,11 @@ struct BufferElementTests {
     }
   }
 
-  @Test("more than 16 fraction digits, or fewer than none, trap")
+  @Test("more than 255 fraction digits, or fewer than none, trap")
   func fractionDigitsOutsideRangeTraps() async {
     await #expect(processExitsWith: .failure) {
       var buffer = _Buffer<UInt8>(capacity: 8)
-      buffer.appendDecimal(1, fractionDigits: 17, negative: false, pointZero: true)
+      buffer.appendDecimal(1, fractionDigits: 256, negative: false, pointZero: true)
     }
     await #expect(processExitsWith: .failure) {
       var buffer = _Buffer<UInt8>(capacity: 8)

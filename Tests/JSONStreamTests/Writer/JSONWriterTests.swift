@@ -483,4 +483,38 @@ struct JSONWriterTests {
     var empty = JSONWriter(wholeOutput: .compact)
     #expect(throws: JSONWriterError.self) { try empty.finish { $0.count } }
   }
+
+  @Test("binary numbers are written as the text withJSONNumber makes, without making it")
+  func binaryNumbers() throws {
+    var values: [JSONBinaryNumber] = [
+      .int(0), .int(-1), .int(.max), .int(.min), .uint(.max), .uint(1 << 63),
+      .decimal(mantissa: 0, scale: 1), .decimal(mantissa: 150, scale: 2),
+      .decimal(mantissa: -5, scale: 1), .decimal(mantissa: 1, scale: 3),
+      .decimal(mantissa: .max, scale: 18), .decimal(mantissa: -(.max), scale: 255),
+      .double(1.5), .double(0.1), .double(-0.0), .double(1e-9), .double(1e300), .double(100),
+      .double(0.30000000000000004),
+    ]
+    var generator = SplitMix(seed: 0xB17)
+    for _ in 0..<2_000 {
+      let mantissa = Int64(bitPattern: generator.next()) >> (generator.next() % 64)
+      values.append(.decimal(mantissa: mantissa, scale: UInt8(generator.next() % 255 + 1)))
+      values.append(.double(Double(bitPattern: generator.next())))
+    }
+    for value in values {
+      if case .double(let double) = value, !double.isFinite { continue }
+      var writer = JSONWriter()
+      try writer.binaryNumber(value)
+      try writer.finish()
+      let expected = value.withJSONNumber { $0.text }
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "\(value)")
+    }
+    var refusing = JSONWriter()
+    #expect(throws: JSONWriterError.self) { try refusing.binaryNumber(.double(.nan)) }
+    var options = JSONWriteOptions()
+    options.allowNonFiniteNumbers = true
+    var allowing = JSONWriter(options: options)
+    try allowing.binaryNumber(.double(-.infinity))
+    try allowing.finish()
+    #expect(String(decoding: allowing.bytes, as: UTF8.self) == "-Infinity")
+  }
 }
