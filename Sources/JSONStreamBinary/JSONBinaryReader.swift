@@ -206,16 +206,17 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     return table.string(Int(index), keyTableEntry: isKey ? Int(index) : -1)
   }
 
-  /// Enters `bytes` in `table`. Static, not a method: a method taking a table of `self`
-  /// inout would work on a copy of `self`, and copy the table's storage on every entry.
+  /// Enters `bytes` in `table`; returns whether they need no escaping in JSON. Static, not a
+  /// method: a method taking a table of `self` inout would work on a copy of `self`, and copy
+  /// the table's storage on every entry.
   @inlinable static func enter(
     _ bytes: _ScanInput, in table: inout _BinaryTable, at offset: Int,
     isKey: Bool
-  ) throws {
+  ) throws -> Bool {
     guard table.hasRoom(for: bytes.count) else {
       throw _binaryError(.tableFull(isKey: isKey), at: offset)
     }
-    table.append(bytes)
+    return table.append(bytes)
   }
 
   // MARK: Tokens, as the decoder hands them on
@@ -256,11 +257,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
-    if shared {
-      try Self.enter(bytes, in: &tables.inRun.strings, at: offset, isKey: false)
-    }
+    let needsNoEscaping =
+      shared ? try Self.enter(bytes, in: &tables.inRun.strings, at: offset, isKey: false) : false
     try beginValue()
-    try handler.string(bytes.wellFormedString())
+    try handler.string(bytes.wellFormedString(needsNoEscaping: needsNoEscaping))
     try endValue()
   }
 
@@ -276,8 +276,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
     try beginKey()
     if shared {
-      try Self.enter(bytes, in: &tables.inRun.keys, at: offset, isKey: true)
-      try handler.key(bytes.wellFormedString(keyTableEntry: tables.inRun.keys.count &- 1))
+      let needsNoEscaping = try Self.enter(bytes, in: &tables.inRun.keys, at: offset, isKey: true)
+      try handler.key(
+        bytes.wellFormedString(
+          keyTableEntry: tables.inRun.keys.count &- 1, needsNoEscaping: needsNoEscaping))
     } else {
       try handler.key(bytes.wellFormedString())
     }

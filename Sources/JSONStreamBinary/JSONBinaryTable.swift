@@ -21,6 +21,10 @@ struct _BinaryTable {
     starts.append(0)
     return starts
   }()
+  /// For the streaming reader, whether each entry needs no escaping in JSON (see
+  /// `_ScanInput.needsNoJSONEscaping`): found once, when the entry is made, so that a writer
+  /// of JSON does not look again at each reference. False where not found.
+  @usableFromInline var plain = _Buffer<Bool>(capacity: 64)
   /// Entry index + 1, or 0 for an empty slot; `count == capacity`, a power of two at least
   /// four times the entries (or 0 while unused: the reader never looks entries up by bytes).
   @usableFromInline var slots = _Buffer<Int32>(capacity: 1)
@@ -53,9 +57,10 @@ struct _BinaryTable {
   }
 
   /// Adds an entry without indexing it (the reader looks entries up by number only).
-  @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, plain: Bool = false) {
     unsafe storage.appendBytes(bytes)
     starts.append(storage.count)
+    self.plain.append(plain)
   }
 
   /// The entry equal to `bytes` that the slot of `hash` (their `Self.hash`) holds, if any.
@@ -90,7 +95,7 @@ struct _BinaryTable {
 
   @usableFromInline func copy() -> _BinaryTable {
     var copy = _BinaryTable()
-    for index in 0..<count { unsafe copy.append(entry(index)) }
+    for index in 0..<count { unsafe copy.append(entry(index), plain: plain[index]) }
     // An indexed table (the writer's) stays indexed.
     if slots.count > 0 { copy.rehash() }
     return copy
@@ -99,6 +104,7 @@ struct _BinaryTable {
   @usableFromInline func deallocate() {
     storage.deallocate()
     starts.deallocate()
+    plain.deallocate()
     slots.deallocate()
   }
 }

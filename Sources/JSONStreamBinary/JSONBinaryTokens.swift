@@ -414,11 +414,14 @@ enum _BinaryTokens {
 
 extension _BinaryTable {
   /// Adds `bytes` as the next entry without indexing it (the readers look entries up by
-  /// number only).
+  /// number only), with whether it needs no escaping in JSON; returns that.
   @inlinable @inline(__always)
-  mutating func append(_ bytes: _ScanInput) {
+  mutating func append(_ bytes: _ScanInput) -> Bool {
     storage.appendBytes(bytes)
     starts.append(storage.count)
+    let needsNoEscaping = bytes.needsNoJSONEscaping
+    plain.append(needsNoEscaping)
+    return needsNoEscaping
   }
 
   /// Entry `index`, which must exist, as a well-formed string; `keyTableEntry` as in
@@ -427,7 +430,8 @@ extension _BinaryTable {
   func string(_ index: Int, keyTableEntry: Int = -1) -> JSONString {
     // One unsigned compare: `index` is neither negative nor past the last entry.
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "no such entry")
-    return unsafe JSONString(_wellFormed: entry(index), keyTableEntry: keyTableEntry)
+    return unsafe JSONString(
+      _wellFormed: entry(index), keyTableEntry: keyTableEntry, needsNoEscaping: plain[index])
   }
 }
 

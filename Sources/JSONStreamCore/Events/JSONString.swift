@@ -69,12 +69,16 @@
   }
 
   /// Wraps a key known to be well-formed UTF-8 that is entry `keyTableEntry` (0 or more) of
-  /// its producer's key table.
+  /// its producer's key table (or a string, with -1), and known to need no escaping in JSON
+  /// when `needsNoEscaping`.
   @inlinable
-  package init(_wellFormed utf8: UnsafeBufferPointer<UInt8>, keyTableEntry: Int) {
+  package init(
+    _wellFormed utf8: UnsafeBufferPointer<UInt8>, keyTableEntry: Int,
+    needsNoEscaping: Bool = false
+  ) {
     unsafe self.utf8 = unsafe utf8
     self._isWellFormed = true
-    self._needsNoEscaping = false
+    self._needsNoEscaping = needsNoEscaping
     self._keyTableEntry = Int32(truncatingIfNeeded: keyTableEntry)
   }
 

@@ -81,6 +81,19 @@ struct BinaryFormatTests {
     }
   }
 
+  @Test("strings and keys that need escaping are escaped when read again by reference")
+  func escapedReferences() throws {
+    // Each key and string is shared the first time and a reference after; whether an entry
+    // needs escaping is found once, at its entry.
+    let record = #"{"a\"b":"x\\y","c\u0001":"\t","plain":"é/z","q":"\"","":""}"#
+    let text = "[" + Array(repeating: record, count: 3).joined(separator: ",") + "]"
+    let minified = try JSONValue(parsing: text).jsonString()
+    let bytes = try binary(text)
+    for chunk in [1, 5, 1 << 20] {
+      #expect(try json(bytes, chunk: chunk) == minified)
+    }
+  }
+
   @Test("repeated keys and short strings are written once, then referred to")
   func aliases() throws {
     let once = try binary(#"[{"name":"a long enough value"}]"#)
