@@ -201,21 +201,7 @@ extension _Buffer where Element == UInt8 {
   /// Appends the decimal digits of `magnitude`, after a `-` when `negative`.
   @inlinable
   package mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
-    // 20 digits hold UInt64.max; one more for the sign. Written from the end, then copied.
-    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
-      var position = 21
-      var rest = magnitude
-      repeat {
-        position &-= 1
-        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-        rest /= 10
-      } while rest != 0
-      if negative {
-        position &-= 1
-        unsafe buffer[position] = UInt8(ascii: "-")
-      }
-      unsafe append(UnsafeBufferPointer(rebasing: buffer[position...]))
-    }
+    appendDecimal(magnitude, fractionDigits: 0, negative: negative, pointZero: false)
   }
 
   /// Appends `digits` as a decimal whose last `fractionDigits` (at most 255, the binary
