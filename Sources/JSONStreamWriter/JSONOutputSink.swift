@@ -70,3 +70,25 @@ extension JSONOutputSink {
     }
   }
 }
+
+/// The in-memory writer's output read in place, for the Codable encoder (a kernel: the bytes are
+/// lent as a buffer pointer).
+extension JSONWriter where Sink == JSONByteSink {
+  /// A writer that keeps all its output in its own buffer, for ``finish(reading:)``: output
+  /// made whole in memory (the Codable encoder's) is then copied once, into its result.
+  package init(wholeOutput options: JSONWriteOptions) {
+    self.init(sink: JSONByteSink(), options: options, chunkSize: 1 << 62)
+  }
+
+  /// Checks that a complete document was written (see ``finish()``) and makes `body`'s
+  /// result from all the output, read where it is: what the sink has not had yet is not
+  /// copied into ``bytes`` first.
+  package mutating func finish<R>(reading body: (UnsafeRawBufferPointer) -> R) throws -> R {
+    try _checkComplete()
+    guard sink.bytes.isEmpty else {
+      try _flush()
+      return unsafe sink.bytes.withUnsafeBytes(body)
+    }
+    return unsafe _box.current.out.withUnsafeBytes(body)
+  }
+}

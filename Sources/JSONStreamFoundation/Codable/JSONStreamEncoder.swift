@@ -127,8 +127,8 @@ public final class JSONStreamEncoder: @unchecked Sendable {
   /// How deep values may nest: values other than numbers, strings and booleans, each encoded
   /// inside the one before (an object or array in another, or a value a type encodes in its
   /// place). A deeper value fails the encode with `EncodingError.invalidValue` rather than
-  /// exhausting the stack. 1,000 by default, as ``JSONParseLimits/maxDepth``: deeper text
-  /// would not read back with the default limits. Whatever this is, a class instance met again
+  /// exhausting the stack. 1,000 by default, as ``JSONStream/JSONParseLimits/maxDepth``: deeper
+  /// text would not read back with the default limits. Whatever this is, a class instance met again
   /// inside itself (a reference cycle) fails the encode at once, naming its type.
   public var maxDepth: Int {
     get { settings.maxDepth }
