@@ -255,13 +255,7 @@ public struct JSONWriter<Sink: JSONOutputSink>: JSONEventHandler {
     if !value.isFinite && !options.allowNonFiniteNumbers {
       throw _WriterState.nonFinite(value.description)
     }
-    if let decimal = _shortDecimal(value) {
-      return try writeDecimal(
-        decimal.digits, fractionDigits: decimal.fractionDigits, negative: value < 0,
-        pointZero: true)
-    }
-    var text = _nonFiniteAwareText(value)
-    try writeTrustedNumberText(&text)
+    try writeDouble(value, trimmingPointZero: false)
   }
 
   // MARK: Structure
@@ -621,6 +615,19 @@ extension JSONWriter {
       dropLast = 2
     }
     try _writeValue { $0.out.append(utf8Of: &text, dropLast: dropLast) }
+  }
+
+  /// A double's shortest text (`description`'s, non-finite values in their JSON5 spellings:
+  /// the caller checks the option), without a trailing `.0` when `trimmingPointZero`. The
+  /// common values' digits are written without making the text (see `_shortDecimal`).
+  package mutating func writeDouble(_ value: Double, trimmingPointZero: Bool) throws {
+    if let decimal = _shortDecimal(value) {
+      return try writeDecimal(
+        decimal.digits, fractionDigits: decimal.fractionDigits, negative: value < 0,
+        pointZero: !trimmingPointZero)
+    }
+    var text = _nonFiniteAwareText(value)
+    try writeTrustedNumberText(&text, trimmingPointZero: trimmingPointZero)
   }
 
   /// A number written as `digits` with the last `fractionDigits` after the point (see

@@ -137,11 +137,7 @@ struct _EncoderOutput {
   mutating func double(_ value: Double, fromFloat: Bool, description: () -> String) throws {
     if binary != nil { return try binary!.number(value) }
     if tree != nil { return tree!.double(description()) }
-    if !fromFloat, let decimal = _shortDecimal(value) {
-      return try json.writeDecimal(
-        decimal.digits, fractionDigits: decimal.fractionDigits, negative: value < 0,
-        pointZero: false)
-    }
+    if !fromFloat { return try json.writeDouble(value, trimmingPointZero: true) }
     var text = description()
     try json.writeTrustedNumberText(&text, trimmingPointZero: true)
   }
