@@ -150,43 +150,21 @@ public enum JSONBinaryNumber: Sendable, Equatable {
   /// on the stack.
   @inlinable
   func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    // 20 digits, a sign, and for a decimal up to 255 digits after the point and the point.
-    unsafe try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
-      var p = 280
-      var rest: UInt64
-      var pointAfter = -1
-      var negative = false
-      switch self {
-      case .int(let value):
-        rest = value.magnitude
-        negative = value < 0
-      case .uint(let value):
-        rest = value
-      case .decimal(let mantissa, let scale):
-        rest = mantissa.magnitude
-        negative = mantissa < 0
-        pointAfter = Int(scale)
-      case .double:
-        preconditionFailure("a double's text is its description")
-      }
-      // Digits from the last; the point after `pointAfter` of them, with zeros up to one
-      // digit before it.
-      var written = 0
-      repeat {
-        if written == pointAfter {
-          p &-= 1
-          unsafe buffer[p] = UInt8(ascii: ".")
-        }
-        p &-= 1
-        unsafe buffer[p] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-        rest /= 10
-        written &+= 1
-      } while rest != 0 || written <= pointAfter
-      if negative {
-        p &-= 1
-        unsafe buffer[p] = UInt8(ascii: "-")
-      }
-      return unsafe try body(UnsafeBufferPointer(rebasing: buffer[p..<280]))
+    let (digits, fractionDigits, negative): (UInt64, Int, Bool)
+    switch self {
+    case .int(let value): (digits, fractionDigits, negative) = (value.magnitude, 0, value < 0)
+    case .uint(let value): (digits, fractionDigits, negative) = (value, 0, false)
+    case .decimal(let mantissa, let scale):
+      (digits, fractionDigits, negative) = (mantissa.magnitude, Int(scale), mantissa < 0)
+    case .double: preconditionFailure("a double's text is its description")
+    }
+    return unsafe try withUnsafeTemporaryAllocation(
+      of: UInt8.self, capacity: _decimalTextCapacity
+    ) { buffer in
+      let start = unsafe _writeDecimalText(
+        digits, fractionDigits: fractionDigits, negative: negative, pointZero: false,
+        endingAt: buffer)
+      return unsafe try body(UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 }

@@ -211,36 +211,12 @@ extension _Buffer where Element == UInt8 {
   package mutating func appendDecimal(
     _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool
   ) {
-    precondition(fractionDigits >= 0 && fractionDigits <= 255)
-    // 20 digits hold UInt64.max; with the point, a "0" before it, a sign and 255 fraction
-    // digits (zeros written where `digits` has fewer), 280 bytes. Written from the end.
-    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 280) { buffer in
-      var position = 280
-      var rest = digits
-      if fractionDigits == 0 && pointZero {
-        position &-= 2
-        unsafe buffer[position] = UInt8(ascii: ".")
-        unsafe buffer[position &+ 1] = UInt8(ascii: "0")
-      }
-      for _ in 0..<fractionDigits {
-        position &-= 1
-        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-        rest /= 10
-      }
-      if fractionDigits > 0 {
-        position &-= 1
-        unsafe buffer[position] = UInt8(ascii: ".")
-      }
-      repeat {
-        position &-= 1
-        unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-        rest /= 10
-      } while rest != 0
-      if negative {
-        position &-= 1
-        unsafe buffer[position] = UInt8(ascii: "-")
-      }
-      unsafe append(UnsafeBufferPointer(rebasing: buffer[position...]))
+    unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _decimalTextCapacity) {
+      buffer in
+      let start = unsafe _writeDecimalText(
+        digits, fractionDigits: fractionDigits, negative: negative, pointZero: pointZero,
+        endingAt: buffer)
+      unsafe append(UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 
@@ -299,4 +275,49 @@ extension _Buffer where Element == UInt8 {
   /// The first free byte, to write reserved room directly.
   @inlinable @inline(__always)
   package var end: UnsafeMutablePointer<UInt8> { unsafe base + count }
+}
+
+/// The most bytes `_writeDecimalText` writes: 20 digits hold UInt64.max; with the point, a
+/// "0" before it, a sign and 255 fraction digits (zeros where the digits are fewer), 280. A
+/// constant the compiler sees, so that the buffer for it is made on the stack.
+@inlinable
+package var _decimalTextCapacity: Int { 280 }
+
+/// Writes `digits` as a decimal whose last `fractionDigits` (0…255) follow the point (`0.025`
+/// for 25 and 3), after a `-` when `negative`, with `.0` when there are no fraction digits and
+/// `pointZero`: backwards, ending at the end of `buffer` (`_decimalTextCapacity` bytes).
+/// Returns where the text starts.
+@inlinable
+package func _writeDecimalText(
+  _ digits: UInt64, fractionDigits: Int, negative: Bool, pointZero: Bool,
+  endingAt buffer: UnsafeMutableBufferPointer<UInt8>
+) -> Int {
+  precondition(fractionDigits >= 0 && fractionDigits <= 255)
+  precondition(buffer.count >= _decimalTextCapacity)
+  var position = buffer.count
+  var rest = digits
+  if fractionDigits == 0 && pointZero {
+    position &-= 2
+    unsafe buffer[position] = UInt8(ascii: ".")
+    unsafe buffer[position &+ 1] = UInt8(ascii: "0")
+  }
+  for _ in 0..<fractionDigits {
+    position &-= 1
+    unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+    rest /= 10
+  }
+  if fractionDigits > 0 {
+    position &-= 1
+    unsafe buffer[position] = UInt8(ascii: ".")
+  }
+  repeat {
+    position &-= 1
+    unsafe buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+    rest /= 10
+  } while rest != 0
+  if negative {
+    position &-= 1
+    unsafe buffer[position] = UInt8(ascii: "-")
+  }
+  return position
 }
