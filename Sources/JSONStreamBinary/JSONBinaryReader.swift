@@ -206,22 +206,24 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     return table.string(Int(index), keyTableEntry: isKey ? Int(index) : -1)
   }
 
-  /// Enters `bytes` in `table`; returns whether they need no escaping in JSON. Static, not a
+  /// Enters `bytes` in `table`, with whether they need no escaping in JSON. Static, not a
   /// method: a method taking a table of `self` inout would work on a copy of `self`, and copy
   /// the table's storage on every entry.
   @inlinable static func enter(
-    _ bytes: _ScanInput, in table: inout _BinaryTable, at offset: Int,
+    _ bytes: _ScanInput, needsNoEscaping: Bool, in table: inout _BinaryTable, at offset: Int,
     isKey: Bool
-  ) throws -> Bool {
+  ) throws {
     guard table.hasRoom(for: bytes.count) else {
       throw _binaryError(.tableFull(isKey: isKey), at: offset)
     }
-    return table.append(bytes)
+    table.append(bytes, needsNoEscaping: needsNoEscaping)
   }
 
   // MARK: Tokens, as the decoder hands them on
 
   @inlinable var maxStringLength: Int { options.limits.maxStringLength }
+  /// The handler may be a writer, which copies strings that need no escaping as they are.
+  @inlinable static var findsEscapes: Bool { true }
   @inlinable var maxNumberLength: Int { options.limits.maxNumberLength }
   @inlinable var allowNonFiniteNumbers: Bool { options.allowNonFiniteNumbers }
 
@@ -256,9 +258,12 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   @inlinable @inline(__always)
-  mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
-    let needsNoEscaping =
-      shared ? try Self.enter(bytes, in: &tables.inRun.strings, at: offset, isKey: false) : false
+  mutating func tokenString(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
+    if shared {
+      try Self.enter(
+        bytes, needsNoEscaping: needsNoEscaping, in: &tables.inRun.strings, at: offset,
+        isKey: false)
+    }
     try beginValue()
     try handler.string(bytes.wellFormedString(needsNoEscaping: needsNoEscaping))
     try endValue()
@@ -273,15 +278,16 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   @inlinable @inline(__always)
-  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
+  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
     try beginKey()
     if shared {
-      let needsNoEscaping = try Self.enter(bytes, in: &tables.inRun.keys, at: offset, isKey: true)
+      try Self.enter(
+        bytes, needsNoEscaping: needsNoEscaping, in: &tables.inRun.keys, at: offset, isKey: true)
       try handler.key(
         bytes.wellFormedString(
           keyTableEntry: tables.inRun.keys.count &- 1, needsNoEscaping: needsNoEscaping))
     } else {
-      try handler.key(bytes.wellFormedString())
+      try handler.key(bytes.wellFormedString(needsNoEscaping: needsNoEscaping))
     }
   }
 

@@ -22,7 +22,7 @@ struct _BinaryTable {
     return starts
   }()
   /// For the streaming reader, whether each entry needs no escaping in JSON (see
-  /// `_ScanInput.needsNoJSONEscaping`): found once, when the entry is made, so that a writer
+  /// `_checkUTF8ForJSON`): found once, when the entry is made, so that a writer
   /// of JSON does not look again at each reference. False where not found.
   @usableFromInline var plain = _Buffer<Bool>(capacity: 64)
   /// Entry index + 1, or 0 for an empty slot; `count == capacity`, a power of two at least

@@ -18,12 +18,17 @@ protocol _BinaryTokenSink {
   mutating func tokenNumber(_ number: JSONBinaryNumber) throws
   /// Number text (tag `08`) and its `JSONNumber` flags.
   mutating func tokenNumberText(_ bytes: _ScanInput, flags: UInt8) throws
-  /// A string's UTF-8; a shared one also enters the string table.
-  mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws
+  /// Whether the sink takes strings' and keys' `needsNoEscaping` (found with their UTF-8
+  /// check): a sink whose handler may write JSON does; one that builds a tree does not.
+  static var findsEscapes: Bool { get }
+  /// A string's UTF-8; a shared one also enters the string table. `needsNoEscaping` as in
+  /// `_checkUTF8ForJSON`, when `findsEscapes`, else false.
+  mutating func tokenString(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws
   /// A reference to entry `index` of the string table, not yet checked against it.
   mutating func tokenStringReference(_ index: UInt64) throws
-  /// A key's UTF-8; a shared one also enters the key table.
-  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws
+  /// A key's UTF-8; a shared one also enters the key table. `needsNoEscaping` as in
+  /// `tokenString`.
+  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws
   /// A reference to entry `index` of the key table, not yet checked against it.
   mutating func tokenKeyReference(_ index: UInt64) throws
   mutating func tokenStart(isObject: Bool) throws
@@ -164,13 +169,18 @@ extension _BinaryTokens {
       let (bytes, length) = unsafe try payload(
         p, available, limit: sink.maxStringLength, at: sink.offset)
       guard let bytes else { return (length, false) }
-      guard unsafe _isWellFormedUTF8(bytes._buffer) else {
-        throw _binaryError(.notUTF8, at: sink.offset)
-      }
+      let check =
+        Sink.findsEscapes && (tag == _BinaryTag.sharedString || tag == _BinaryTag.sharedKey)
+        ? unsafe _checkUTF8ForJSON(bytes._buffer)
+        : unsafe _isWellFormedUTF8(bytes._buffer) ? .wellFormed : .illFormed
+      guard check != .illFormed else { throw _binaryError(.notUTF8, at: sink.offset) }
+      let needsNoEscaping = check == .needsNoEscaping
       if tag <= _BinaryTag.sharedString {
-        try sink.tokenString(bytes, shared: tag == _BinaryTag.sharedString)
+        try sink.tokenString(
+          bytes, shared: tag == _BinaryTag.sharedString, needsNoEscaping: needsNoEscaping)
       } else {
-        try sink.tokenKey(bytes, shared: tag == _BinaryTag.sharedKey)
+        try sink.tokenKey(
+          bytes, shared: tag == _BinaryTag.sharedKey, needsNoEscaping: needsNoEscaping)
       }
       return (length, true)
     case _BinaryTag.stringRef, _BinaryTag.keyRef:
@@ -414,14 +424,12 @@ enum _BinaryTokens {
 
 extension _BinaryTable {
   /// Adds `bytes` as the next entry without indexing it (the readers look entries up by
-  /// number only), with whether it needs no escaping in JSON; returns that.
+  /// number only), with whether it needs no escaping in JSON.
   @inlinable @inline(__always)
-  mutating func append(_ bytes: _ScanInput) -> Bool {
+  mutating func append(_ bytes: _ScanInput, needsNoEscaping: Bool) {
     storage.appendBytes(bytes)
     starts.append(storage.count)
-    let needsNoEscaping = bytes.needsNoJSONEscaping
     plain.append(needsNoEscaping)
-    return needsNoEscaping
   }
 
   /// Entry `index`, which must exist, as a well-formed string; `keyTableEntry` as in
@@ -430,8 +438,11 @@ extension _BinaryTable {
   func string(_ index: Int, keyTableEntry: Int = -1) -> JSONString {
     // One unsigned compare: `index` is neither negative nor past the last entry.
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "no such entry")
+    // `plain` has an element per entry, so `index` needs no second check: this runs for
+    // every reference.
     return unsafe JSONString(
-      _wellFormed: entry(index), keyTableEntry: keyTableEntry, needsNoEscaping: plain[index])
+      _wellFormed: entry(index), keyTableEntry: keyTableEntry,
+      needsNoEscaping: plain.base[index])
   }
 }
 

@@ -125,6 +125,8 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   // Each checks and delivers what `JSONBinaryReader`'s does, case for case.
 
   var maxStringLength: Int { limits.maxStringLength }
+  /// A tree keeps no escaping flags.
+  static var findsEscapes: Bool { false }
   var maxNumberLength: Int { limits.maxNumberLength }
 
   @inline(__always)
@@ -156,7 +158,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   }
 
   @inline(__always)
-  mutating func tokenString(_ bytes: _ScanInput, shared: Bool) throws {
+  mutating func tokenString(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
     if shared {
       let payload = try enter(bytes, fingerprint: 0, isKey: false)
       try beginValue()
@@ -177,7 +179,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   }
 
   @inline(__always)
-  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool) throws {
+  mutating func tokenKey(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
     try beginKey()
     if shared {
       let fingerprint = _BuilderFrame.fingerprint(of: bytes)

@@ -180,20 +180,13 @@
 
   /// All the bytes as a string its producer found well-formed; `keyTableEntry` is its entry
   /// number in the producer's key table, or -1, and `needsNoEscaping` says what
-  /// ``needsNoJSONEscaping`` found (see `JSONString`).
+  /// `_checkUTF8ForJSON` found (see `JSONString`).
   @inlinable @inline(__always)
   package func wellFormedString(keyTableEntry: Int = -1, needsNoEscaping: Bool = false)
     -> JSONString
   {
     unsafe JSONString(
       _wellFormed: _buffer, keyTableEntry: keyTableEntry, needsNoEscaping: needsNoEscaping)
-  }
-
-  /// Whether the bytes, as a JSON string's content, need no escaping: no `"`, `\` or control
-  /// character (a writer then copies them as they are).
-  @inlinable
-  package var needsNoJSONEscaping: Bool {
-    unsafe _skipUnescapedBytes(base, base + count) == base + count
   }
 
   /// Appends bytes `start..<end` to `bytes`.

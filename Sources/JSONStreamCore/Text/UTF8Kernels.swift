@@ -148,28 +148,98 @@ package func _firstNonASCIIWord(_ start: UnsafePointer<UInt8>, _ end: UnsafePoin
 /// pass of word loads, the last one overlapping, without the byte loop for its tail.
 @usableFromInline
 package func _isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-  guard var p = bytes.baseAddress else { return true }
+  unsafe _checkUTF8(bytes, findingEscapes: false) != .illFormed
+}
+
+/// What `_checkUTF8` found in a string's bytes.
+@usableFromInline
+package enum _UTF8Check: UInt8 {
+  /// Not well-formed UTF-8.
+  case illFormed
+  /// Well-formed; as JSON string content, they hold a `"`, `\` or control character, or
+  /// that was not looked for.
+  case wellFormed
+  /// Well-formed, and as JSON string content they need no escaping (a writer copies them).
+  case needsNoEscaping
+}
+
+/// Whether `bytes` are well-formed UTF-8 (as `_isWellFormedUTF8`) and whether, as JSON string
+/// content, they need no escaping: one pass over the bytes for both, the escape test folded
+/// into the ASCII words the check loads anyway.
+@usableFromInline
+package func _checkUTF8ForJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> _UTF8Check {
+  unsafe _checkUTF8(bytes, findingEscapes: true)
+}
+
+/// A word whose byte high bits are set where an ASCII byte (each of `word`'s bytes must be
+/// below 0x80) needs no escaping in JSON: from 0x20, not `"`, not `\`. With bytes below 0x80
+/// each sum below stays within its byte (no carries), so every byte is exact; cheaper than
+/// `_escapeBytesMask`, which also allows bytes from 0x80.
+@inline(__always)
+func _plainASCIIBytesMask(_ word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let notQuote = (word ^ (ones &* UInt64(UInt8._quote))) &+ ones &* 0x7F
+  let notBackslash = (word ^ (ones &* UInt64(UInt8._backslash))) &+ ones &* 0x7F
+  let notControl = word &+ ones &* (0x80 - 0x20)
+  return notQuote & notBackslash & notControl
+}
+
+/// The two checks above; `findingEscapes` is a constant in each, so each gets its own loop.
+@inline(__always)
+func _checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, findingEscapes: Bool) -> _UTF8Check {
+  let found: _UTF8Check = findingEscapes ? .needsNoEscaping : .wellFormed
+  guard var p = bytes.baseAddress else { return found }
   let end = unsafe p + bytes.count
+  // High bits cleared where an ASCII byte needs escaping (see `_plainASCIIBytesMask`).
+  var plain: UInt64 = 0x8080_8080_8080_8080
+  @inline(__always) func verdict() -> _UTF8Check {
+    plain & 0x8080_8080_8080_8080 == 0x8080_8080_8080_8080 ? found : .wellFormed
+  }
   if bytes.count >= 8 {
     // Up to the first word with a non-ASCII byte; the checks below start there, not over
     // again from the first byte (long non-ASCII text went through its ASCII start twice).
-    guard let q = unsafe _firstNonASCIIWord(p, end) else { return true }
+    var q = unsafe p
+    while unsafe end - q > 8 {
+      let word = unsafe UnsafeRawPointer(q).loadUnaligned(as: UInt64.self).littleEndian
+      if word & 0x8080_8080_8080_8080 != 0 { break }
+      if findingEscapes { plain &= _plainASCIIBytesMask(word) }
+      unsafe q += 8
+    }
+    if unsafe end - q <= 8 {
+      let word = unsafe UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self).littleEndian
+      if word & 0x8080_8080_8080_8080 == 0 {
+        if findingEscapes { plain &= _plainASCIIBytesMask(word) }
+        return verdict()
+      }
+    }
     unsafe p = unsafe q
+  } else if bytes.count >= 4 {
+    // Four to seven bytes (most keys) as one word of two overlapping halves.
+    let first = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian
+    let last = unsafe UnsafeRawPointer(end - 4).loadUnaligned(as: UInt32.self).littleEndian
+    let word = UInt64(first) | UInt64(last) &<< 32
+    if word & 0x8080_8080_8080_8080 == 0 {
+      if findingEscapes { plain &= _plainASCIIBytesMask(word) }
+      return verdict()
+    }
   }
   while unsafe p < end {
-    if unsafe end - p >= 8
-      && UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+    if unsafe end - p >= 8,
+      case let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian,
+      word & 0x8080_8080_8080_8080 == 0
     {
+      if findingEscapes { plain &= _plainASCIIBytesMask(word) }
       unsafe p += 8
-    } else if unsafe p.pointee < 0x80 {
+    } else if case let c = unsafe p.pointee, c < 0x80 {
+      if findingEscapes { plain &= _plainASCIIBytesMask(UInt64(c) &* 0x0101_0101_0101_0101) }
       unsafe p += 1
     } else {
       let run = unsafe _skipWellFormedCharacters(p, end)
-      if unsafe run.end == p { return false }
+      if unsafe run.end == p { return .illFormed }
       unsafe p = unsafe run.end
     }
   }
-  return true
+  return verdict()
 }
 
 /// The length (2…4) of the well-formed UTF-8 character at `p` when it lies entirely before

@@ -113,20 +113,21 @@ struct BinaryKernelTests {
 /// entry, the last one, and views that end where the entry does.
 @Suite("Binary tables, read by number")
 struct BinaryTableTests {
-  @Test("appended entries come back by number, as strings of exactly their bytes")
+  @Test("appended entries come back by number, as strings of exactly their bytes and flag")
   func entries() {
     var table = _BinaryTable()
     defer { table.deallocate() }
     let words = ["", "a", "é😀", String(repeating: "k", count: 70)]
-    for word in words {
+    for (index, word) in words.enumerated() {
       withScanInput(Array(word.utf8) + [0]) { input in
-        table.append(input.slice(0, input.count - 1))
+        table.append(input.slice(0, input.count - 1), needsNoEscaping: index % 2 == 0)
       }
     }
     #expect(table.count == words.count)
     for (index, word) in words.enumerated() {
       #expect(table.string(index).string == word)
       #expect(table.string(index, keyTableEntry: index).string == word)
+      #expect(table.string(index)._needsNoEscaping == (index % 2 == 0))
     }
   }
 }

@@ -173,20 +173,4 @@ struct ScanInputTests {
       #expect(input.firstIndex(of: 0x7A, from: 0) == nil)
     }
   }
-
-  @Test("needing no JSON escaping: a quote, a backslash or a control byte anywhere says no")
-  func needsNoEscaping() {
-    for count in 1...17 {
-      let plain = Array(repeating: UInt8(ascii: "a"), count: count)
-      #expect(withScanInput(plain) { $0.needsNoJSONEscaping })
-      #expect(withScanInput(Array("é/😀".utf8)) { $0.needsNoJSONEscaping })
-      for position in 0..<count {
-        for special: UInt8 in [0x22, 0x5C, 0x00, 0x1F, 0x0A] {
-          var bytes = plain
-          bytes[position] = special
-          #expect(!withScanInput(bytes) { $0.needsNoJSONEscaping }, "\(special) at \(position)")
-        }
-      }
-    }
-  }
 }

@@ -265,6 +265,46 @@ struct KernelTests {
     }
   }
 
+  @Test("_checkUTF8ForJSON: a quote, backslash or control byte anywhere needs escaping")
+  func checkForJSON() {
+    func check(_ bytes: [UInt8]) -> _UTF8Check { bytes.withUnsafeBufferPointer(_checkUTF8ForJSON) }
+    // Every length from 1 to 17 (the byte loop, one word, a word and the overlapping last),
+    // ASCII and with non-ASCII characters before the special byte, and each special byte at
+    // every position.
+    for count in 1...17 {
+      for prefix in [[], Array("é".utf8), Array("😀€".utf8)] {
+        let plain = prefix + Array(repeating: UInt8(ascii: "a"), count: count)
+        #expect(check(plain) == .needsNoEscaping, "\(plain)")
+        for position in prefix.count..<plain.count {
+          for special: UInt8 in [0x22, 0x5C, 0x00, 0x1F, 0x0A] {
+            var bytes = plain
+            bytes[position] = special
+            #expect(check(bytes) == .wellFormed, "\(special) at \(position) of \(bytes)")
+          }
+          var broken = plain
+          broken[position] = 0xFF
+          #expect(check(broken) == .illFormed, "0xFF at \(position)")
+        }
+      }
+    }
+    #expect(check([]) == .needsNoEscaping)
+    #expect(check(Array("/ é 😀 DEL\u{7F}".utf8)) == .needsNoEscaping)
+    // Random bytes: the standard library's verdict on UTF-8, and a byte-by-byte escape test.
+    var random = SplitMix(seed: 11)
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int(random.next() % 20)).map { _ in
+        UInt8(
+          truncatingIfNeeded: random.next() % 4 == 0
+            ? random.next() : random.next() % 0x60 + 0x1C)
+      }
+      let expected: _UTF8Check =
+        String(validating: bytes, as: UTF8.self) == nil
+        ? .illFormed
+        : bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } ? .wellFormed : .needsNoEscaping
+      #expect(check(bytes) == expected, "\(bytes)")
+    }
+  }
+
   @Test("_isWellFormedUTF8 accepts exactly the well-formed sequences")
   func wellFormed() {
     let good: [[UInt8]] = [
