@@ -56,7 +56,8 @@ if let operation = option("--profile") {
   // OPERATION is tokenize, tokenize4k, doubles, tree, foundation, jsonserialization, write
   // (value.jsonBytes(), the one-pass JSON writer), binarybytes (value.binaryBytes(), the
   // one-pass binary writer), binarytree (JSONBinaryReader into a tree), binaryvalue
-  // (JSONValue(binary:)), binarywrite or eventwrite (a tree's events into JSONBinaryWriter or
+  // (JSONValue(binary:)), binarytojson (JSONBinaryReader into JSONWriter: the work of
+  // `jsonstream convert --to json`), binarywrite or eventwrite (a tree's events into JSONBinaryWriter or
   // JSONWriter), transcode (JSONParser into JSONBinaryWriter), chainwrite / directwrite (JSON
   // text through a select filter, or not, into JSONWriter), chaintree (binarytree through a
   // path tracker), chainbinarywrite (binarywrite through a transform),
@@ -118,7 +119,7 @@ if let operation = option("--profile") {
   }
   // For binarytree: the input in the binary format.
   var binaryOfInput: [UInt8] = []
-  if operation == "binarytree" || operation == "binaryvalue" || operation == "chaintree" {
+  if ["binarytree", "binaryvalue", "binarytojson", "chaintree"].contains(operation) {
     var writer = JSONBinaryWriter()
     try value.replay(into: &writer)
     try writer.finish()
@@ -131,6 +132,12 @@ if let operation = option("--profile") {
       blackHole(try JSONBinaryReader.tree(binaryOfInput))
     case "binaryvalue":
       blackHole(try JSONValue(binary: binaryOfInput))
+    case "binarytojson":
+      var reader = JSONBinaryReader(handler: JSONWriter())
+      try reader.feed(binaryOfInput)
+      try reader.finish()
+      try reader.handler.finish()
+      blackHole(reader.handler.bytes)
     case "binarywrite":
       var writer = JSONBinaryWriter()
       try value.replay(into: &writer)
