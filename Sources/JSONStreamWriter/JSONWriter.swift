@@ -393,9 +393,11 @@ struct _WriterState: _ManualState {
     return endValue()
   }
 
-  /// The innermost container, which must be an object waiting for a key.
+  /// The innermost container, which must be an object waiting for a key. `mutating`, though
+  /// it changes nothing: called from a mutating method, a non-mutating one worked on a copy
+  /// of the whole state, made for every key.
   @inlinable @inline(__always)
-  func placeForKey() throws -> (depth: Int, top: UInt8) {
+  mutating func placeForKey() throws -> (depth: Int, top: UInt8) {
     let depth = stack.count
     guard depth > 0, case let top = stack[depth &- 1], top & Self.isObject != 0,
       top & Self.awaitingValue == 0
