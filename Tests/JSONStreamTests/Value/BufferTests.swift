@@ -1,3 +1,4 @@
+import JSONStreamTestSupport
 import Testing
 
 @testable import JSONStreamCore
@@ -63,6 +64,28 @@ struct BufferTests {
     #expect(
       bytes { $0.appendDecimal(Int64.min.magnitude, negative: true) }
         == Array(String(Int64.min).utf8))
+  }
+
+  @Test("decimals against their text built digit by digit, at every number of digits")
+  func decimalsAgainstText() {
+    // Every length of digits (odd and even, for the two-at-a-time writing) with every number
+    // of fraction digits up to 21 (beyond the digits too: zeros after the point).
+    var random = SplitMix(seed: 5)
+    for _ in 0..<3_000 {
+      let digits = random.next() >> (random.next() % 64)
+      let fraction = Int(random.next() % 22)
+      let negative = random.next() % 2 == 0
+      var text = String(digits)
+      if fraction > 0 {
+        text = String(repeating: "0", count: max(0, fraction + 1 - text.count)) + text
+        text.insert(".", at: text.index(text.endIndex, offsetBy: -fraction))
+      }
+      let expected = (negative ? "-" : "") + text
+      #expect(
+        bytes {
+          $0.appendDecimal(digits, fractionDigits: fraction, negative: negative, pointZero: false)
+        } == Array(expected.utf8), "\(digits) \(fraction)")
+    }
   }
 
   @Test("decimals with a point: fraction digits padded with zeros, a point zero or none")
