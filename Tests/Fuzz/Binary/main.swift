@@ -18,7 +18,9 @@
 //   with the same error at the same offset;
 // - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
 //   written as binary again it reads back to an equal value, and writing it in one pass
-//   (`binaryBytes()`) gives the bytes its events give.
+//   (`binaryBytes()`) gives the bytes its events give;
+// - streamed from the binary straight into a JSONWriter (in chunks), a single value's JSON
+//   parses back to the value (the writer copies strings the reader found need no escaping).
 
 @testable import JSONStream
 @testable import JSONStreamBinary
@@ -54,6 +56,7 @@ public func fuzzBinaryTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     fatalError("whole and chunked reads disagree on failing: \(whole) vs \(chunked)")
   }
   guard case .success(let values) = whole, !options.allowNonFiniteNumbers else { return 0 }
+  if values.count == 1 { checkStreamedJSON(input, options, chunk: chunk, values[0]) }
   for value in values {
     guard let text = try? value.jsonBytes() else { fatalError("a value read does not write") }
     guard let back = try? JSONValue(parsing: text) else {
@@ -103,6 +106,23 @@ private func checkWholeTreeReader(
   default:
     fatalError("JSONValue(binary:) and the reader disagree on failing: \(streamed) vs \(direct)")
   }
+}
+
+/// Streams `input`, which reads as `value`, into a JSONWriter: its text must parse back to it.
+private func checkStreamedJSON(
+  _ input: UnsafeBufferPointer<UInt8>, _ options: JSONParseOptions, chunk: Int,
+  _ value: JSONValue
+) {
+  var reader = JSONBinaryReader(handler: JSONWriter(), options: options)
+  guard (try? fuzzFeed(input, chunk: chunk) { _ = try reader.feed($0) }) != nil,
+    (try? reader.finish()) != nil, (try? reader.handler.finish()) != nil
+  else {
+    fatalError("binary that reads into a tree does not stream into a writer")
+  }
+  guard let back = try? JSONValue(parsing: reader.handler.bytes) else {
+    fatalError("JSON streamed from binary does not parse")
+  }
+  fuzzCheck(back == value, "JSON streamed from binary reads back different")
 }
 
 /// Reads `input` into values, whole or in chunks each copied into its own allocation.
