@@ -66,7 +66,8 @@ if let operation = option("--profile") {
   // shipmentlines / shipments (the Codable suite's records as NDJSON or one array, decoded),
   // encodeshipments / decodeshipments (the records, encoded or decoded with the default
   // strategies),
-  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, or encode
+  // decode (JSONStreamDecoder) or jsondecoder (Foundation's) into FILE's model, decodebinary
+  // (JSONStreamDecoder from the model's binary, encoded once beforehand), or encode
   // (JSONStreamEncoder), encodebinary (its binary format), encodevalue (a JSONValue, no text),
   // encodeparse (its text, parsed into a JSONValue) or jsonencoder (Foundation's) of that
   // model, decoded once beforehand;
@@ -77,7 +78,9 @@ if let operation = option("--profile") {
   let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
   let model = corpusModel(forFile: arguments[0])
-  let encodes = ["encode", "encodebinary", "encodevalue", "encodeparse", "jsonencoder"]
+  let encodes = [
+    "encode", "encodebinary", "encodevalue", "encodeparse", "jsonencoder", "decodebinary",
+  ]
   let usesModel = (["decode", "jsondecoder"] + encodes).contains(operation)
   if usesModel, model == nil {
     FileHandle.standardError.write(
@@ -86,6 +89,9 @@ if let operation = option("--profile") {
   }
   let modelValue: (any CorpusDocument)? =
     encodes.contains(operation) ? try JSONDecoder().decode(model!, from: data) : nil
+  // For decodebinary: the model in the binary format.
+  let modelBinary =
+    operation == "decodebinary" ? try JSONStreamEncoder().encodeBinary(modelValue!) : Data()
   // For ndjson: twitter.json's statuses, one per line.
   var lines: [UInt8] = []
   // For shipmentlines / shipments: the Codable suite's records, as NDJSON lines or one array,
@@ -192,6 +198,7 @@ if let operation = option("--profile") {
       blackHole(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
     case "decode": blackHole(try JSONStreamDecoder().decode(model!, from: bytes))
     case "jsondecoder": blackHole(try JSONDecoder().decode(model!, from: data))
+    case "decodebinary": blackHole(try JSONStreamDecoder().decode(model!, fromBinary: modelBinary))
     case "encode": blackHole(try JSONStreamEncoder().encode(modelValue!))
     case "encodebinary": blackHole(try JSONStreamEncoder().encodeBinary(modelValue!))
     case "encodevalue": blackHole(try JSONStreamEncoder().encodeToValue(modelValue!))
