@@ -290,11 +290,11 @@ extension JSONStreamDecoder.Settings {
     {
       throw JSONStreamDecoder.notJSON(error)
     }
-    var reader = JSONBinaryReader(
-      handler: JSONTreeBuilder(duplicateKeyPolicy: .firstWins), options: parseOptions)
+    // The whole-input reader: it copies shared keys and strings into the tree once, where a
+    // streaming reader feeding a tree builder copies them twice.
+    let value: JSONValue
     do {
-      try reader.feed(bytes)
-      try reader.finish()
+      value = try JSONValue(binary: bytes, options: parseOptions, duplicateKeys: .firstWins)
     } catch let error as JSONParseError {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
@@ -306,7 +306,7 @@ extension JSONStreamDecoder.Settings {
     var native = self
     native.readsBinaryDates = true
     native.dataDecodingStrategy = .base64
-    return try native.decode(type, from: reader.handler.value!)
+    return try native.decode(type, from: value)
   }
 
   /// ``JSONStreamDecoder/decode(_:from:)-(_,JSONValue)`` with these settings.
