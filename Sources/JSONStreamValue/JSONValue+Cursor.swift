@@ -75,6 +75,16 @@ package struct JSONNodeCursor {
     return withNumber { $0.int64 } ?? nil
   }
 
+  /// A number the binary reader kept as a double (a float32, float64 or date token), as it
+  /// is; nil for other numbers and kinds. The text `withNumber` gives it reads back as this
+  /// same double, but costs a conversion each way.
+  @inlinable
+  package var binaryDouble: Double? {
+    let node = address.node
+    guard node.head == _JSONNode.binaryNumber | 3 << 8 else { return nil }
+    return Double(bitPattern: node.payload)
+  }
+
   /// The elements of an array or members of an object; 0 for other kinds.
   @inlinable
   package var count: Int {

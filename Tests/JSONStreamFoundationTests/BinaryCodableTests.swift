@@ -101,6 +101,32 @@ struct BinaryCodableTests {
     }
   }
 
+  @Test("binary doubles decode as each floating-point type as their JSON text does")
+  func floatingPoint() throws {
+    let doubles = [0.1, -0.0, 3.5, 1e-7, 123_456.789, Double.greatestFiniteMagnitude, 5e-324]
+    let binary = try JSONStreamEncoder().encodeBinary(doubles)
+    let decoder = JSONStreamDecoder()
+    let back = try decoder.decode([Double].self, fromBinary: binary)
+    #expect(back.map(\.bitPattern) == doubles.map(\.bitPattern))
+    // Within Float's range: the same Float as from the text. Beyond it, or too small to be
+    // anything but zero: the same error, naming the number.
+    let inRange = Array(doubles[0..<5])
+    #expect(
+      try decoder.decode([Float].self, fromBinary: JSONStreamEncoder().encodeBinary(inRange))
+        == decoder.decode([Float].self, from: JSONStreamEncoder().encode(inRange)))
+    for outside in [1e300, -1e300, 5e-324, -1e-300] {
+      let error = try #require(throws: DecodingError.self) {
+        try decoder.decode([Float].self, fromBinary: JSONStreamEncoder().encodeBinary([outside]))
+      }
+      guard case .dataCorrupted(let context) = error else {
+        Issue.record("\(outside): \(error)")
+        continue
+      }
+      #expect(context.debugDescription.contains("does not fit in Float"), "\(context)")
+      #expect(context.debugDescription.contains("<\(outside)>"), "\(context)")
+    }
+  }
+
   /// JSON text in the binary format, as `jsonstream convert --to binary` makes it: its dates
   /// are whatever the text held, strings or numbers.
   static func binary(fromJSON text: String) throws -> [UInt8] {

@@ -317,6 +317,13 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   func floatingPoint<T: BinaryFloatingPoint>(
     _ type: T.Type, _ value: JSONNodeCursor, _ key: @autoclosure () -> (any CodingKey)?
   ) throws -> T {
+    // A double from the binary format, as it is, when it fits; one that does not takes the
+    // text path below, for its error.
+    if let double = value.binaryDouble, case let result = T(double),
+      result.isFinite == double.isFinite && (result != 0 || double == 0)
+    {
+      return result
+    }
     // The nearest value, and the text of a finite number beyond the type's range.
     if let (result, outOfRange) = value.withNumber({ number -> (T, String?) in
       let result = T(number.double)
