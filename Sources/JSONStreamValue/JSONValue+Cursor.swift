@@ -81,8 +81,10 @@ package struct JSONNodeCursor {
   @inlinable
   package var binaryDouble: Double? {
     let node = address.node
-    guard node.head == _JSONNode.binaryNumber | 3 << 8 else { return nil }
-    return Double(bitPattern: node.payload)
+    guard _JSONNode.kind(node.head) == _JSONNode.binaryNumber,
+      case .double(let value) = _JSONNode.binaryNumber(node)
+    else { return nil }
+    return value
   }
 
   /// The elements of an array or members of an object; 0 for other kinds.
