@@ -124,21 +124,26 @@ package func _isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 
 /// Where the ASCII at the start of `start..<end` (eight bytes or more) ends, eight bytes at a
 /// time: nil when every byte is ASCII (the last eight overlapping the ones before), else the
-/// start of the first word that holds a byte over 0x7F.
+/// start of the first word that holds a byte over 0x7F. `eachASCIIWord` sees every all-ASCII
+/// word loaded, the overlapping last one included (`_checkUTF8` looks for escapes in them).
 @inlinable @inline(__always)
-package func _firstNonASCIIWord(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
-  -> UnsafePointer<UInt8>?
-{
+package func _firstNonASCIIWord(
+  _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
+  eachASCIIWord: (UInt64) -> Void = { _ in }
+) -> UnsafePointer<UInt8>? {
   var q = unsafe start
-  while unsafe end - q > 8
-    && UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-  {
+  while unsafe end - q > 8 {
+    let word = unsafe UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)
+    if word & 0x8080_8080_8080_8080 != 0 { break }
+    eachASCIIWord(word)
     unsafe q += 8
   }
-  if unsafe end - q <= 8
-    && UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-  {
-    return nil
+  if unsafe end - q <= 8 {
+    let word = unsafe UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self)
+    if word & 0x8080_8080_8080_8080 == 0 {
+      eachASCIIWord(word)
+      return nil
+    }
   }
   return unsafe q
 }
@@ -198,20 +203,11 @@ func _checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, findingEscapes: Bool) -> _U
   if bytes.count >= 8 {
     // Up to the first word with a non-ASCII byte; the checks below start there, not over
     // again from the first byte (long non-ASCII text went through its ASCII start twice).
-    var q = unsafe p
-    while unsafe end - q > 8 {
-      let word = unsafe UnsafeRawPointer(q).loadUnaligned(as: UInt64.self).littleEndian
-      if word & 0x8080_8080_8080_8080 != 0 { break }
-      if findingEscapes { plain &= _plainASCIIBytesMask(word) }
-      unsafe q += 8
-    }
-    if unsafe end - q <= 8 {
-      let word = unsafe UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self).littleEndian
-      if word & 0x8080_8080_8080_8080 == 0 {
-        if findingEscapes { plain &= _plainASCIIBytesMask(word) }
-        return verdict()
-      }
-    }
+    // (The escape test looks at every byte alike, so the words' byte order does not matter.)
+    guard
+      let q = unsafe _firstNonASCIIWord(
+        p, end, eachASCIIWord: { if findingEscapes { plain &= _plainASCIIBytesMask($0) } })
+    else { return verdict() }
     unsafe p = unsafe q
   } else if bytes.count >= 4 {
     // Four to seven bytes (most keys) as one word of two overlapping halves.
