@@ -56,11 +56,13 @@ struct _BinaryTable {
       start: storage.base + starts[index], count: starts[index &+ 1] &- starts[index])
   }
 
-  /// Adds an entry without indexing it (the reader looks entries up by number only).
-  @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, plain: Bool = false) {
+  /// Adds an entry without indexing it (the readers look entries up by number only), with
+  /// whether it needs no escaping in JSON (false where not found: the writer's entries).
+  @inlinable @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, needsNoEscaping: Bool = false) {
     unsafe storage.appendBytes(bytes)
     starts.append(storage.count)
-    self.plain.append(plain)
+    plain.append(needsNoEscaping)
   }
 
   /// The entry equal to `bytes` that the slot of `hash` (their `Self.hash`) holds, if any.
@@ -95,7 +97,7 @@ struct _BinaryTable {
 
   @usableFromInline func copy() -> _BinaryTable {
     var copy = _BinaryTable()
-    for index in 0..<count { unsafe copy.append(entry(index), plain: plain[index]) }
+    for index in 0..<count { unsafe copy.append(entry(index), needsNoEscaping: plain[index]) }
     // An indexed table (the writer's) stays indexed.
     if slots.count > 0 { copy.rehash() }
     return copy

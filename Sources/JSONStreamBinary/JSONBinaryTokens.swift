@@ -423,13 +423,10 @@ enum _BinaryTokens {
 }
 
 extension _BinaryTable {
-  /// Adds `bytes` as the next entry without indexing it (the readers look entries up by
-  /// number only), with whether it needs no escaping in JSON.
+  /// `append(_:needsNoEscaping:)` for the bytes a reader reads.
   @inlinable @inline(__always)
   mutating func append(_ bytes: _ScanInput, needsNoEscaping: Bool) {
-    storage.appendBytes(bytes)
-    starts.append(storage.count)
-    plain.append(needsNoEscaping)
+    unsafe append(bytes._buffer, needsNoEscaping: needsNoEscaping)
   }
 
   /// Entry `index`, which must exist, as a well-formed string; `keyTableEntry` as in

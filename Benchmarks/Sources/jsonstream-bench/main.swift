@@ -78,17 +78,18 @@ if let operation = option("--profile") {
   let data = Data(bytes)
   let value = try JSONValue(parsing: bytes)
   let model = corpusModel(forFile: arguments[0])
-  let encodes = [
+  // The operations that start from a decoded model value (decodebinary encodes it first).
+  let startsFromModelValue = [
     "encode", "encodebinary", "encodevalue", "encodeparse", "jsonencoder", "decodebinary",
   ]
-  let usesModel = (["decode", "jsondecoder"] + encodes).contains(operation)
+  let usesModel = (["decode", "jsondecoder"] + startsFromModelValue).contains(operation)
   if usesModel, model == nil {
     FileHandle.standardError.write(
       Data("--profile \(operation): no model for \(arguments[0]); pass a corpus file\n".utf8))
     exit(2)
   }
   let modelValue: (any CorpusDocument)? =
-    encodes.contains(operation) ? try JSONDecoder().decode(model!, from: data) : nil
+    startsFromModelValue.contains(operation) ? try JSONDecoder().decode(model!, from: data) : nil
   // For decodebinary: the model in the binary format.
   let modelBinary =
     operation == "decodebinary" ? try JSONStreamEncoder().encodeBinary(modelValue!) : Data()
