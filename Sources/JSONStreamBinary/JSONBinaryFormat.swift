@@ -14,8 +14,9 @@ public enum JSONBinaryFormat {
   /// (a newer minor only adds tags, refused one by one if met); another major version is
   /// refused at the header.
   public static let majorVersion: UInt8 = 1
-  /// 1 added the fixed-width integer and decimal (tags `09`, `0A`).
-  public static let minorVersion: UInt8 = 2
+  /// 1 added the fixed-width integer and decimal (tags `09`, `0A`), 2 the four-byte integer
+  /// (`0B`), 3 maps and ordered sets (`33`, `34`).
+  public static let minorVersion: UInt8 = 3
   /// Entries a key or string table may hold. Writer and reader agree on it: the writer adds
   /// no entry to a full table, so a reader never needs more.
   public static let maxTableEntries = 65_536
@@ -82,6 +83,12 @@ enum _BinaryTag {
   @usableFromInline static let data: UInt8 = 0x30
   @usableFromInline static let date: UInt8 = 0x31
   @usableFromInline static let startSet: UInt8 = 0x32
+  /// A map (since 1.3): its keys, of any type, and values alternately, then `endArray`. Read as
+  /// JSON, an array of them in that order: what Codable writes for a dictionary whose keys
+  /// are neither strings nor integers.
+  @usableFromInline static let startMap: UInt8 = 0x33
+  /// An ordered set (since 1.3): its elements, then `endArray`.
+  @usableFromInline static let startOrderedSet: UInt8 = 0x34
 }
 
 /// LEB128: seven bits per byte, low first, the high bit set on all but the last byte.

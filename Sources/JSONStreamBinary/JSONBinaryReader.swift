@@ -39,6 +39,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// Whether the innermost open container is an object.
   @inlinable var inObject: Bool { containers.innermostIsObject }
   @usableFromInline var awaitingValue = false
+  /// The open maps (see `_OpenMaps`).
+  @usableFromInline var maps = _OpenMaps()
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
   /// The error every call throws once the reader has failed.
@@ -308,9 +310,16 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     if isObject { try handler.startObject() } else { try handler.startArray() }
   }
 
+  @inlinable
+  mutating func tokenStartMap() throws {
+    try tokenStart(isObject: false)
+    maps.open(at: depth)
+  }
+
   @inlinable @inline(__always)
   mutating func tokenEndArray() throws {
     guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+    guard maps.mayEnd(at: depth) else { throw _binaryError(.mapEndAfterKey, at: offset) }
     close()
     try handler.endArray()
     try endValue()
@@ -346,6 +355,8 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
     } else if inObject {
       guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
       awaitingValue = false
+    } else {
+      maps.element(in: depth)
     }
   }
 
@@ -429,6 +440,7 @@ enum _BinaryFailure {
   case nonFinite(Double)
   case depth(Int)
   case misplacedArrayEnd
+  case mapEndAfterKey
   case misplacedObjectEnd(afterKey: Bool)
   case misplacedKey
   case valueForKey
@@ -454,6 +466,8 @@ func _binaryError(_ failure: _BinaryFailure, at offset: Int) -> JSONParseError {
   case .nonFinite(let value): (kind, message) = (.invalidNumber, "\(value) is not a JSON number")
   case .depth(let limit): (kind, message) = (.limitExceeded(.depth), "nesting deeper than \(limit)")
   case .misplacedArrayEnd: (kind, message) = (.invalidBinary, "an array end where no array is open")
+  case .mapEndAfterKey:
+    (kind, message) = (.invalidBinary, "a map end after a key, before its value")
   case .misplacedObjectEnd(let afterKey):
     kind = .invalidBinary
     message =

@@ -32,6 +32,8 @@ protocol _BinaryTokenSink {
   /// A reference to entry `index` of the key table, not yet checked against it.
   mutating func tokenKeyReference(_ index: UInt64) throws
   mutating func tokenStart(isObject: Bool) throws
+  /// The start of a map: read as an array whose elements must come in pairs (`_OpenMaps`).
+  mutating func tokenStartMap() throws
   mutating func tokenEndArray() throws
   mutating func tokenEndObject() throws
   /// Bytes, read as JSON as their base64 text.
@@ -194,8 +196,12 @@ extension _BinaryTokens {
         try sink.tokenStringReference(index)
       }
       return (1 &+ size, true)
-    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject:
+    case _BinaryTag.startArray, _BinaryTag.startSet, _BinaryTag.startObject,
+      _BinaryTag.startOrderedSet:
       try sink.tokenStart(isObject: tag == _BinaryTag.startObject)
+      return (1, true)
+    case _BinaryTag.startMap:
+      try sink.tokenStartMap()
       return (1, true)
     case _BinaryTag.endArray:
       try sink.tokenEndArray()

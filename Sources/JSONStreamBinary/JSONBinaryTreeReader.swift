@@ -75,6 +75,8 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   var stringBytes = 0
   /// After a key, before its value.
   var awaitingValue = false
+  /// The open maps (see `_OpenMaps`).
+  var maps = _OpenMaps()
   var valueCount = 0
   /// The offset of the token being read.
   var offset = 0
@@ -212,10 +214,18 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     state.open(isObject: isObject)
   }
 
+  mutating func tokenStartMap() throws {
+    try tokenStart(isObject: false)
+    maps.open(at: state.frames.count)
+  }
+
   @inline(__always)
   mutating func tokenEndArray() throws {
     guard state.frames.count > 0 && !inObject else {
       throw _binaryError(.misplacedArrayEnd, at: offset)
+    }
+    guard maps.mayEnd(at: state.frames.count) else {
+      throw _binaryError(.mapEndAfterKey, at: offset)
     }
     state.endArray()
     endValue()
@@ -264,6 +274,8 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     } else if inObject {
       guard awaitingValue else { throw _binaryError(.valueForKey, at: offset) }
       awaitingValue = false
+    } else {
+      maps.element(in: state.frames.count)
     }
   }
 

@@ -167,7 +167,20 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
 
   /// The start of a set (an extended type: read as JSON, an array); ``endArray()`` ends it.
   @inlinable public mutating func startSet() throws {
-    try _box.withUnique { try $0.startSet() }
+    try _box.withUnique { try $0.startCollection(_BinaryTag.startSet) }
+  }
+
+  /// The start of an ordered set: a set whose order is kept (an extended type: read as JSON,
+  /// an array); ``endArray()`` ends it.
+  @inlinable public mutating func startOrderedSet() throws {
+    try _box.withUnique { try $0.startCollection(_BinaryTag.startOrderedSet) }
+  }
+
+  /// The start of a map: its keys and values follow alternately, each any value, and
+  /// ``endArray()`` ends it after a value (an extended type: read as JSON, an array of the
+  /// keys and values in that order).
+  @inlinable public mutating func startMap() throws {
+    try _box.withUnique { try $0.startCollection(_BinaryTag.startMap) }
   }
 
   // MARK: Structure

@@ -28,6 +28,8 @@ struct _BinaryWriterState: _ManualState {
   @usableFromInline var stack = _Buffer<Int32>(capacity: 16)
   /// In an object, a key has been written and its value is due.
   @usableFromInline var awaitingValue = false
+  /// The open maps (see `_OpenMaps`).
+  @usableFromInline var maps = _OpenMaps()
   @usableFromInline var valueCount = 0
   @usableFromInline var wroteHeader = false
   @usableFromInline var keys = _BinaryTable()
@@ -145,6 +147,8 @@ struct _BinaryWriterState: _ManualState {
           kind: .valueWhereKeyExpected, message: "a value where an object key is expected")
       }
       awaitingValue = false
+    } else {
+      maps.element(in: depth)
     }
   }
 
@@ -172,6 +176,10 @@ struct _BinaryWriterState: _ManualState {
     let depth = stack.count
     guard depth > 0, Self.isArray(stack[depth &- 1]) else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
+    }
+    guard maps.mayEnd(at: depth) else {
+      throw JSONWriterError(
+        kind: .unbalancedEnd, message: "a map's end after a key, before the key's value")
     }
     closeContainer(isObject: false)
     return endValue()
@@ -232,10 +240,12 @@ struct _BinaryWriterState: _ManualState {
     try value { unsafe $0.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self)) }
   }
 
-  @inlinable mutating func startSet() throws {
+  /// The start of a set, an ordered set or a map (`tag`).
+  @inlinable mutating func startCollection(_ tag: UInt8) throws {
     try beginValue()
-    writeTag(_BinaryTag.startSet)
+    writeTag(tag)
     openArray()
+    if tag == _BinaryTag.startMap { maps.open(at: stack.count) }
   }
 
   /// A value of one byte.

@@ -103,7 +103,10 @@ struct BinaryCodableTests {
 
   @Test("binary doubles decode as each floating-point type as their JSON text does")
   func floatingPoint() throws {
-    let doubles = [0.1, -0.0, 3.5, 1e-7, 123_456.789, Double.greatestFiniteMagnitude, 5e-324]
+    let doubles = [
+      0.1, -0.0, 3.5, 1e-7, 123_456.789, Double.greatestFiniteMagnitude,
+      Double.leastNonzeroMagnitude,
+    ]
     let binary = try JSONStreamEncoder().encodeBinary(doubles)
     let decoder = JSONStreamDecoder()
     let back = try decoder.decode([Double].self, fromBinary: binary)
@@ -114,7 +117,7 @@ struct BinaryCodableTests {
     #expect(
       try decoder.decode([Float].self, fromBinary: JSONStreamEncoder().encodeBinary(inRange))
         == decoder.decode([Float].self, from: JSONStreamEncoder().encode(inRange)))
-    for outside in [1e300, -1e300, 5e-324, -1e-300] {
+    for outside in [1e300, -1e300, Double.leastNonzeroMagnitude, -1e-300] {
       let error = try #require(throws: DecodingError.self) {
         try decoder.decode([Float].self, fromBinary: JSONStreamEncoder().encodeBinary([outside]))
       }
@@ -199,5 +202,103 @@ struct BinaryCodableTests {
     #expect(
       try JSONStreamDecoder().decode(MappingOptionsTests.Schedule.self, fromBinary: scheduleBinary)
         == schedule)
+  }
+
+  /// The JSON text the binary `bytes` read as.
+  static func json(_ bytes: [UInt8]) throws -> String {
+    var reader = JSONBinaryReader(handler: JSONWriter())
+    try reader.feed(bytes)
+    try reader.finish()
+    try reader.handler.finish()
+    return String(decoding: reader.handler.bytes, as: UTF8.self)
+  }
+
+  struct Point: Codable, Hashable {
+    var x: Int
+    var y: Int
+  }
+
+  enum Color: String, Codable, CodingKeyRepresentable {
+    case red, green
+  }
+
+  struct Maps: Codable, Equatable {
+    var byId: [Int: String]
+    var byRatio: [Double: [String]]
+    var byPoint: [Point: Int]
+    var byColor: [Color: Int]
+    var nested: [Int: [Int: Bool]]
+    var byName: [String: Int]
+  }
+
+  @Test("dictionaries whose keys are not strings are maps, their keys kept as they are")
+  func maps() throws {
+    let maps = Maps(
+      byId: [1: "a", -7: "b"], byRatio: [0.5: ["x"], 2: []], byPoint: [Point(x: 1, y: 2): 3],
+      byColor: [.red: 1], nested: [5: [6: true]], byName: ["k": 1])
+    let binary = try JSONStreamEncoder().encodeBinaryToBytes(maps)
+    #expect(binary.contains(0x33))
+    #expect(try JSONStreamDecoder().decode(Maps.self, fromBinary: binary) == maps)
+    // Read as JSON, a map is its keys and values alternately: an `Int` key is a number.
+    let one = try JSONStreamEncoder().encodeBinaryToBytes([7: "seven"])
+    #expect(try Self.json(one) == #"[7,"seven"]"#)
+    // Which is how Codable itself reads a `[Double: _]`, so its JSON decodes too.
+    let ratios = try JSONStreamEncoder().encodeBinaryToBytes([0.5: "half"])
+    #expect(
+      try JSONStreamDecoder().decode([Double: String].self, from: Data(try Self.json(ratios).utf8))
+        == [0.5: "half"])
+    // Only binary output changes: JSON keeps Foundation's object for integer keys.
+    #expect(
+      String(decoding: try JSONStreamEncoder().encode([7: "seven"]), as: UTF8.self)
+        == #"{"7":"seven"}"#)
+    // Binary made without maps (before 1.3, or from JSON text) still decodes.
+    #expect(
+      try JSONStreamDecoder().decode(
+        [Int: String].self, fromBinary: Self.binary(fromJSON: #"{"7":"x"}"#))
+        == [7: "x"])
+    #expect(
+      try JSONStreamDecoder().decode(
+        [Double: String].self, fromBinary: Self.binary(fromJSON: #"[1.5,"x"]"#))
+        == [1.5: "x"])
+    // An odd array, and a key of the wrong type, are errors naming where.
+    #expect(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode(
+        [Int: String].self, fromBinary: Self.binary(fromJSON: #"[1,"x",2]"#))
+    }
+    let wrongKey = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode([Int: String].self, fromBinary: ratios)
+    }
+    // A 0.5 where an Int goes: as from JSON text, "does not fit", at the key's index.
+    guard case .dataCorrupted(let context) = wrongKey else {
+      Issue.record("\(wrongKey)")
+      return
+    }
+    #expect(context.codingPath.map(\.intValue) == [0])
+  }
+
+  /// An ordered set of our own (swift-collections' `OrderedSet` conforms the same way).
+  struct Ordered: Codable, Equatable, Sequence, JSONBinaryOrderedSet {
+    var elements: [String]
+    init(_ elements: [String]) { self.elements = elements }
+    init(from decoder: any Decoder) throws {
+      elements = try decoder.singleValueContainer().decode([String].self)
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(elements)
+    }
+    func makeIterator() -> IndexingIterator<[String]> { elements.makeIterator() }
+  }
+
+  @Test("an ordered set is native in binary, its order kept; JSON output is unchanged")
+  func orderedSets() throws {
+    let value = ["tags": Ordered(["z", "a", "m"])]
+    let binary = try JSONStreamEncoder().encodeBinaryToBytes(value)
+    #expect(binary.contains(0x34))
+    #expect(try JSONStreamDecoder().decode([String: Ordered].self, fromBinary: binary) == value)
+    #expect(try Self.json(binary) == #"{"tags":["z","a","m"]}"#)
+    #expect(
+      String(decoding: try JSONStreamEncoder().encode(value), as: UTF8.self)
+        == #"{"tags":["z","a","m"]}"#)
   }
 }

@@ -154,6 +154,13 @@ struct _Conformances: @unchecked Sendable {
   var encodableArray: (any _EncodableArray.Type)?
   /// A `Set`, native in the binary format (see `_EncodableSet`).
   var encodableSet: (any _EncodableSet.Type)?
+  /// An ordered set, native in the binary format.
+  var orderedSet: (any JSONBinaryOrderedSet.Type)?
+  /// A dictionary, written as a map in the binary format when its keys are not strings (see
+  /// `_EncodableMap`).
+  var encodableMap: (any _EncodableMap.Type)?
+  /// A dictionary, read from a binary map when its keys are not strings (see `_DecodableMap`).
+  var decodableMap: (any _DecodableMap.Type)?
 
   init(of type: Any.Type) {
     model = type as? any JSONModel.Type
@@ -162,6 +169,9 @@ struct _Conformances: @unchecked Sendable {
     decodableArray = type as? any _DecodableArray.Type
     encodableArray = type as? any _EncodableArray.Type
     encodableSet = type as? any _EncodableSet.Type
+    orderedSet = type as? any JSONBinaryOrderedSet.Type
+    encodableMap = type as? any _EncodableMap.Type
+    decodableMap = type as? any _DecodableMap.Type
   }
 
   /// Every coder's conformances so far, by type.

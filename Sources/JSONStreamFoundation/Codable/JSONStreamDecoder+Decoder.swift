@@ -210,6 +210,9 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let dictionary = conformances.stringKeyedDecodable {
       return try dictionary._decodeMembers(from: self, as: T.self)
     }
+    if let map = conformances.decodableMap, options.readsBinary, cursor.kind == .array {
+      return try map._decodeEntries(from: self, as: T.self)
+    }
     state.value.mapping = mapping
     if checksKeys || state.value.dateFormatter != nil {
       return try decodeCurrentWithExtras(type, mapping: mapping)
@@ -390,7 +393,7 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
   // MARK: Dates and data
 
   func decodeDate() throws -> Date {
-    if options.readsBinaryDates && cursor.kind == .number {
+    if options.readsBinary && cursor.kind == .number {
       return Date(timeIntervalSinceReferenceDate: try floatingPoint(Double.self, cursor, nil))
     }
     if let formatter = state.value.dateFormatter {
@@ -632,6 +635,33 @@ extension Array: _DecodableArray where Element: Decodable {
           try decoder.decode(Element.self, from: array.element(index), key: _IndexKey(index)))
       }
     }
+  }
+}
+
+/// A dictionary whose keys are not strings, read from the binary format's map (an array of
+/// keys and values, alternately) with its keys in their own encoding. From an object (binary
+/// written before maps, or from JSON), it decodes as it always does.
+protocol _DecodableMap {
+  static func _decodeEntries<T>(from decoder: _Decoder, as type: T.Type) throws -> T
+}
+
+extension Dictionary: _DecodableMap where Key: Decodable, Value: Decodable {
+  static func _decodeEntries<T>(from decoder: _Decoder, as type: T.Type) throws -> T {
+    let map = decoder.cursor
+    let count = map.count
+    guard count & 1 == 0 else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath,
+          debugDescription: "A map of \(count) elements: its last key has no value."))
+    }
+    var dictionary = Self(minimumCapacity: count >> 1)
+    for index in stride(from: 0, to: count, by: 2) {
+      let key = try decoder.decode(Key.self, from: map.element(index), key: _IndexKey(index))
+      dictionary[key] = try decoder.decode(
+        Value.self, from: map.element(index &+ 1), key: _IndexKey(index &+ 1))
+    }
+    return _same(dictionary, as: T.self)
   }
 }
 

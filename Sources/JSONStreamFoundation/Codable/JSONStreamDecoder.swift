@@ -90,8 +90,9 @@ public final class JSONStreamDecoder: @unchecked Sendable {
     /// call's copy.
     var topLevelConfiguration: _Configuration? = nil
     /// Decoding the binary format (`decode(_:fromBinary:)`): a number where a date goes is a
-    /// native date, and a string one is read with ``dateDecodingStrategy``.
-    var readsBinaryDates = false
+    /// native date, and a string one is read with ``dateDecodingStrategy``; a dictionary whose
+    /// keys are not strings may be a map.
+    var readsBinary = false
   }
 
   private let lock = NSLock()
@@ -304,7 +305,7 @@ extension JSONStreamDecoder.Settings {
     // A native date reads as its seconds since 2001 (`Date`'s own encoding), and a string
     // date (binary made from JSON text) with the date strategy; native data as base64.
     var native = self
-    native.readsBinaryDates = true
+    native.readsBinary = true
     native.dataDecodingStrategy = .base64
     return try native.decode(type, from: value)
   }

@@ -282,14 +282,18 @@ final class _EncodeState {
           to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
         if let problem = mapping.problem { throw misuse(pathLength, problem) }
       } else if let set = conformances.encodableSet, fields.value.writer.isBinary {
-        // A set is native in the binary format.
+        // Sets, ordered sets and maps are native in the binary format.
         try set._encodeSetElements(value, self, depth, pathLength)
+      } else if let orderedSet = conformances.orderedSet, fields.value.writer.isBinary {
+        try orderedSet._encodeOrderedElements(value, self, depth, pathLength)
       } else if let array = conformances.encodableArray {
         // Through the cached metatype: `value as! any _EncodableArray` would look the
         // conformance up for every array (11% of encoding canada.json).
         try array._encodeElements(value, self, depth, pathLength)
       } else if let dictionary = conformances.stringKeyedEncodable {
         try dictionary._encodeMembers(value, self, depth, pathLength)
+      } else if let map = conformances.encodableMap, fields.value.writer.isBinary {
+        try map._encodeEntries(value, self, depth, pathLength)
       } else {
         try value.encode(to: _ValueEncoder(state: self, depth: depth, pathLength: pathLength))
       }
@@ -423,9 +427,10 @@ final class _EncodeState {
   /// Opens an object (or array) for the value in the slot at `depth`; a second request from
   /// the same value (a subclass and its superclass both asking) gets the same container.
   /// Returns its level and serial (serial -1 when it could not open: its writes throw).
-  func openContainer(depth: Int, isObject: Bool, pathLength: Int, asSet: Bool = false)
-    -> (level: Int, serial: Int)
-  {
+  /// `native`: a collection the binary output writes as such (an array elsewhere).
+  func openContainer(
+    depth: Int, isObject: Bool, pathLength: Int, native: _NativeCollection? = nil
+  ) -> (level: Int, serial: Int) {
     if fields.value.awaiting && fields.value.open.count == depth
       && fields.value.deferredError == nil
     {
@@ -433,8 +438,12 @@ final class _EncodeState {
       do {
         if isObject {
           try fields.value.writer.startObject()
-        } else if asSet {
-          try fields.value.writer.binary!.startSet()
+        } else if let native, fields.value.writer.isBinary {
+          switch native {
+          case .set: try fields.value.writer.binary!.startSet()
+          case .orderedSet: try fields.value.writer.binary!.startOrderedSet()
+          case .map: try fields.value.writer.binary!.startMap()
+          }
         } else {
           try fields.value.writer.startArray()
         }
@@ -731,11 +740,64 @@ extension Set: _EncodableSet where Element: Encodable {
     _ value: T, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
   ) throws {
     let set = _same(value, as: Self.self)
+    try state.encodeElements(set, depth, pathLength, as: .set)
+  }
+}
+
+/// A collection the binary format writes natively; opened as an array everywhere else.
+enum _NativeCollection {
+  case set, orderedSet, map
+}
+
+extension _EncodeState {
+  /// Writes `elements` as the binary format's collection `native`, one slot each.
+  func encodeElements<S: Sequence>(
+    _ elements: S, _ depth: Int, _ pathLength: Int, as native: _NativeCollection
+  ) throws where S.Element: Encodable {
+    let (level, serial) = openContainer(
+      depth: depth, isObject: false, pathLength: pathLength, native: native)
+    for (index, element) in elements.enumerated() {
+      try prepare(level, serial, pathLength)
+      try encodeChild(element, under: _IndexKey(index), level: level, pathLength: pathLength)
+    }
+    if let deferredError = fields.value.deferredError { throw deferredError }
+  }
+}
+
+extension JSONBinaryOrderedSet {
+  /// Writes `value`, which is a `Self`, as an ordered set.
+  static func _encodeOrderedElements<T>(
+    _ value: T, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
+  ) throws {
+    try state.encodeElements(_same(value, as: Self.self), depth, pathLength, as: .orderedSet)
+  }
+}
+
+/// A dictionary whose keys are not strings, written natively in the binary format: a map of
+/// keys and values alternately, the keys in their own encoding (an `Int` key stays an
+/// integer), not as strings.
+protocol _EncodableMap {
+  static func _encodeEntries<T>(
+    _ value: T, _ state: _EncodeState, _ depth: Int, _ pathLength: Int) throws
+}
+
+extension Dictionary: _EncodableMap where Key: Encodable, Value: Encodable {
+  static func _encodeEntries<T>(
+    _ value: T, _ state: _EncodeState, _ depth: Int, _ pathLength: Int
+  ) throws {
+    let dictionary = _same(value, as: Self.self)
     let (level, serial) = state.openContainer(
-      depth: depth, isObject: false, pathLength: pathLength, asSet: true)
-    for (index, element) in set.enumerated() {
+      depth: depth, isObject: false, pathLength: pathLength, native: .map)
+    // The coding path of a key or value is its index, as in Codable's own array of keys and
+    // values.
+    var index = 0
+    for (key, value) in dictionary {
       try state.prepare(level, serial, pathLength)
-      try state.encodeChild(element, under: _IndexKey(index), level: level, pathLength: pathLength)
+      try state.encodeChild(key, under: _IndexKey(index), level: level, pathLength: pathLength)
+      try state.prepare(level, serial, pathLength)
+      try state.encodeChild(
+        value, under: _IndexKey(index &+ 1), level: level, pathLength: pathLength)
+      index &+= 2
     }
     if let deferredError = state.fields.value.deferredError { throw deferredError }
   }

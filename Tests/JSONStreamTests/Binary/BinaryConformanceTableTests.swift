@@ -40,7 +40,7 @@ struct BinaryConformanceTableTests {
         separator: " ")
       {
         if word == "HDR" {
-          bytes += [0x4A, 0x53, 0x42, 0x1A, 0x01, 0x02]
+          bytes += [0x4A, 0x53, 0x42, 0x1A, 0x01, 0x03]
         } else if let byte = UInt8(word, radix: 16) {
           bytes.append(byte)
         } else {

@@ -224,7 +224,7 @@ struct BinaryFormatTests {
     ]
     for (text, tag, size) in cases {
       let bytes = try binary(text)
-      #expect(bytes[5] == 2, "minor version 2")
+      #expect(bytes[5] == JSONBinaryFormat.minorVersion)
       #expect(bytes[6] == tag && bytes.count == 6 + size, "\(text): \(bytes)")
       for chunk in 1...bytes.count {
         #expect(try json(bytes, chunk: chunk) == text, "\(text) in chunks of \(chunk)")
@@ -573,6 +573,72 @@ struct BinaryFormatTests {
         == #"[-9223372036854775808,18446744073709551615,7,0.5,0.1,1700000000.125,"3q0=",["a"]]"#)
     var bad = JSONBinaryWriter()
     #expect(throws: JSONWriterError.self) { try bad.number(Double.nan) }
+  }
+
+  @Test("maps and ordered sets: written, read as arrays at any chunk size, ends checked")
+  func mapsAndOrderedSets() throws {
+    // {1: "a", [2]: {3: null}, {}: []} as a map, with maps and other containers as keys.
+    var writer = JSONBinaryWriter()
+    try writer.startMap()
+    try writer.number(Int64(1))
+    try writer.string("a")
+    try writer.startArray()
+    try writer.number(Int64(2))
+    try writer.endArray()
+    try writer.startMap()
+    try writer.number(Int64(3))
+    try writer.null()
+    try writer.endArray()
+    try writer.startMap()
+    try writer.endArray()
+    try writer.startOrderedSet()
+    try writer.string("z")
+    try writer.string("y")
+    try writer.endArray()
+    try writer.endArray()
+    try writer.finish()
+    #expect(writer.bytes.contains(_BinaryTag.startMap))
+    #expect(writer.bytes.contains(_BinaryTag.startOrderedSet))
+    #expect(writer.bytes[5] == 3)
+    for chunk in [1, 2, 3, 1 << 20] {
+      #expect(try json(writer.bytes, chunk: chunk) == #"[1,"a",[2],[3,null],[],["z","y"]]"#)
+    }
+    #expect(
+      try JSONValue(binary: writer.bytes)
+        == [1, "a", [2], [3, nil], [], ["z", "y"]])
+
+    // The writer ends a map only after a value, at every depth of maps in maps.
+    var odd = JSONBinaryWriter()
+    try odd.startMap()
+    try odd.startMap()
+    try odd.number(Int64(1))
+    #expect(throws: JSONWriterError.self) { try odd.endArray() }
+    try odd.null()
+    try odd.endArray()  // the inner map, a key of the outer one
+    #expect(throws: JSONWriterError.self) { try odd.endArray() }
+    try odd.startOrderedSet()
+    try odd.endArray()
+    try odd.endArray()
+    try odd.finish()
+    #expect(try json(odd.bytes) == "[[1,null],[]]")
+
+    // A thousand maps, each the key of the one around it: each end is checked against its own
+    // map, with the ones around it saved.
+    var deep = JSONBinaryWriter()
+    for _ in 0..<1000 { try deep.startMap() }
+    try deep.endArray()
+    for _ in 0..<999 {
+      #expect(throws: JSONWriterError.self) { try deep.endArray() }
+      try deep.bool(true)
+      try deep.endArray()
+    }
+    try deep.finish()
+    var options = JSONParseOptions()
+    options.limits.maxDepth = 1000
+    var reader = JSONBinaryReader(handler: JSONTreeBuilder(), options: options)
+    for byte in deep.bytes { try reader.feed([byte]) }
+    try reader.finish()
+    #expect(reader.handler.value == (try JSONValue(binary: deep.bytes, options: options)))
   }
 
   @Test("every kind of value handed to a sink in small chunks: the bytes written to memory")

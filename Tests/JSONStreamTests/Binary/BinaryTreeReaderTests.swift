@@ -139,6 +139,31 @@ struct BinaryTreeReaderTests {
     expectSameAsReader(document(large), options: options, "strings past the byte limit")
   }
 
+  @Test("maps: the same values and the same errors for ends after a key, at any depth")
+  func maps() throws {
+    let map = _BinaryTag.startMap
+    let end = _BinaryTag.endArray
+    let one: [UInt8] = [_BinaryTag.int, 2]
+    let cases: [[UInt8]] = [
+      [map, end],
+      [map] + one + one + [end],
+      [map] + one + [end],
+      [map, map, end, end],
+      [map, map, end, map, end, end],
+      [map, map] + one + [end, end],
+      [map, map] + one + one + [end] + one + [end],
+      [_BinaryTag.startArray, map] + one + [end, end],
+      [map, _BinaryTag.startObject, _BinaryTag.endObject, end],
+      [map, _BinaryTag.startOrderedSet, end] + one + [end],
+      [map, map, map, end, end, end],
+      [map] + one + [_BinaryTag.endObject],
+    ]
+    for tokens in cases { expectSameAsReader(document(tokens), "\(tokens)") }
+    var shallow = JSONParseOptions()
+    shallow.limits.maxDepth = 2
+    expectSameAsReader(document([map, map, map, end, end, end]), options: shallow)
+  }
+
   @Test("limits, options and misplaced tokens fail as the streaming reader fails")
   func limitsAndStructure() throws {
     var shallow = JSONParseOptions()
