@@ -15,8 +15,8 @@ public enum JSONBinaryFormat {
   /// refused at the header.
   public static let majorVersion: UInt8 = 1
   /// 1 added the fixed-width integer and decimal (tags `09`, `0A`), 2 the four-byte integer
-  /// (`0B`), 3 maps and ordered sets (`33`, `34`).
-  public static let minorVersion: UInt8 = 3
+  /// (`0B`), 3 maps and ordered sets (`33`, `34`), 4 shared values (`40`, `41`).
+  public static let minorVersion: UInt8 = 4
   /// Entries a key or string table may hold. Writer and reader agree on it: the writer adds
   /// no entry to a full table, so a reader never needs more.
   public static let maxTableEntries = 65_536
@@ -25,6 +25,17 @@ public enum JSONBinaryFormat {
   /// Strings longer than this are not entered in the string table (keys always are, within
   /// the table's limits).
   public static let maxSharedStringLength = 64
+
+  /// The bytes the references of a document may stand for in all, counted up to a reference
+  /// at `offset`: 16 MiB, and 64 more per byte of input before it, and no more than the
+  /// input limit, `limit`. Beyond it a reader refuses the reference: a few bytes of
+  /// references to references would otherwise stand for exponentially many.
+  @inlinable
+  static func maxExpansion(at offset: Int, limit: Int) -> Int {
+    let (perByte, overflow) = offset.multipliedReportingOverflow(by: 64)
+    let bound = overflow || perByte > Int.max - (16 << 20) ? Int.max : perByte &+ (16 << 20)
+    return Swift.min(bound, limit)
+  }
 
   /// Whether a table of `entries` entries holding `bytes` bytes has room for one more of
   /// `length` bytes: the one rule of the limits above, for the writer's tables and both readers'.
@@ -89,6 +100,11 @@ enum _BinaryTag {
   @usableFromInline static let startMap: UInt8 = 0x33
   /// An ordered set (since 1.3): its elements, then `endArray`.
   @usableFromInline static let startOrderedSet: UInt8 = 0x34
+  /// Before a value (since 1.4): it becomes the next entry of the top-level value's value
+  /// table (see `_SharedValues`).
+  @usableFromInline static let share: UInt8 = 0x40
+  /// A value (since 1.4): a copy of the value-table entry its LEB128 index names.
+  @usableFromInline static let valueRef: UInt8 = 0x41
 }
 
 /// LEB128: seven bits per byte, low first, the high bit set on all but the last byte.

@@ -41,6 +41,10 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   @usableFromInline var awaitingValue = false
   /// The open maps (see `_OpenMaps`).
   @usableFromInline var maps = _OpenMaps()
+  /// The value table (see `_SharedValues`), and the bytes of its values, kept as they are read
+  /// for references to replay.
+  @usableFromInline var shares = _SharedValues()
+  @usableFromInline var kept: [UInt8] = []
   @usableFromInline var valueCount = 0
   @usableFromInline var phase = _Phase.running
   /// The error every call throws once the reader has failed.
@@ -151,6 +155,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
       throw error(
         .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: offset)
     }
+    if shares.markPending {
+      throw error(.unexpectedEndOfInput, "the input ends after a shared-value mark", at: offset)
+    }
     // A stream of several values may hold none (as an empty NDJSON file does).
     if valueCount == 0 && !options.allowMultipleValues {
       throw error(.unexpectedEndOfInput, "no value after the header", at: offset)
@@ -183,7 +190,53 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   /// have been read; the caller checks `handler.isDone` after it.
   @inlinable @inline(__always)
   mutating func process(_ rest: inout _ScanInput) throws -> (length: Int, isComplete: Bool) {
-    try _BinaryTokens.decode(&rest, into: &self)
+    let start = rest
+    let token = try _BinaryTokens.decode(&rest, into: &self)
+    if shares.tracksTokens && token.isComplete { keep(start, token.length) }
+    return token
+  }
+
+  /// Keeps the token of `length` bytes at the start of `input`, read while a shared value
+  /// is, and ends the entry it closed.
+  @inlinable @inline(never)
+  mutating func keep(_ input: _ScanInput, _ length: Int) {
+    input.copy(0, length, to: &kept)
+    shares.tokenEnded(at: offset &+ length)
+  }
+
+  /// Delivers a copy of the shared value `entry`, replaying its kept tokens (and, through a
+  /// stack, not by recursion, those of the references inside it).
+  @inlinable
+  mutating func replay(_ entry: _SharedValues.Entry) throws {
+    shares.replaying = true
+    defer {
+      shares.replaying = false
+      shares.queued.removeAll()
+    }
+    var frames = [(bytes: keptBytes(entry), position: 0)]
+    while let last = frames.indices.last {
+      let bytes = frames[last].bytes
+      let position = frames[last].position
+      if position == bytes.count {
+        frames.removeLast()
+        continue
+      }
+      // Kept tokens are complete and were checked when read.
+      let length = try _ScanInput.with(bytes) { input in
+        var rest = input.slice(position, input.count)
+        return try _BinaryTokens.decode(&rest, into: &self).length
+      }
+      frames[last].position = position &+ length
+      if handler.isDone { return }
+      for index in shares.queued { frames.append((keptBytes(shares.entries[index]), 0)) }
+      shares.queued.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// A copy of the kept bytes of `entry`.
+  @inlinable
+  func keptBytes(_ entry: _SharedValues.Entry) -> [UInt8] {
+    Array(kept[entry.keptStart..<entry.keptStart &+ (entry.end &- entry.start)])
   }
 
   /// Reads the header at `position` of `input` and returns its length, or nil when the bytes
@@ -261,7 +314,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func tokenString(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
-    if shared {
+    if shared && !shares.replaying {
       try Self.enter(
         bytes, needsNoEscaping: needsNoEscaping, in: &tables.inRun.strings, at: offset,
         isKey: false)
@@ -282,7 +335,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   @inlinable @inline(__always)
   mutating func tokenKey(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
     try beginKey()
-    if shared {
+    if shared && !shares.replaying {
       try Self.enter(
         bytes, needsNoEscaping: needsNoEscaping, in: &tables.inRun.keys, at: offset, isKey: true)
       try handler.key(
@@ -311,6 +364,24 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   }
 
   @inlinable
+  mutating func tokenShare() throws {
+    if depth == 0 {
+      guard valueCount == 0 || options.allowMultipleValues else {
+        throw _binaryError(.secondValue, at: offset)
+      }
+    } else if inObject && !awaitingValue {
+      throw _binaryError(.sharedMark, at: offset)
+    }
+    try shares.share(at: offset, depth: depth, keptCount: kept.count)
+  }
+
+  @inlinable
+  mutating func tokenValueReference(_ index: UInt64) throws {
+    if shares.replaying { return shares.queued.append(Int(index)) }
+    try replay(try shares.reference(index, at: offset, limit: options.limits.maxInputLength))
+  }
+
+  @inlinable
   mutating func tokenStartMap() throws {
     try tokenStart(isObject: false)
     maps.open(at: depth)
@@ -318,7 +389,9 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func tokenEndArray() throws {
-    guard depth > 0 && !inObject else { throw _binaryError(.misplacedArrayEnd, at: offset) }
+    guard depth > 0 && !inObject && !shares.markPending else {
+      throw _binaryError(shares.markPending ? .sharedMark : .misplacedArrayEnd, at: offset)
+    }
     guard maps.mayEnd(at: depth) else { throw _binaryError(.mapEndAfterKey, at: offset) }
     close()
     try handler.endArray()
@@ -348,6 +421,7 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func beginValue() throws {
+    shares.valueBegins()
     if depth == 0 {
       guard valueCount == 0 || options.allowMultipleValues else {
         throw _binaryError(.secondValue, at: offset)
@@ -380,7 +454,15 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func endValue() throws {
-    if depth == 0 { valueCount &+= 1 }
+    shares.valueEnded(at: depth)
+    if depth == 0 {
+      valueCount &+= 1
+      // The value table is a top-level value's own.
+      if !shares.entries.isEmpty {
+        shares.reset()
+        kept.removeAll(keepingCapacity: true)
+      }
+    }
   }
 
   /// Enters the failed state with `error` (a handler's ``JSONContentError`` located at the
@@ -441,6 +523,10 @@ enum _BinaryFailure {
   case depth(Int)
   case misplacedArrayEnd
   case mapEndAfterKey
+  case sharedMark
+  case sharedTableFull
+  case valueReference(UInt64, of: Int)
+  case expansion
   case misplacedObjectEnd(afterKey: Bool)
   case misplacedKey
   case valueForKey
@@ -468,6 +554,23 @@ func _binaryError(_ failure: _BinaryFailure, at offset: Int) -> JSONParseError {
   case .misplacedArrayEnd: (kind, message) = (.invalidBinary, "an array end where no array is open")
   case .mapEndAfterKey:
     (kind, message) = (.invalidBinary, "a map end after a key, before its value")
+  case .sharedMark:
+    (kind, message) = (
+      .invalidBinary, "a shared-value mark (40) not followed by a value, or where a key goes"
+    )
+  case .sharedTableFull:
+    (kind, message) = (.invalidBinary, "a shared value after the value table is full")
+  case .valueReference(let index, let count):
+    (kind, message) = (
+      .invalidBinary,
+      "a reference to shared value \(index), of \(count), not read to its end before it"
+    )
+  case .expansion:
+    (kind, message) = (
+      .limitExceeded(.inputLength),
+      "references that stand for more bytes than the input limit, or than 64 per byte of"
+        + " input after the first 16 MiB"
+    )
   case .misplacedObjectEnd(let afterKey):
     kind = .invalidBinary
     message =

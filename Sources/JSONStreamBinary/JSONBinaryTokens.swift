@@ -34,6 +34,10 @@ protocol _BinaryTokenSink {
   mutating func tokenStart(isObject: Bool) throws
   /// The start of a map: read as an array whose elements must come in pairs (`_OpenMaps`).
   mutating func tokenStartMap() throws
+  /// `40`: the next value is shared (see `_SharedValues`).
+  mutating func tokenShare() throws
+  /// `41`: a reference to shared value `index`, not yet checked.
+  mutating func tokenValueReference(_ index: UInt64) throws
   mutating func tokenEndArray() throws
   mutating func tokenEndObject() throws
   /// Bytes, read as JSON as their base64 text.
@@ -44,6 +48,8 @@ protocol _BinaryTokenSink {
 protocol _BinaryDocumentSink: _BinaryTokenSink {
   /// The offset of the token being read, set before it is handed on.
   var offset: Int { get set }
+  /// The value table, told where each token ends while it tracks them.
+  var shares: _SharedValues { get set }
 }
 
 extension _BinaryTokens {
@@ -94,6 +100,7 @@ extension _BinaryTokens {
         input.base + position, end &- position, into: &sink)
       guard isComplete else { return false }
       position &+= length
+      if sink.shares.tracksTokens { sink.shares.tokenEnded(at: position) }
     }
     return true
   }
@@ -203,6 +210,16 @@ extension _BinaryTokens {
     case _BinaryTag.startMap:
       try sink.tokenStartMap()
       return (1, true)
+    case _BinaryTag.share:
+      try sink.tokenShare()
+      return (1, true)
+    case _BinaryTag.valueRef:
+      guard let (index, size) = unsafe try shortLEB128(p + 1, available &- 1, at: sink.offset)
+      else {
+        return more
+      }
+      try sink.tokenValueReference(index)
+      return (1 &+ size, true)
     case _BinaryTag.endArray:
       try sink.tokenEndArray()
       return (1, true)

@@ -77,6 +77,9 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   var awaitingValue = false
   /// The open maps (see `_OpenMaps`).
   var maps = _OpenMaps()
+  /// The value table (see `_SharedValues`): its values are replayed from `document`.
+  var shares = _SharedValues()
+  var document: _ScanInput? = nil
   var valueCount = 0
   /// The offset of the token being read.
   var offset = 0
@@ -104,6 +107,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
       throw failure(.limitExceeded(.inputLength), "input longer than the limit", at: 0)
     }
     let end = input.count
+    document = input
     guard let headerLength = try _BinaryTokens.header(input, at: 0) else {
       throw failure(.unexpectedEndOfInput, "the input ends inside a token", at: end)
     }
@@ -115,6 +119,9 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     if depth > 0 {
       throw failure(
         .unexpectedEndOfInput, "the input ends inside \(depth) open container(s)", at: end)
+    }
+    if shares.markPending {
+      throw failure(.unexpectedEndOfInput, "the input ends after a shared-value mark", at: end)
     }
     guard let value = state.values.first else {
       throw failure(.unexpectedEndOfInput, "no value after the header", at: end)
@@ -161,7 +168,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
 
   @inline(__always)
   mutating func tokenString(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
-    if shared {
+    if shared && !shares.replaying {
       let payload = try enter(bytes, fingerprint: 0, isKey: false)
       try beginValue()
       state.pushKnownString(payload: payload, count: bytes.count)
@@ -183,7 +190,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   @inline(__always)
   mutating func tokenKey(_ bytes: _ScanInput, shared: Bool, needsNoEscaping: Bool) throws {
     try beginKey()
-    if shared {
+    if shared && !shares.replaying {
       let fingerprint = _BuilderFrame.fingerprint(of: bytes)
       let payload = try enter(bytes, fingerprint: fingerprint, isKey: true)
       if !state.pushKnownKey(payload: payload, count: bytes.count, fingerprint: fingerprint) {
@@ -214,6 +221,47 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     state.open(isObject: isObject)
   }
 
+  mutating func tokenShare() throws {
+    let depth = state.frames.count
+    if depth == 0 {
+      guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
+    } else if inObject && !awaitingValue {
+      throw _binaryError(.sharedMark, at: offset)
+    }
+    try shares.share(at: offset, depth: depth, keptCount: 0)
+  }
+
+  mutating func tokenValueReference(_ index: UInt64) throws {
+    if shares.replaying { return shares.queued.append(Int(index)) }
+    try replay(try shares.reference(index, at: offset, limit: limits.maxInputLength))
+  }
+
+  /// Reads a copy of the shared value `entry` from its tokens in the input (and, through a
+  /// stack, not by recursion, those of the references inside it).
+  mutating func replay(_ entry: _SharedValues.Entry) throws {
+    shares.replaying = true
+    defer {
+      shares.replaying = false
+      shares.queued.removeAll()
+    }
+    var frames = [(position: entry.start, end: entry.end)]
+    while let last = frames.indices.last {
+      let (position, end) = frames[last]
+      if position == end {
+        frames.removeLast()
+        continue
+      }
+      // The tokens are complete and were checked when read.
+      var rest = document!.slice(position, end)
+      let length = try _BinaryTokens.decode(&rest, into: &self).length
+      frames[last].position = position &+ length
+      for index in shares.queued {
+        frames.append((shares.entries[index].start, shares.entries[index].end))
+      }
+      shares.queued.removeAll(keepingCapacity: true)
+    }
+  }
+
   mutating func tokenStartMap() throws {
     try tokenStart(isObject: false)
     maps.open(at: state.frames.count)
@@ -221,8 +269,8 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
 
   @inline(__always)
   mutating func tokenEndArray() throws {
-    guard state.frames.count > 0 && !inObject else {
-      throw _binaryError(.misplacedArrayEnd, at: offset)
+    guard state.frames.count > 0 && !inObject && !shares.markPending else {
+      throw _binaryError(shares.markPending ? .sharedMark : .misplacedArrayEnd, at: offset)
     }
     guard maps.mayEnd(at: state.frames.count) else {
       throw _binaryError(.mapEndAfterKey, at: offset)
@@ -269,6 +317,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
 
   @inline(__always)
   mutating func beginValue() throws {
+    shares.valueBegins()
     if state.frames.count == 0 {
       guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
     } else if inObject {
@@ -291,6 +340,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   /// the container a value ended.)
   @inline(__always)
   mutating func endValue() {
+    shares.valueEnded(at: state.frames.count)
     if state.frames.count == 0 { valueCount &+= 1 }
   }
 

@@ -176,6 +176,25 @@ public struct JSONBinaryWriter<Sink: JSONOutputSink>: JSONEventHandler {
     try _box.withUnique { try $0.startCollection(_BinaryTag.startOrderedSet) }
   }
 
+  /// Marks the value written next as shared and returns its number: later values may refer
+  /// to it with ``reference(toShared:)`` once it has been written to its end, and read as
+  /// JSON each reference is a copy of it. A value table belongs to one top-level value, and
+  /// holds at most 65,536 values.
+  ///
+  /// - Throws: ``JSONWriterError`` where no value can go, or right after another mark.
+  @inlinable @discardableResult public mutating func shareNextValue() throws -> Int {
+    try _box.withUnique { try $0.share() }
+  }
+
+  /// A value: a reference to shared value `index` (what ``shareNextValue()`` returned for
+  /// it, in this top-level value), which must have been written to its end.
+  ///
+  /// - Throws: ``JSONWriterError`` of kind ``JSONWriterError/Kind/invalidReference`` for any
+  ///   other index (a value still being written: a cycle).
+  @inlinable public mutating func reference(toShared index: Int) throws {
+    if try _box.withUnique({ try $0.reference(toShared: index) }) { try flush() }
+  }
+
   /// The start of a map: its keys and values follow alternately, each any value, and
   /// ``endArray()`` ends it after a value (an extended type: read as JSON, an array of the
   /// keys and values in that order).

@@ -30,6 +30,8 @@ struct _BinaryWriterState: _ManualState {
   @usableFromInline var awaitingValue = false
   /// The open maps (see `_OpenMaps`).
   @usableFromInline var maps = _OpenMaps()
+  /// The value table, as a reader keeps it: which shared values have ended.
+  @usableFromInline var shares = _SharedValues()
   @usableFromInline var valueCount = 0
   @usableFromInline var wroteHeader = false
   @usableFromInline var keys = _BinaryTable()
@@ -123,6 +125,9 @@ struct _BinaryWriterState: _ManualState {
       writeHeader()
     }
     let open = stack.count
+    if shares.markPending {
+      throw JSONWriterError(kind: .incompleteDocument, message: "a shared value was not written")
+    }
     guard open == 0 && (valueCount > 0 || allowMultipleValues) else {
       throw JSONWriterError(
         kind: .incompleteDocument,
@@ -134,6 +139,7 @@ struct _BinaryWriterState: _ManualState {
   /// in an array, or after a key.
   @inlinable @inline(__always) mutating func beginValue() throws {
     if !wroteHeader { writeHeader() }
+    shares.valueBegins()
     let depth = stack.count
     if depth == 0 {
       guard valueCount == 0 || allowMultipleValues else {
@@ -154,7 +160,13 @@ struct _BinaryWriterState: _ManualState {
 
   /// Counts a value written; whether the output is due to the sink.
   @inlinable @inline(__always) mutating func endValue() -> Bool {
-    if stack.count == 0 { valueCount &+= 1 }
+    shares.valueEnded(at: stack.count)
+    // The writer has no use for where a shared value ends, only that it has.
+    if shares.closing >= 0 { shares.tokenEnded(at: 0) }
+    if stack.count == 0 {
+      valueCount &+= 1
+      if !shares.entries.isEmpty { shares.reset() }
+    }
     return out.count >= chunkSize
   }
 
@@ -174,7 +186,7 @@ struct _BinaryWriterState: _ManualState {
 
   @inlinable @inline(__always) mutating func endArray() throws -> Bool {
     let depth = stack.count
-    guard depth > 0, Self.isArray(stack[depth &- 1]) else {
+    guard depth > 0, Self.isArray(stack[depth &- 1]), !shares.markPending else {
       throw JSONWriterError(kind: .unbalancedEnd, message: "']' where no array can end")
     }
     guard maps.mayEnd(at: depth) else {
@@ -238,6 +250,47 @@ struct _BinaryWriterState: _ManualState {
 
   @inlinable mutating func data(_ bytes: UnsafeRawBufferPointer) throws -> Bool {
     try value { unsafe $0.writeBytes(_BinaryTag.data, bytes.assumingMemoryBound(to: UInt8.self)) }
+  }
+
+  /// Marks the next value as shared; returns its entry in the value table.
+  @inlinable mutating func share() throws -> Int {
+    if !wroteHeader { writeHeader() }
+    let depth = stack.count
+    let index = shares.entries.count
+    if depth == 0 {
+      guard valueCount == 0 || allowMultipleValues else {
+        throw JSONWriterError(
+          kind: .multipleTopLevelValues,
+          message: "a second top-level value (allowMultipleValues is off)")
+      }
+    } else if !Self.isArray(stack[depth &- 1]) && !awaitingValue {
+      throw JSONWriterError(
+        kind: .valueWhereKeyExpected, message: "a shared value where an object key is expected")
+    }
+    guard !shares.markPending, index < JSONBinaryFormat.maxTableEntries else {
+      throw JSONWriterError(
+        kind: .invalidReference,
+        message: shares.markPending
+          ? "a second shared-value mark before the value" : "the value table is full")
+    }
+    try shares.share(at: 0, depth: depth, keptCount: 0)
+    writeTag(_BinaryTag.share)
+    return index
+  }
+
+  /// A reference to shared value `index`, which must have been written to its end.
+  @inlinable mutating func reference(toShared index: Int) throws -> Bool {
+    guard !shares.markPending, index >= 0, index < shares.entries.count,
+      shares.entries[index].end >= 0
+    else {
+      throw JSONWriterError(
+        kind: .invalidReference,
+        message: shares.markPending
+          ? "a reference right after a shared-value mark"
+          : "a reference to shared value \(index), of \(shares.entries.count), not written to"
+            + " its end")
+    }
+    return try value { $0.writeTagged(_BinaryTag.valueRef, UInt64(index)) }
   }
 
   /// The start of a set, an ordered set or a map (`tag`).

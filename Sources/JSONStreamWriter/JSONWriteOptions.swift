@@ -93,6 +93,9 @@ public struct JSONWriterError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidUTF8
     /// `finish()` with containers still open or no value at all.
     case incompleteDocument
+    /// In the binary format: a reference to a shared value not written to its end, or a
+    /// shared-value mark not followed by a value.
+    case invalidReference
     /// The writer's options are invalid (see ``JSONWriteOptions/validate()``); the message
     /// names the option and its value.
     case invalidOption

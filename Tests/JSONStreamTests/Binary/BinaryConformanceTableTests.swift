@@ -40,7 +40,7 @@ struct BinaryConformanceTableTests {
         separator: " ")
       {
         if word == "HDR" {
-          bytes += [0x4A, 0x53, 0x42, 0x1A, 0x01, 0x03]
+          bytes += [0x4A, 0x53, 0x42, 0x1A, 0x01, 0x04]
         } else if let byte = UInt8(word, radix: 16) {
           bytes.append(byte)
         } else {
@@ -73,6 +73,7 @@ struct BinaryConformanceTableTests {
     case "non-finite numbers": options.allowNonFiniteNumbers = true
     case "max string length 2": options.limits.maxStringLength = 2
     case "max depth 1": options.limits.maxDepth = 1
+    case "max depth 2": options.limits.maxDepth = 2
     default: throw BinaryFormatTestError("unknown options: \(text)")
     }
     return options

@@ -164,6 +164,33 @@ struct BinaryTreeReaderTests {
     expectSameAsReader(document([map, map, map, end, end, end]), options: shallow)
   }
 
+  @Test("shared values: the same copies and the same errors as the streaming reader")
+  func sharedValues() throws {
+    let share = _BinaryTag.share
+    let ref = _BinaryTag.valueRef
+    let (open, end) = (_BinaryTag.startArray, _BinaryTag.endArray)
+    let cases: [[UInt8]] = [
+      [share, _BinaryTag.null],
+      [open, share, _BinaryTag.true, ref, 0, end],
+      [open, share, open, share, open, end, ref, 1, end, ref, 0, ref, 1, end],
+      [open, share, open, ref, 0, end, end],
+      [open, ref, 0, end],
+      [open, share, ref, 0, end],
+      [open, share, end],
+      [open, share, share, _BinaryTag.null, end],
+      [share],
+      [_BinaryTag.startObject, share, _BinaryTag.key, 1, 0x61, _BinaryTag.null, 0x23],
+      [open, share, _BinaryTag.sharedString, 1, 0x78, ref, 0, _BinaryTag.stringRef, 1, end],
+      [open, share, _BinaryTag.sharedKey, 1, 0x78, end],
+      [_BinaryTag.startMap, share, _BinaryTag.int, 2, _BinaryTag.null, ref, 0, end],
+    ]
+    for tokens in cases { expectSameAsReader(document(tokens), "\(tokens)") }
+    var shallow = JSONParseOptions()
+    shallow.limits.maxDepth = 2
+    expectSameAsReader(
+      document([open, share, open, end, open, ref, 0, end, end]), options: shallow)
+  }
+
   @Test("limits, options and misplaced tokens fail as the streaming reader fails")
   func limitsAndStructure() throws {
     var shallow = JSONParseOptions()
