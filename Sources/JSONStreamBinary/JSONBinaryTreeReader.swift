@@ -48,7 +48,8 @@ extension JSONValue {
 func _readBinaryTree(
   _ input: _ScanInput?, options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy
 ) throws -> JSONValue {
-  var reader = _BinaryTreeReader(options: options, duplicateKeys: duplicateKeys)
+  var reader = _BinaryTreeReader(
+    options: options, duplicateKeys: duplicateKeys, sharesNodes: false)
   defer { reader.deallocate() }
   do {
     return try reader.read(input)
@@ -56,6 +57,33 @@ func _readBinaryTree(
     throw JSONParseError(
       kind: error.parseErrorKind, offset: reader.offset, line: 0, column: 0,
       message: error.message)
+  }
+}
+
+extension JSONValue {
+  /// `JSONValue(binary:options:duplicateKeys:)` for a decoder that keeps identity: each
+  /// reference to a shared value is the value's own node again, not a copy, and `shared` holds
+  /// those nodes, by which the decoder knows the places that hold one value. Only nodes that
+  /// no other value has are given (containers: a scalar's node may equal another's).
+  package static func readingSharedValues<Bytes: Sequence<UInt8>>(
+    binary bytes: Bytes, options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy
+  ) throws -> (value: JSONValue, shared: [_Node]) {
+    try _ScanInput.with(contentsOf: bytes) { input in
+      var reader = _BinaryTreeReader(
+        options: options, duplicateKeys: duplicateKeys, sharesNodes: true)
+      defer { reader.deallocate() }
+      do {
+        let value = try reader.read(input)
+        let shared = reader.sharedNodes.compactMap { node in
+          node.flatMap { _JSONNode.isContainer($0.head) ? $0 : nil }
+        }
+        return (value, shared)
+      } catch let error as any JSONContentError {
+        throw JSONParseError(
+          kind: error.parseErrorKind, offset: reader.offset, line: 0, column: 0,
+          message: error.message)
+      }
+    }
   }
 }
 
@@ -80,14 +108,23 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   /// The value table (see `_SharedValues`): its values are replayed from `document`.
   var shares = _SharedValues()
   var document: _ScanInput? = nil
+  /// Whether a reference pushes a copy of its value's node instead of replaying the value:
+  /// the tree then holds the value once, reached from each place (nothing in a tree is
+  /// changed in place), and a decoder can tell the places apart from other equal values.
+  let sharesNodes: Bool
+  /// With `sharesNodes`: each shared value's node (nil when it has none of its own: a
+  /// top-level value, or one a repeated key set aside), and the stack's count where it went.
+  var sharedNodes: [_Node?] = []
+  var sharedNodeStackCounts: [Int] = []
   var valueCount = 0
   /// The offset of the token being read.
   var offset = 0
   /// Base64 text of a data value.
   var text: [UInt8] = []
 
-  init(options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
+  init(options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy, sharesNodes: Bool) {
     self.duplicateKeys = duplicateKeys
+    self.sharesNodes = sharesNodes
     limits = options.limits
     allowNonFiniteNumbers = options.allowNonFiniteNumbers
   }
@@ -229,11 +266,31 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
       throw _binaryError(.sharedMark, at: offset)
     }
     try shares.share(at: offset, depth: depth, keptCount: 0)
+    if sharesNodes && !shares.replaying {
+      sharedNodes.append(nil)
+      sharedNodeStackCounts.append(state.stackCount)
+    }
   }
 
   mutating func tokenValueReference(_ index: UInt64) throws {
     if shares.replaying { return shares.queued.append(Int(index)) }
-    try replay(try shares.reference(index, at: offset, limit: limits.maxInputLength))
+    let entry = try shares.reference(index, at: offset, limit: limits.maxInputLength)
+    if sharesNodes, let node = sharedNodes[Int(index)] {
+      try beginValue()
+      state.push(node)
+      endValue()
+    } else {
+      try replay(entry)
+    }
+  }
+
+  /// With `sharesNodes`: the shared value `index` has just ended; its node is the top of the
+  /// stack when it went there (not when a repeated key set it aside).
+  mutating func keepSharedNode(_ index: Int) {
+    guard state.frames.count > 0, state.stackCount == sharedNodeStackCounts[index] &+ 1 else {
+      return
+    }
+    sharedNodes[index] = state.identifyLastNode()
   }
 
   /// Reads a copy of the shared value `entry` from its tokens in the input (and, through a
@@ -341,6 +398,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   @inline(__always)
   mutating func endValue() {
     shares.valueEnded(at: state.frames.count)
+    if shares.closing >= 0 && sharesNodes { keepSharedNode(shares.closing) }
     if state.frames.count == 0 { valueCount &+= 1 }
   }
 

@@ -397,6 +397,12 @@ package enum _JSONNode {
   @inlinable @inline(__always)
   static func count(_ head: UInt64) -> Int { Int(truncatingIfNeeded: head >> 8) }
 
+  /// Whether a node with `head` is an array or an object.
+  @inlinable
+  package static func isContainer(_ head: UInt64) -> Bool {
+    kind(head) == array || kind(head) == object
+  }
+
   @inlinable @inline(__always)
   static func numberLength(_ head: UInt64) -> Int { Int(truncatingIfNeeded: head >> 16) }
 

@@ -267,6 +267,24 @@ package struct _BuilderState: _ManualState {
     completed()
   }
 
+  /// How many nodes are on the stack: where the next value's node goes.
+  @inlinable package var stackCount: Int { stack.count }
+
+  /// The node of the value completed last, which must be the top of the stack, made to
+  /// identify that value: an empty container, whose node would otherwise equal every other
+  /// empty one's, gets an address of its own, which nothing reads (a walk reads no elements
+  /// of it). For the binary reader's shared values, whose references push a copy of it.
+  @inlinable
+  package mutating func identifyLastNode() -> _Node {
+    var node = stack[stack.count &- 1]
+    let kind = _JSONNode.kind(node.head)
+    if (kind == _JSONNode.array || kind == _JSONNode.object) && _JSONNode.count(node.head) == 0 {
+      node.payload = unsafe UInt64(UInt(bitPattern: arena.allocate(words: 8)))
+      stack[stack.count &- 1] = node
+    }
+    return node
+  }
+
   /// A value's node was pushed: settle a repeated key, or finish a top-level value.
   @inlinable @inline(__always)
   mutating func completed() {

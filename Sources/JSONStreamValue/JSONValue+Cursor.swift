@@ -35,6 +35,9 @@ package struct JSONNodeCursor {
   /// The node's identity while its document lives: equal for cursors on the same node.
   @inlinable package var nodeIdentity: Int { address.identity }
 
+  /// The node's bits: equal for the places of one shared value a binary reader pushed again.
+  @inlinable package var node: _Node { address.node }
+
   @inlinable package var isNull: Bool { address.node.head == _JSONNode.null }
 
   /// The value of a `true` or `false` node; nil for other kinds.

@@ -301,4 +301,115 @@ struct BinaryCodableTests {
       String(decoding: try JSONStreamEncoder().encode(value), as: UTF8.self)
         == #"{"tags":["z","a","m"]}"#)
   }
+
+  final class Author: Codable {
+    var name: String
+    var nickname: String?
+    init(_ name: String, nickname: String? = nil) {
+      self.name = name
+      self.nickname = nickname
+    }
+  }
+
+  /// A class whose instances all encode as `{}`: told apart by identity alone.
+  final class Token: Codable {}
+
+  struct Post: Codable {
+    var title: String
+    var author: Author
+    var token: Token
+  }
+
+  @Test("keepsObjectIdentity: a shared instance decodes as one instance, written once")
+  func objectIdentity() throws {
+    let ann = Author("Ann", nickname: String(repeating: "a long nickname ", count: 8))
+    let bob = Author("Bob")
+    let token = Token()
+    let posts = [
+      Post(title: "a", author: ann, token: token), Post(title: "b", author: bob, token: Token()),
+      Post(title: "c", author: ann, token: token),
+    ]
+    let encoder = JSONStreamEncoder()
+    encoder.keepsObjectIdentity = true
+    let graph = try encoder.encodeBinaryToBytes(posts)
+    let plain = try JSONStreamEncoder().encodeBinaryToBytes(posts)
+    // Each instance written once: the second "Ann" and token are a reference each.
+    #expect(graph.count < plain.count)
+    let back = try JSONStreamDecoder().decode([Post].self, fromBinary: graph)
+    #expect(back.map(\.author.name) == ["Ann", "Bob", "Ann"])
+    #expect(back[0].author === back[2].author && back[0].author !== back[1].author)
+    #expect(back[0].token === back[2].token && back[0].token !== back[1].token)
+    // Without it, each place is an instance of its own.
+    let apart = try JSONStreamDecoder().decode([Post].self, fromBinary: plain)
+    #expect(apart[0].author !== apart[2].author)
+    // Read as JSON, a reference is a copy: the JSON of the same value.
+    #expect(
+      try Self.json(graph)
+        == String(decoding: try JSONStreamEncoder().encode(posts), as: UTF8.self))
+
+    // A cycle is still refused, naming the type, whatever the option.
+    final class Node: Codable {
+      var next: Node?
+    }
+    let node = Node()
+    node.next = node
+    defer { node.next = nil }
+    #expect(throws: EncodingError.self) { try encoder.encodeBinary(node) }
+
+    // One instance read as two types: the second place is a type mismatch, not a wrong cast.
+    struct Mixed: Codable {
+      var author: Author
+      var token: Token
+    }
+    struct Twice: Codable {
+      var first: Author
+      var second: Author
+    }
+    let twice = try encoder.encodeBinaryToBytes(Twice(first: ann, second: ann))
+    let both = try JSONStreamDecoder().decode(Twice.self, fromBinary: twice)
+    #expect(both.first === both.second)
+    #expect(throws: DecodingError.self) {
+      struct Other: Codable {
+        var first: Author
+        var second: Token
+      }
+      _ = try JSONStreamDecoder().decode(Other.self, fromBinary: twice)
+    }
+  }
+
+  final class Pair: Codable {
+    let left: Pair?
+    let right: Pair?
+    init(_ inner: Pair?) {
+      left = inner
+      right = inner
+    }
+  }
+
+  @Test("a graph that shares widely decodes; one whose copies would be too many is an error")
+  func objectGraphBounds() throws {
+    let encoder = JSONStreamEncoder()
+    encoder.keepsObjectIdentity = true
+    // 10 levels of pairs of one instance: 1,024 copies of the innermost, as JSON.
+    var pair = Pair(nil)
+    for _ in 0..<10 { pair = Pair(pair) }
+    let small = try encoder.encodeBinaryToBytes(pair)
+    let back = try JSONStreamDecoder().decode(Pair.self, fromBinary: small)
+    #expect(back.left === back.right && back.left!.left === back.right!.right)
+    // 40 levels: 2^40 copies as JSON. Encoded in a few hundred bytes; read, it is refused
+    // at a reference, as it would be read as JSON.
+    for _ in 0..<30 { pair = Pair(pair) }
+    let huge = try encoder.encodeBinaryToBytes(pair)
+    #expect(huge.count < 1000)
+    let error = try #require(throws: DecodingError.self) {
+      try JSONStreamDecoder().decode(Pair.self, fromBinary: huge)
+    }
+    guard case .dataCorrupted(let context) = error,
+      let underlying = context.underlyingError as? JSONParseError
+    else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(underlying.kind == .limitExceeded(.inputLength))
+  }
 }

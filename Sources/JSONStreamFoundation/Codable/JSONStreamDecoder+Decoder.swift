@@ -47,6 +47,21 @@ struct _DecoderState {
   var containerTypes = _KeyedContainerTypes()
   /// Converted member keys (a key strategy), each converted once per call.
   var convertedKeys: [String: String] = [:]
+  /// Decoding binary with shared values: the number of each shared value, by its node (see
+  /// `JSONValue.readingSharedValues`), and the class instance decoded from each so far.
+  var sharedValues: [_SharedNodeKey: Int]? = nil
+  var sharedInstances: [Int: AnyObject] = [:]
+}
+
+/// A node's bits, by which the decoder knows the places of one shared value.
+struct _SharedNodeKey: Hashable {
+  let head: UInt64
+  let payload: UInt64
+
+  init(_ node: _Node) {
+    head = node.head
+    payload = node.payload
+  }
 }
 
 final class _Decoder: Decoder, SingleValueDecodingContainer {
@@ -213,6 +228,15 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     if let map = conformances.decodableMap, options.readsBinary, cursor.kind == .array {
       return try map._decodeEntries(from: self, as: T.self)
     }
+    if state.value.sharedValues != nil, type is AnyClass {
+      return try decodeShared(type, mapping: mapping)
+    }
+    return try decodeByInit(type, mapping: mapping)
+  }
+
+  /// The end of `decodeCurrent`: `type`'s own `init(from:)`.
+  @inline(__always)
+  func decodeByInit<T: Decodable>(_ type: T.Type, mapping: _ModelMapping?) throws -> T {
     state.value.mapping = mapping
     if checksKeys || state.value.dateFormatter != nil {
       return try decodeCurrentWithExtras(type, mapping: mapping)
@@ -220,6 +244,30 @@ final class _Decoder: Decoder, SingleValueDecodingContainer {
     var result = try type.init(from: self)
     if let mapping { try didDecode(&result, mapping) }
     return result
+  }
+
+  /// A class instance, from binary with shared values: a place of a shared value decoded
+  /// before gives the instance decoded there.
+  @inline(never)
+  func decodeShared<T: Decodable>(_ type: T.Type, mapping: _ModelMapping?) throws -> T {
+    guard let index = state.value.sharedValues![_SharedNodeKey(cursor.node)] else {
+      return try decodeByInit(type, mapping: mapping)
+    }
+    if let instance = state.value.sharedInstances[index] {
+      guard let same = instance as? T else {
+        throw DecodingError.typeMismatch(
+          T.self,
+          DecodingError.Context(
+            codingPath: path,
+            debugDescription:
+              "Expected to decode \(T.self) but found the shared \(Swift.type(of: instance))"
+              + " instance decoded before."))
+      }
+      return same
+    }
+    let instance = try decodeByInit(type, mapping: mapping)
+    state.value.sharedInstances[index] = instance as AnyObject
+    return instance
   }
 
   /// The end of `decodeCurrent` when keys are checked or a property's date format is in

@@ -294,8 +294,10 @@ extension JSONStreamDecoder.Settings {
     // The whole-input reader: it copies shared keys and strings into the tree once, where a
     // streaming reader feeding a tree builder copies them twice.
     let value: JSONValue
+    let shared: [_Node]
     do {
-      value = try JSONValue(binary: bytes, options: parseOptions, duplicateKeys: .firstWins)
+      (value, shared) = try JSONValue.readingSharedValues(
+        binary: bytes, options: parseOptions, duplicateKeys: .firstWins)
     } catch let error as JSONParseError {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
@@ -307,7 +309,13 @@ extension JSONStreamDecoder.Settings {
     var native = self
     native.readsBinary = true
     native.dataDecodingStrategy = .base64
-    return try native.decode(type, from: value)
+    var known = _DecodingKnowledge()
+    if !shared.isEmpty {
+      known.sharedValues = Dictionary(
+        shared.enumerated().map { (_SharedNodeKey($0.element), $0.offset) },
+        uniquingKeysWith: { first, _ in first })
+    }
+    return try native.decode(type, from: value, known: &known)
   }
 
   /// ``JSONStreamDecoder/decode(_:from:)-(_,JSONValue)`` with these settings.
@@ -324,6 +332,7 @@ extension JSONStreamDecoder.Settings {
     let decoder = _Decoder(options: self, root: root)
     swap(&decoder.state.value.types, &known.types)
     swap(&decoder.state.value.convertedKeys, &known.convertedKeys)
+    decoder.state.value.sharedValues = known.sharedValues
     defer {
       swap(&decoder.state.value.types, &known.types)
       swap(&decoder.state.value.convertedKeys, &known.convertedKeys)
@@ -338,6 +347,8 @@ extension JSONStreamDecoder.Settings {
 struct _DecodingKnowledge {
   var types = _TypeInfos()
   var convertedKeys: [String: String] = [:]
+  /// The shared values of binary input (see `_DecoderState.sharedValues`): its document's own.
+  var sharedValues: [_SharedNodeKey: Int]? = nil
 }
 
 /// Where a document starts in the decoder's input: its line, byte offset and column.

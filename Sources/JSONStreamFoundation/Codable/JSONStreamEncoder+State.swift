@@ -63,6 +63,11 @@ struct _EncoderFields {
   /// The class instances being encoded, one inside the next: one met again inside itself is
   /// a reference cycle.
   var instancesInProgress: Set<ObjectIdentifier> = []
+  /// With `keepsObjectIdentity`, in binary output: each class instance written, by its
+  /// number in the value table, and the instances themselves, kept alive so that no other
+  /// instance takes an identity while the encode runs.
+  var sharedInstances: [ObjectIdentifier: Int]? = nil
+  var sharedRetained: [AnyObject] = []
 }
 
 extension _EncoderFields {
@@ -100,6 +105,7 @@ final class _EncodeState {
           tree: format == .value || format == .merging
             ? _TreeOutput(options: writeOptions, mergingRepeatedKeys: format == .merging) : nil),
         mergesRepeatedKeys: format == .merging, nestingLeft: options.maxDepth))
+    if format == .binary && options.keepsObjectIdentity { fields.value.sharedInstances = [:] }
     if format == .json {
       fields.value.keyCheck.quoting = _KeyQuoting(
         escapeUnicode: writeOptions.escapeUnicode, escapeSlash: writeOptions.escapeSlash)
@@ -260,10 +266,16 @@ final class _EncodeState {
     {
       try claimSlot(depth, pathLength)
       try fields.value.writer.write(Self.documentValue(value))
+    } else if fields.value.sharedInstances != nil, T.self is AnyClass,
+      let index = writtenInstance(value)
+    {
+      try claimSlot(depth, pathLength)
+      try fields.value.writer.binary!.reference(toShared: index)
     } else {
       // Without these checks a cycle, or a value deeper than the stack, would crash.
       guard fields.value.nestingLeft > 0 else { throw tooDeep(value, pathLength) }
       let instance = T.self is AnyClass ? try enterInstance(value, pathLength) : nil
+      if let instance, fields.value.sharedInstances != nil { try share(value, instance) }
       fields.value.nestingLeft &-= 1
       defer {
         fields.value.nestingLeft &+= 1
@@ -299,6 +311,26 @@ final class _EncodeState {
       }
     }
     try finishSlot(depth: depth, pathLength: pathLength, type: T.self)
+  }
+
+  /// The number in the value table of `value`, a class instance, when it has been written
+  /// whole before (not when it is being written: a cycle, which `enterInstance` reports).
+  func writtenInstance<T>(_ value: T) -> Int? {
+    let instance = ObjectIdentifier(value as AnyObject)
+    guard let index = fields.value.sharedInstances![instance],
+      !fields.value.instancesInProgress.contains(instance)
+    else { return nil }
+    return index
+  }
+
+  /// Marks `value`, a class instance about to be written for the first time, as a shared
+  /// value; when the table is full, it is written without (each time it comes).
+  func share<T>(_ value: T, _ instance: ObjectIdentifier) throws {
+    guard fields.value.sharedInstances!.count < JSONBinaryFormat.maxTableEntries,
+      fields.value.awaiting
+    else { return }
+    fields.value.sharedInstances![instance] = try fields.value.writer.binary!.shareNextValue()
+    fields.value.sharedRetained.append(value as AnyObject)
   }
 
   /// A class instance about to be encoded: its identity, kept while it is; a reference cycle

@@ -100,6 +100,7 @@ public final class JSONStreamEncoder: @unchecked Sendable {
     var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var maxDepth = 1_000
+    var keepsObjectIdentity = false
   }
 
   private let lock = NSLock()
@@ -133,6 +134,17 @@ public final class JSONStreamEncoder: @unchecked Sendable {
   public var maxDepth: Int {
     get { settings.maxDepth }
     set { lock.withLock { _settings.maxDepth = newValue } }
+  }
+  /// Binary output only (``encodeBinary(_:)``): a class instance met again is written once,
+  /// as a shared value, and referred to afterwards, so that
+  /// ``JSONStreamDecoder/decode(_:fromBinary:)`` gives back one instance where the value held
+  /// one: an object graph, as `NSKeyedArchiver` keeps it, in less space and time than
+  /// writing the instance out each time. A reference cycle still fails the encode: Codable
+  /// cannot decode one. Off by default, as JSON has no identity; read as JSON, a reference
+  /// is a copy of the value it names.
+  public var keepsObjectIdentity: Bool {
+    get { settings.keepsObjectIdentity }
+    set { lock.withLock { _settings.keepsObjectIdentity = newValue } }
   }
   /// How `Data` is written; base64 by default.
   public var dataEncodingStrategy: DataEncodingStrategy {

@@ -15,7 +15,8 @@
 // - chunked and whole reads give equal values, or both fail, at the same offset;
 // - a failure is a JSONParseError whose offset is within the input;
 // - JSONValue(binary:) reads what the reader reads (with allowMultipleValues off), or fails
-//   with the same error at the same offset;
+//   with the same error at the same offset; so does the tree reader that keeps a shared value
+//   once, its references pushing its node again (what the Codable decoder reads through);
 // - what reads is valid: written as JSON it parses back to an equal value (without NaN), and
 //   written as binary again it reads back to an equal value, and writing it in one pass
 //   (`binaryBytes()`) gives the bytes its events give;
@@ -93,6 +94,24 @@ private func checkWholeTreeReader(
     direct = .failure(error)
   } catch {
     fatalError("JSONValue(binary:) threw a non-JSONParseError: \(error)")
+  }
+  let sharing: Result<JSONValue, JSONParseError>
+  do {
+    sharing = .success(
+      try JSONValue.readingSharedValues(binary: input, options: single, duplicateKeys: .lastWins)
+        .value)
+  } catch let error as JSONParseError {
+    sharing = .failure(error)
+  } catch {
+    fatalError("readingSharedValues threw a non-JSONParseError: \(error)")
+  }
+  switch (direct, sharing) {
+  case (.success(let a), .success(let b)):
+    fuzzCheck(a == b || options.allowNonFiniteNumbers, "shared nodes read another value")
+  case (.failure(let a), .failure(let b)):
+    fuzzCheck(a == b, "shared nodes fail otherwise: \(a) vs \(b)")
+  default:
+    fatalError("shared nodes and copies disagree on failing: \(direct) vs \(sharing)")
   }
   switch (streamed, direct) {
   case (.success(let values), .success(let value)):
