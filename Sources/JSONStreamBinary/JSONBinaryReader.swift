@@ -378,6 +378,15 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
   @inlinable
   mutating func tokenValueReference(_ index: UInt64) throws {
     if shares.replaying { return shares.queued.append(Int(index)) }
+    // Where it stands first, as for any value: a second top-level value names no entry of
+    // this one's table, which the tree reader still holds.
+    if depth == 0 {
+      guard valueCount == 0 || options.allowMultipleValues else {
+        throw _binaryError(.secondValue, at: offset)
+      }
+    } else if inObject && !awaitingValue {
+      throw _binaryError(.valueForKey, at: offset)
+    }
     try replay(try shares.reference(index, at: offset, limit: options.limits.maxInputLength))
   }
 

@@ -274,6 +274,12 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
 
   mutating func tokenValueReference(_ index: UInt64) throws {
     if shares.replaying { return shares.queued.append(Int(index)) }
+    // Where it stands first, as `JSONBinaryReader` checks it.
+    if state.frames.count == 0 {
+      guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
+    } else if inObject && !awaitingValue {
+      throw _binaryError(.valueForKey, at: offset)
+    }
     let entry = try shares.reference(index, at: offset, limit: limits.maxInputLength)
     if sharesNodes, let node = sharedNodes[Int(index)] {
       try beginValue()

@@ -183,6 +183,10 @@ struct BinaryTreeReaderTests {
       [open, share, _BinaryTag.sharedString, 1, 0x78, ref, 0, _BinaryTag.stringRef, 1, end],
       [open, share, _BinaryTag.sharedKey, 1, 0x78, end],
       [_BinaryTag.startMap, share, _BinaryTag.int, 2, _BinaryTag.null, ref, 0, end],
+      // A second top-level value, and a value where a key goes: found before the index.
+      [open, share, _BinaryTag.null, end, ref, 0],
+      [open, share, _BinaryTag.null, end, ref, 9],
+      [_BinaryTag.startObject, ref, 0, 0x23],
     ]
     for tokens in cases { expectSameAsReader(document(tokens), "\(tokens)") }
     var shallow = JSONParseOptions()
