@@ -134,3 +134,58 @@ struct _SharedValues {
     tracksTokens = false
   }
 }
+
+/// The value table as a binary writer keeps it: only which shared values have been written to
+/// their end, which is what a reference may name. (A reader keeps where each one lies too.)
+@usableFromInline
+struct _WrittenShares {
+  /// For each entry, whether its value has ended.
+  @usableFromInline var ended: [Bool] = []
+  /// The entries whose values are being written, innermost last, with the depth each value
+  /// started at: it has ended when a value ends at that depth.
+  @usableFromInline var open: [(index: Int, depth: Int)] = []
+  /// The innermost open entry's depth, or -1: what `valueEnded(at:)` compares.
+  @usableFromInline var closingDepth = -1
+  /// A mark has been written and its value has not begun.
+  @usableFromInline var markPending = false
+
+  @inlinable init() {}
+
+  /// The number of entries.
+  @inlinable var count: Int { ended.count }
+
+  /// A mark, written with `depth` containers open: the next value is entry `count`.
+  @inlinable mutating func share(depth: Int) {
+    open.append((ended.count, depth))
+    ended.append(false)
+    closingDepth = depth
+    markPending = true
+  }
+
+  /// Whether entry `index` exists and its value has ended.
+  @inlinable func hasEnded(_ index: Int) -> Bool {
+    index >= 0 && index < ended.count && ended[index]
+  }
+
+  /// A value begins.
+  @inlinable @inline(__always) mutating func valueBegins() { markPending = false }
+
+  /// A value has ended with `depth` containers open: it ends the innermost open entry when
+  /// it is that entry's value.
+  @inlinable @inline(__always) mutating func valueEnded(at depth: Int) {
+    if depth == closingDepth { close() }
+  }
+
+  @inlinable mutating func close() {
+    ended[open.removeLast().index] = true
+    closingDepth = open.last?.depth ?? -1
+  }
+
+  /// A new top-level value: the table starts empty.
+  @inlinable mutating func reset() {
+    ended.removeAll(keepingCapacity: true)
+    open.removeAll(keepingCapacity: true)
+    closingDepth = -1
+    markPending = false
+  }
+}

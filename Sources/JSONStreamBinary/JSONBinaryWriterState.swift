@@ -30,8 +30,8 @@ struct _BinaryWriterState: _ManualState {
   @usableFromInline var awaitingValue = false
   /// The open maps (see `_OpenMaps`).
   @usableFromInline var maps = _OpenMaps()
-  /// The value table, as a reader keeps it: which shared values have ended.
-  @usableFromInline var shares = _SharedValues()
+  /// The value table: which shared values have ended.
+  @usableFromInline var shares = _WrittenShares()
   @usableFromInline var valueCount = 0
   @usableFromInline var wroteHeader = false
   @usableFromInline var keys = _BinaryTable()
@@ -161,11 +161,9 @@ struct _BinaryWriterState: _ManualState {
   /// Counts a value written; whether the output is due to the sink.
   @inlinable @inline(__always) mutating func endValue() -> Bool {
     shares.valueEnded(at: stack.count)
-    // The writer has no use for where a shared value ends, only that it has.
-    if shares.closing >= 0 { shares.tokenEnded(at: 0) }
     if stack.count == 0 {
       valueCount &+= 1
-      if !shares.entries.isEmpty { shares.reset() }
+      if shares.count > 0 { shares.reset() }
     }
     return out.count >= chunkSize
   }
@@ -256,7 +254,7 @@ struct _BinaryWriterState: _ManualState {
   @inlinable mutating func share() throws -> Int {
     if !wroteHeader { writeHeader() }
     let depth = stack.count
-    let index = shares.entries.count
+    let index = shares.count
     if depth == 0 {
       guard valueCount == 0 || allowMultipleValues else {
         throw JSONWriterError(
@@ -273,21 +271,19 @@ struct _BinaryWriterState: _ManualState {
         message: shares.markPending
           ? "a second shared-value mark before the value" : "the value table is full")
     }
-    try shares.share(at: 0, depth: depth, keptCount: 0)
+    shares.share(depth: depth)
     writeTag(_BinaryTag.share)
     return index
   }
 
   /// A reference to shared value `index`, which must have been written to its end.
   @inlinable mutating func reference(toShared index: Int) throws -> Bool {
-    guard !shares.markPending, index >= 0, index < shares.entries.count,
-      shares.entries[index].end >= 0
-    else {
+    guard !shares.markPending, shares.hasEnded(index) else {
       throw JSONWriterError(
         kind: .invalidReference,
         message: shares.markPending
           ? "a reference right after a shared-value mark"
-          : "a reference to shared value \(index), of \(shares.entries.count), not written to"
+          : "a reference to shared value \(index), of \(shares.count), not written to"
             + " its end")
     }
     return try value { $0.writeTagged(_BinaryTag.valueRef, UInt64(index)) }
