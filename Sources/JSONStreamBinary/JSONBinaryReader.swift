@@ -430,7 +430,6 @@ public struct JSONBinaryReader<Handler: JSONEventHandler>: _BinaryTokenSink {
 
   @inlinable @inline(__always)
   mutating func beginValue() throws {
-    shares.valueBegins()
     if depth == 0 {
       guard valueCount == 0 || options.allowMultipleValues else {
         throw _binaryError(.secondValue, at: offset)

@@ -39,7 +39,8 @@ struct _SharedValues {
   @usableFromInline var closingDepth = -1
   /// The entry the last value closed, whose end is the end of the token being read, or -1.
   @usableFromInline var closing = -1
-  /// A `40` has been read and its value has not begun.
+  /// A `40` has been read and its value has not begun: cleared when the token after it ends
+  /// (`tokenEnded(at:)`), as the tokens that may not follow a mark check it while read.
   @usableFromInline var markPending = false
   /// Bytes all references read so far stand for.
   @usableFromInline var expanded = 0
@@ -75,10 +76,6 @@ struct _SharedValues {
     tracksTokens = true
   }
 
-  /// A value (or a key) begins: a mark before a key or a reference is an error.
-  @inlinable @inline(__always)
-  mutating func valueBegins() { markPending = false }
-
   /// A value has ended with `depth` containers open: it closes the innermost open entry when
   /// it is that entry's value.
   @inlinable @inline(__always)
@@ -95,6 +92,8 @@ struct _SharedValues {
   /// The token read ended at `end`: the entry it closed, if any, ends there.
   @inlinable
   mutating func tokenEnded(at end: Int) {
+    // The mark's entry starts where the mark ends: any other token was its value's first.
+    if markPending && end != entries[entries.count &- 1].start { markPending = false }
     tracksTokens = closingDepth >= 0
     guard closing >= 0 else { return }
     let entry = entries[closing].start

@@ -380,7 +380,6 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
 
   @inline(__always)
   mutating func beginValue() throws {
-    shares.valueBegins()
     if state.frames.count == 0 {
       guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
     } else if inObject {
