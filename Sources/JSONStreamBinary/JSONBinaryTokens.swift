@@ -214,6 +214,8 @@ extension _BinaryTokens {
       try sink.tokenShare()
       return (1, true)
     case _BinaryTag.valueRef:
+      // Laid out as the string and key references are, but a case of its own: one more test
+      // in theirs made reading citm_catalog.json into a tree take 8% more instructions.
       guard let (index, size) = unsafe try shortLEB128(p + 1, available &- 1, at: sink.offset)
       else {
         return more

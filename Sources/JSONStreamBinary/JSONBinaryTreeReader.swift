@@ -259,13 +259,8 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   }
 
   mutating func tokenShare() throws {
-    let depth = state.frames.count
-    if depth == 0 {
-      guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
-    } else if inObject && !awaitingValue {
-      throw _binaryError(.sharedMark, at: offset)
-    }
-    try shares.share(at: offset, depth: depth, keptCount: 0)
+    try checkValueMayStand(else: .sharedMark)
+    try shares.share(at: offset, depth: state.frames.count, keptCount: 0)
     if sharesNodes && !shares.replaying {
       sharedNodes.append(nil)
       sharedNodeStackCounts.append(state.stackCount)
@@ -275,11 +270,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   mutating func tokenValueReference(_ index: UInt64) throws {
     if shares.replaying { return shares.queued.append(Int(index)) }
     // Where it stands first, as `JSONBinaryReader` checks it.
-    if state.frames.count == 0 {
-      guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
-    } else if inObject && !awaitingValue {
-      throw _binaryError(.valueForKey, at: offset)
-    }
+    try checkValueMayStand(else: .valueForKey)
     let entry = try shares.reference(index, at: offset, limit: limits.maxInputLength)
     if sharesNodes, let node = sharedNodes[Int(index)] {
       try beginValue()
@@ -378,6 +369,19 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   @inline(__always)
   var inObject: Bool { state.frames[state.frames.count &- 1].isObject }
 
+  /// Throws unless a value may stand here: first at the top level, in an array or after a
+  /// key; `misplaced` where a key is due.
+  @inline(__always)
+  func checkValueMayStand(else misplaced: _BinaryFailure) throws {
+    if state.frames.count == 0 {
+      guard valueCount == 0 else { throw _binaryError(.secondValue, at: offset) }
+    } else if inObject && !awaitingValue {
+      throw _binaryError(misplaced, at: offset)
+    }
+  }
+
+  /// `checkValueMayStand(else: .valueForKey)`, then the value's place taken: written out, as
+  /// `JSONBinaryReader.beginValue()` is.
   @inline(__always)
   mutating func beginValue() throws {
     if state.frames.count == 0 {
