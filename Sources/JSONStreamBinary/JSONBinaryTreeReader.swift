@@ -116,6 +116,13 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
   /// top-level value, or one a repeated key set aside), and the stack's count where it went.
   var sharedNodes: [_Node?] = []
   var sharedNodeStackCounts: [Int] = []
+  /// With `sharesNodes`: each shared value's height (the levels of containers it opens, its
+  /// references' included), which a reference that pushes its node adds to the depth; the
+  /// deepest level reached since the innermost open value began, and that of each enclosing
+  /// one, set aside.
+  var sharedHeights: [Int] = []
+  var deepest = 0
+  var deepestSetAside: [Int] = []
   var valueCount = 0
   /// The offset of the token being read.
   var offset = 0
@@ -256,6 +263,7 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
       throw _binaryError(.depth(limits.maxDepth), at: offset)
     }
     state.open(isObject: isObject)
+    if sharesNodes && state.frames.count > deepest { deepest = state.frames.count }
   }
 
   mutating func tokenShare() throws {
@@ -264,6 +272,9 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     if sharesNodes && !shares.replaying {
       sharedNodes.append(nil)
       sharedNodeStackCounts.append(state.stackCount)
+      sharedHeights.append(0)
+      deepestSetAside.append(deepest)
+      deepest = state.frames.count
     }
   }
 
@@ -273,6 +284,13 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     try checkValueMayStand(else: .valueForKey)
     let entry = try shares.reference(index, at: offset, limit: limits.maxInputLength)
     if sharesNodes, let node = sharedNodes[Int(index)] {
+      // Its levels count as a copy's would: a tree deeper than `maxDepth` would make a
+      // decoder that walks it recurse as deep.
+      let depth = state.frames.count &+ sharedHeights[Int(index)]
+      guard depth <= limits.maxDepth else {
+        throw _binaryError(.depth(limits.maxDepth), at: offset)
+      }
+      if depth > deepest { deepest = depth }
       try beginValue()
       state.push(node)
       endValue()
@@ -281,9 +299,12 @@ struct _BinaryTreeReader: _BinaryDocumentSink {
     }
   }
 
-  /// With `sharesNodes`: the shared value `index` has just ended; its node is the top of the
-  /// stack when it went there (not when a repeated key set it aside).
+  /// With `sharesNodes`: the shared value `index` has just ended, at the depth it began at.
+  /// Its node is the top of the stack when it went there (not when a repeated key set it
+  /// aside).
   mutating func keepSharedNode(_ index: Int) {
+    sharedHeights[index] = deepest &- state.frames.count
+    deepest = max(deepest, deepestSetAside.removeLast())
     guard state.frames.count > 0, state.stackCount == sharedNodeStackCounts[index] &+ 1 else {
       return
     }

@@ -412,4 +412,34 @@ struct BinaryCodableTests {
     }
     #expect(underlying.kind == .limitExceeded(.inputLength))
   }
+
+  final class Node: Codable {
+    let children: [Node]
+    init(_ children: [Node]) { self.children = children }
+  }
+
+  @Test("references count toward maxDepth as copies would: a chain of shallow values")
+  func objectGraphDepth() throws {
+    // Each node is written at the top of the array, holding a reference to the one before:
+    // shallow in the bytes, but node k stands for 2k + 1 levels.
+    var nodes = [Node([])]
+    for _ in 0..<30 { nodes.append(Node([nodes.last!])) }
+    let encoder = JSONStreamEncoder()
+    encoder.keepsObjectIdentity = true
+    let bytes = try encoder.encodeBinaryToBytes(nodes)
+    let back = try JSONStreamDecoder().decode([Node].self, fromBinary: bytes)
+    #expect(back[30].children[0] === back[29])
+    let decoder = JSONStreamDecoder()
+    decoder.parseOptions.limits.maxDepth = 40
+    let error = try #require(throws: DecodingError.self) {
+      try decoder.decode([Node].self, fromBinary: bytes)
+    }
+    guard case .dataCorrupted(let context) = error,
+      let underlying = context.underlyingError as? JSONParseError
+    else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(underlying.kind == .limitExceeded(.depth))
+  }
 }

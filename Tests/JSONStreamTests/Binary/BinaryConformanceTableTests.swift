@@ -1,11 +1,13 @@
 import Foundation
 import JSONStream
+import JSONStreamBinary
 import Testing
 
 /// The conformance examples of the binary format's specification (`BinaryFormat.md`, the
 /// table under "Conformance examples"), read from the document itself, so that the spec and
 /// the readers cannot drift apart: every row through the streaming reader, whole and a byte
-/// at a time, and through `JSONValue(binary:)`.
+/// at a time, and through `JSONValue(binary:)` and the tree the Codable decoder reads, whose
+/// references share one node.
 @Suite("Binary format: the specification's conformance examples")
 struct BinaryConformanceTableTests {
   struct Example: CustomStringConvertible {
@@ -121,14 +123,21 @@ struct BinaryConformanceTableTests {
     }
   }
 
-  @Test("every example of one value, through JSONValue(binary:)")
-  func treeReader() throws {
+  @Test(
+    "every example of one value, through JSONValue(binary:) and with shared nodes",
+    arguments: [false, true])
+  func treeReader(sharingNodes: Bool) throws {
     for example in try Self.examples() where !example.options.contains("multiple") {
       let options = try Self.options(example.options)
       // A tree keeps one member of a repeated key (the last, by default): not the events.
       if let text = example.values?.first, Self.repeatsAKey(text, options) { continue }
       do {
-        let value = try JSONValue(binary: example.bytes, options: options)
+        let value =
+          sharingNodes
+          ? try JSONValue.readingSharedValues(
+            binary: example.bytes, options: options, duplicateKeys: .lastWins
+          ).value
+          : try JSONValue(binary: example.bytes, options: options)
         var writeOptions = JSONWriteOptions.compact
         writeOptions.allowNonFiniteNumbers = options.allowNonFiniteNumbers
         let text = String(decoding: try value.jsonBytes(options: writeOptions), as: UTF8.self)

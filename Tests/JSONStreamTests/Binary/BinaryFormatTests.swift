@@ -780,6 +780,49 @@ struct BinaryFormatTests {
     #expect(error.offset < bytes.count)
   }
 
+  @Test("references deeper than maxDepth once expanded fail in every reader, at one offset")
+  func sharedValueDepth() throws {
+    // Entry 0 is 3 arrays deep; each next entry nests the one before 3 levels further.
+    var writer = JSONBinaryWriter()
+    try writer.startArray()
+    var last = try writer.shareNextValue()
+    for _ in 0..<3 { try writer.startArray() }
+    for _ in 0..<3 { try writer.endArray() }
+    for _ in 0..<4 {
+      let next = try writer.shareNextValue()
+      for _ in 0..<3 { try writer.startArray() }
+      try writer.reference(toShared: last)
+      for _ in 0..<3 { try writer.endArray() }
+      last = next
+    }
+    try writer.reference(toShared: last)
+    try writer.endArray()
+    try writer.finish()
+    // The last reference stands for 15 levels, inside 1.
+    var options = JSONParseOptions()
+    options.limits.maxDepth = 16
+    #expect(
+      try JSONValue.readingSharedValues(
+        binary: writer.bytes, options: options, duplicateKeys: .firstWins
+      ).value
+        == JSONValue(binary: writer.bytes, options: options))
+    options.limits.maxDepth = 15
+    var reader = JSONBinaryReader(handler: ArrayCounter(), options: options)
+    let streamed = try #require(throws: JSONParseError.self) {
+      try reader.feed(writer.bytes)
+      try reader.finish()
+    }
+    #expect(streamed.kind == .limitExceeded(.depth))
+    let direct = try #require(throws: JSONParseError.self) {
+      try JSONValue(binary: writer.bytes, options: options)
+    }
+    let sharing = try #require(throws: JSONParseError.self) {
+      try JSONValue.readingSharedValues(
+        binary: writer.bytes, options: options, duplicateKeys: .firstWins)
+    }
+    #expect(direct == streamed && sharing == streamed)
+  }
+
   @Test("a handler that stops inside a copy stops the reader there")
   func stopInsideSharedValue() throws {
     var writer = JSONBinaryWriter()
