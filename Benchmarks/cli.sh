@@ -105,6 +105,15 @@ for size in "${sizes[@]}"; do
   for command in fmt ndjson stats; do
     job "$command" "\`jsonstream $command\`" "\"$tool\" $command \"$file\""
   done
+  # The binary format: the file converted to it, and back from it (made once per build of the
+  # tool) to JSON, which should take well under minify's time on the JSON text.
+  job convert_binary '`jsonstream convert --to binary`' \
+    "\"$tool\" convert --to binary \"$file\""
+  binary="${file%.json}.jsb"
+  [[ "$binary" -nt "$tool" ]] || "$tool" convert --to binary "$file" -o "$binary"
+  input_bytes=$(stat -c %s "$binary")
+  job convert_json '`jsonstream convert --to json` (of the binary)' \
+    "\"$tool\" convert --to json \"$binary\""
   # The same records as NDJSON, one per line: each command on one thread, then on every core.
   lines="${file%.json}.ndjson"
   [[ -f "$lines" ]] || "$tool" ndjson "$file" >"$lines"
@@ -174,6 +183,7 @@ for size in "${sizes[@]}"; do
     echo "| --- | ---: | --- |"
     awk -v v="$(ratio validate json_verify)" -v m="$(ratio minify json_reformat)" \
       -v s="$(ratio jq select)" -v f="$(ratio jq_filter filter)" \
+      -v c="$(ratio convert_json minify)" \
       -v kb="$ours_peak" -v fkb="${peak[${index_of[filter]}]}" -v cores="$(nproc)" \
       -v lv="$(ratio lines_validate_1 lines_validate)" -v lm="$(ratio lines_minify_1 lines_minify)" \
       -v ls="$(ratio lines_select_1 lines_select)" 'BEGIN {
@@ -181,6 +191,7 @@ for size in "${sizes[@]}"; do
         status(m <= 0.5, "`minify` time ≤ 0.5× `json_reformat -m`", sprintf("%.2f×", m))
         status(s >= 5, "`select` ≥ 5× jq (no filter)", sprintf("%.1f×", s))
         status(f >= 20, "`select` with a filter ≥ 20× jq", sprintf("%.1f×", f))
+        status(c <= 0.6, "`convert --to json` time ≤ 0.6× `minify` of the JSON", sprintf("%.2f×", c))
         status(fkb * 1024 < 64e6, "`select` with a filter < 64 MB peak RSS", sprintf("%.0f MB", fkb * 1024 / 1e6))
         status(kb * 1024 < 64e6, "every jsonstream command < 64 MB peak RSS", sprintf("%.0f MB", kb * 1024 / 1e6))
         lines("validate", lv); lines("minify", lm); lines("select", ls)
