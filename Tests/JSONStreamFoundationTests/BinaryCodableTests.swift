@@ -404,13 +404,13 @@ struct BinaryCodableTests {
     let error = try #require(throws: DecodingError.self) {
       try JSONStreamDecoder().decode(Pair.self, fromBinary: huge)
     }
-    guard case .dataCorrupted(let context) = error,
-      let underlying = context.underlyingError as? JSONParseError
-    else {
-      Issue.record("\(error)")
-      return
-    }
-    #expect(underlying.kind == .limitExceeded(.inputLength))
+    #expect(Self.parseError(error)?.kind == .limitExceeded(.inputLength), "\(error)")
+  }
+
+  /// The parse error under a `dataCorrupted` error, if any.
+  static func parseError(_ error: DecodingError) -> JSONParseError? {
+    guard case .dataCorrupted(let context) = error else { return nil }
+    return context.underlyingError as? JSONParseError
   }
 
   final class Node: Codable {
@@ -434,12 +434,6 @@ struct BinaryCodableTests {
     let error = try #require(throws: DecodingError.self) {
       try decoder.decode([Node].self, fromBinary: bytes)
     }
-    guard case .dataCorrupted(let context) = error,
-      let underlying = context.underlyingError as? JSONParseError
-    else {
-      Issue.record("\(error)")
-      return
-    }
-    #expect(underlying.kind == .limitExceeded(.depth))
+    #expect(Self.parseError(error)?.kind == .limitExceeded(.depth), "\(error)")
   }
 }
