@@ -18,6 +18,11 @@
 //           bit 7    lenient parse options (comments, trailing commas)
 //   byte 1, bit 0…1  chunking of the item decoder: 1 byte, 7 bytes, 61 bytes, whole
 //           bit 2…3  shape: one order, an array of orders, NDJSON lines of orders, a value
+//           bit 6    an object graph instead (`FuzzNode`s, each `pick` naming the node its
+//                    `link` shares, a cycle included)
+//
+// Input that starts with the binary format's magic bytes is binary instead, decoded as an
+// object graph with shared values.
 //
 // Checked, with `fatalError` on a violation:
 // - every error is a DecodingError, and one for input that is not JSON has the parse error,
@@ -27,7 +32,12 @@
 //   arrays);
 // - NDJSON decoded as lines agrees with each line decoded on its own;
 // - what decodes encodes, and that JSON and that binary decode back to what encodes to the
-//   same bytes.
+//   same bytes;
+// - an object graph encodes to binary keeping object identity, unless it has a cycle, which
+//   is an EncodingError; what it encodes to decodes to a graph of the same shape, with one
+//   instance wherever the graph had one (or fails on a limit: expansion, depth);
+// - binary decoded as an object graph gives a DecodingError or a graph without a cycle,
+//   which encodes and decodes back to the same shape.
 
 import Foundation
 import JSONStream
@@ -41,6 +51,14 @@ public func fuzzCodableTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
   let input = UnsafeBufferPointer(start: data + 2, count: size - 2)
   let bytes = Array(input)
 
+  if bytes.starts(with: JSONBinaryFormat.magic) {
+    graphCheckBinary(bytes, decoder)
+    return 0
+  }
+  if data[1] >> 6 & 1 == 1 {
+    graphCheckJSON(bytes, decoder)
+    return 0
+  }
   switch data[1] >> 2 & 3 {
   case 0:
     codableCheckOne(FuzzOrder.self, bytes, decoder)
@@ -406,4 +424,158 @@ private enum FuzzValue: Codable {
       for (key, value) in members { try object.encode(value, forKey: AnyKey(stringValue: key)) }
     }
   }
+}
+
+// MARK: - Object graphs
+
+/// A node of an object graph. Decoded from JSON, `pick` names (by its index in the order
+/// `graphNodes` lists them) the node that `link` then shares; the graph may have a cycle.
+private final class FuzzNode: Codable {
+  var name: String
+  var pick: Int?
+  var children: [FuzzNode]
+  var link: FuzzNode?
+}
+
+/// The graph of JSON text: decoded, linked by each node's `pick`, encoded keeping identity.
+private func graphCheckJSON(_ bytes: [UInt8], _ decoder: JSONStreamDecoder) {
+  guard let roots = codableDecode([FuzzNode].self, bytes, decoder) else { return }
+  let nodes = graphNodes(roots)
+  // A cycle of links would outlive the check (a leak, to the sanitizer).
+  defer { for node in nodes { node.link = nil } }
+  for node in nodes {
+    if let pick = node.pick, !nodes.isEmpty {
+      node.link = nodes[Int(pick.magnitude % UInt(nodes.count))]
+    }
+  }
+  let encoder = codableEncoder()
+  encoder.keepsObjectIdentity = true
+  let binary: [UInt8]
+  do {
+    binary = try encoder.encodeBinaryToBytes(roots)
+  } catch {
+    guard let error = error as? EncodingError, case .invalidValue(_, let context) = error else {
+      fatalError("not an EncodingError: \(error)")
+    }
+    // A graph whose paths are too long for `maxDepth` cannot be encoded either.
+    fuzzCheck(
+      graphHasCycle(roots) || context.debugDescription.contains("maxDepth"),
+      "a graph without a cycle does not encode: \(context.debugDescription)")
+    return
+  }
+  fuzzCheck(!graphHasCycle(roots), "a graph with a cycle encodes")
+  graphCheckDecodes(binary, as: roots)
+  // Linked, the graph's copies may be exponentially many: only the graph as decoded, before
+  // linking, is checked as a tree.
+  if nodes.allSatisfy({ $0.pick == nil }) { codableCheckRoundTrip(roots) }
+}
+
+/// Binary input decoded as an object graph: a DecodingError, or a graph without a cycle that
+/// encodes keeping identity and decodes back to the same shape.
+private func graphCheckBinary(_ bytes: [UInt8], _ decoder: JSONStreamDecoder) {
+  let roots: [FuzzNode]
+  do {
+    roots = try decoder.decode([FuzzNode].self, fromBinary: bytes)
+  } catch {
+    codableCheckError(error, inputCount: bytes.count)
+    return
+  }
+  fuzzCheck(!graphHasCycle(roots), "binary decodes to a graph with a cycle")
+  let encoder = codableEncoder()
+  encoder.keepsObjectIdentity = true
+  do {
+    graphCheckDecodes(try encoder.encodeBinaryToBytes(roots), as: roots)
+  } catch {
+    // The decoder's depth limit is the encoder's: what decodes encodes.
+    fatalError("a graph decoded from binary does not encode: \(error)")
+  }
+}
+
+/// `binary`, which `roots` encoded to, decodes to a graph of their shape.
+private func graphCheckDecodes(_ binary: [UInt8], as roots: [FuzzNode]) {
+  let back: [FuzzNode]
+  do {
+    back = try codableRoundTripDecoder().decode([FuzzNode].self, fromBinary: binary)
+  } catch {
+    // References may stand for more than the format allows a document to expand to, or for
+    // values deeper than `maxDepth` where they stand.
+    guard let error = error as? DecodingError, case .dataCorrupted(let context) = error,
+      let parse = context.underlyingError as? JSONParseError,
+      case .limitExceeded = parse.kind
+    else { fatalError("a graph's binary does not decode: \(error)") }
+    return
+  }
+  fuzzCheck(graphSameShape(roots, back), "a graph decodes to another shape")
+}
+
+/// Every node reachable from `roots` through `children` (not `link`), once each, in the order
+/// a `pick` counts them: depth first, each node before its children.
+private func graphNodes(_ roots: [FuzzNode]) -> [FuzzNode] {
+  var nodes: [FuzzNode] = []
+  var seen: Set<ObjectIdentifier> = []
+  var work = Array(roots.reversed())
+  while let node = work.popLast() {
+    guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+    nodes.append(node)
+    work += node.children.reversed()
+  }
+  return nodes
+}
+
+/// Whether a path through `children` and `link` leads from a node back to it (depth first,
+/// with an explicit stack: links can make paths as long as the graph).
+private func graphHasCycle(_ roots: [FuzzNode]) -> Bool {
+  // false: on the current path; true: done.
+  var done: [ObjectIdentifier: Bool] = [:]
+  var stack: [(node: FuzzNode, next: Int)] = []
+  for root in roots where done[ObjectIdentifier(root)] == nil {
+    done[ObjectIdentifier(root)] = false
+    stack.append((root, 0))
+    while let (node, next) = stack.last {
+      let successor: FuzzNode?
+      if next < node.children.count {
+        successor = node.children[next]
+      } else if next == node.children.count {
+        successor = node.link
+      } else {
+        done[ObjectIdentifier(node)] = true
+        stack.removeLast()
+        continue
+      }
+      stack[stack.count - 1].next += 1
+      guard let successor else { continue }
+      switch done[ObjectIdentifier(successor)] {
+      case false?: return true
+      case true?: continue
+      case nil:
+        done[ObjectIdentifier(successor)] = false
+        stack.append((successor, 0))
+      }
+    }
+  }
+  return false
+}
+
+/// Whether `a` and `b` have one shape: the same names and picks, and one instance in `b`
+/// wherever `a` has one, the instances paired one to one.
+private func graphSameShape(_ a: [FuzzNode], _ b: [FuzzNode]) -> Bool {
+  guard a.count == b.count else { return false }
+  var pairs: [ObjectIdentifier: ObjectIdentifier] = [:]
+  var paired: Set<ObjectIdentifier> = []
+  var work = Array(zip(a, b))
+  while let (x, y) = work.popLast() {
+    let (idX, idY) = (ObjectIdentifier(x), ObjectIdentifier(y))
+    if let known = pairs[idX] {
+      guard known == idY else { return false }
+      continue
+    }
+    guard paired.insert(idY).inserted else { return false }
+    pairs[idX] = idY
+    guard x.name == y.name, x.pick == y.pick, x.children.count == y.children.count,
+      (x.link == nil) == (y.link == nil)
+    else { return false }
+    work += zip(x.children, y.children)
+    if let linkX = x.link, let linkY = y.link { work.append((linkX, linkY)) }
+  }
+  return true
 }
