@@ -24,6 +24,12 @@ protocol _AsyncPump {
   associatedtype Output
   /// The options it parses with (a run of single bytes is cut by them).
   var options: JSONParseOptions { get }
+  /// Whether a line feed may complete an output (it ends a document), so that runs of single
+  /// bytes are cut at every line feed.
+  var completesAtLineFeeds: Bool { get }
+  /// How many of the open containers must end before an output can be complete (0 when any
+  /// byte may complete one), as of the input fed so far.
+  var containersBeforeNextOutput: Int { get }
   /// Reads `chunk`, appending the outputs it completes; when it throws, `outputs` holds every
   /// output completed before the error.
   mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [Output]) throws
@@ -49,7 +55,8 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline var finished = false
   /// An error to throw once `outputs` are all returned.
   @usableFromInline var pendingError: (any Error)? = nil
-  /// The run of single bytes being read (its first `runLength`): one array, reused.
+  /// The run of single bytes being read (its first `runLength`): one array of
+  /// `_AsyncByteRun.limit` bytes and eight more, reused.
   @usableFromInline var run: [UInt8] = []
   @usableFromInline var runLength = 0
   /// Where runs end.
@@ -62,7 +69,8 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
     self.iterator = iterator
     self.chunkBytes = chunkBytes
     self.pump = pump
-    runCutter = _AsyncByteRun(options: pump.options)
+    runCutter = _AsyncByteRun(
+      options: pump.options, cutsAtLineFeeds: pump.completesAtLineFeeds)
   }
 
   /// The next output: most calls return one already made, in a few instructions.
@@ -118,8 +126,14 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   /// pump, appending what they complete.
   @inlinable @inline(__always)
   mutating func readRun() async throws {
+    if run.isEmpty { run = Array(repeating: 0, count: _AsyncByteRun.limit &+ 8) }
     runLength = 0
     var ended = false
+    // The bytes not yet stored in `run`, the first in the low byte: stored eight at a time,
+    // as a store of one byte cost a check that the array is not shared. The last word is
+    // stored whole too (the array has room), with zeros after the run's end.
+    var word: UInt64 = 0
+    var wordLength = 0
     do {
       while true {
         guard let element = try await iterator.next() else {
@@ -129,19 +143,41 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
         // The elements are `UInt8` (only the entry points for bytes make this iterator
         // without `chunkBytes`): specialized, the cast is no code at all.
         let byte = element as! UInt8
-        if runLength < run.count { run[runLength] = byte } else { run.append(byte) }
+        word |= UInt64(byte) &<< UInt64(truncatingIfNeeded: wordLength &* 8)
+        wordLength &+= 1
         runLength &+= 1
+        if wordLength == 8 {
+          run._store(word, at: runLength &- 8)
+          word = 0
+          wordLength = 0
+        }
         if runCutter.cuts(after: byte) || runLength == _AsyncByteRun.limit { break }
       }
     } catch {
       // The bytes before the failure go first: their own error, if any, came first.
+      run._store(word, at: runLength &- wordLength)
       try pump.feed(run[..<runLength], into: &outputs)
       throw error
     }
-    if runLength > 0 { try pump.feed(run[..<runLength], into: &outputs) }
+    run._store(word, at: runLength &- wordLength)
+    if runLength > 0 {
+      try pump.feed(run[..<runLength], into: &outputs)
+      runCutter.holdUntilClosed(pump.containersBeforeNextOutput)
+    }
     if ended {
       finished = true
       try pump.finish(into: &outputs)
+    }
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Stores the eight bytes of `word`, the lowest first, from `index` on: one check that the
+  /// array is not shared, for eight bytes.
+  @inlinable @inline(__always)
+  mutating func _store(_ word: UInt64, at index: Int) {
+    for byte in 0..<8 {
+      self[index &+ byte] = UInt8(truncatingIfNeeded: word &>> UInt64(byte &* 8))
     }
   }
 }
@@ -151,13 +187,19 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
 /// outside strings the bytes of a number or a literal up to the byte that ends it: a bracket,
 /// a comma, a colon, white space, or the last letter of `true`, `false`, `null`, `NaN` and
 /// `Infinity`. White space after white space, a comma or a bracket completes nothing and is
-/// held back too. A line feed or a record separator always cuts (they end documents).
+/// held back too. A record separator always cuts, and so does a line feed where it ends
+/// documents.
 ///
-/// A lexer of three flags, not a parser: on valid input it cuts at least wherever the parser
-/// completes something (the tests hold it to that on every byte of their documents); on
-/// invalid input it may cut late, so a syntax error is found at the next byte that cuts, or at
-/// the end. With comments allowed, a quote may open a comment's text rather than a string:
-/// strings are then not followed, and every quote cuts.
+/// Where the pump knows that nothing completes before some of the open containers end (inside
+/// an item with nothing selected within it), only the bracket that closes the last of them
+/// cuts: the cutter counts brackets outside strings from there.
+///
+/// A lexer of three flags and a count, not a parser: on valid input it cuts at least wherever
+/// the parser completes something (the tests hold it to that on every byte of their
+/// documents); on invalid input it may cut late, so a syntax error is found at the next byte
+/// that cuts, or at the end. With comments allowed, a quote may open a comment's text rather
+/// than a string: strings are then not followed, every quote cuts, and no brackets are
+/// counted.
 @usableFromInline
 struct _AsyncByteRun {
   /// The most bytes held back: a long string is fed in pieces.
@@ -165,15 +207,32 @@ struct _AsyncByteRun {
 
   /// Whether strings are followed (not with comments allowed).
   @usableFromInline let followsStrings: Bool
+  /// Whether every line feed cuts.
+  @usableFromInline let cutsAtLineFeeds: Bool
   @usableFromInline var inString = false
   @usableFromInline var escaped = false
   /// The last byte outside strings was part of a number or a literal, which the next byte
   /// may end.
   @usableFromInline var afterScalar = false
+  /// Open containers to count down before the next cut (0: cut as above). Counted from the
+  /// pump's own count, which the parser's events keep: never more than are really open, so
+  /// a cut may come early, never late.
+  @usableFromInline var containersToClose = 0
 
   @inlinable
-  init(options: JSONParseOptions) {
+  init(options: JSONParseOptions, cutsAtLineFeeds: Bool) {
     followsStrings = !options.allowComments
+    self.cutsAtLineFeeds = cutsAtLineFeeds
+  }
+
+  /// Holds bytes back until `containers` of the open ones end (none when 0). Not with
+  /// comments allowed: a bracket in a comment would be counted.
+  @inlinable
+  mutating func holdUntilClosed(_ containers: Int) {
+    guard followsStrings else { return }
+    containersToClose = containers
+    // If the pump's count ends before this one does, whatever scalar was open may end next.
+    if containers > 0 { afterScalar = true }
   }
 
   /// Whether the run ends with `byte`.
@@ -190,7 +249,7 @@ struct _AsyncByteRun {
       }
       if byte == UInt8(ascii: "\"") {
         inString = false
-        return true
+        return containersToClose == 0
       }
       if byte < 0x20 {
         // Not in a valid string: the input failed, or a line or record of its own begins.
@@ -199,6 +258,7 @@ struct _AsyncByteRun {
       }
       return false
     }
+    if containersToClose > 0 { return cutsHeld(after: byte) }
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
       UInt8(ascii: "."):
@@ -214,13 +274,41 @@ struct _AsyncByteRun {
       defer { afterScalar = false }
       return afterScalar
     case UInt8(ascii: "\""):
+      // An opening quote completes nothing, unless it ends a number or a literal.
+      defer { afterScalar = false }
       inString = followsStrings
+      return afterScalar || !followsStrings
+    case UInt8(ascii: "\n"):
+      defer { afterScalar = false }
+      return afterScalar || cutsAtLineFeeds
+    default:
+      // Brackets, record separators, and anything else.
       afterScalar = false
+      return true
+    }
+  }
+
+  /// `cuts(after:)` outside strings while containers are counted down.
+  @inlinable @inline(__always)
+  mutating func cutsHeld(after byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      containersToClose &+= 1
+      return false
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      containersToClose &-= 1
+      afterScalar = false
+      return containersToClose == 0
+    case UInt8(ascii: "\""):
+      inString = true
+      return false
+    case UInt8(ascii: "\n"):
+      return cutsAtLineFeeds
+    case 0x1E:
+      // A record separator ends a document, whatever came before it.
       return true
     default:
-      // Brackets, line feeds, record separators, and anything else.
-      afterScalar = false
-      return true
+      return false
     }
   }
 }
@@ -339,6 +427,10 @@ public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
 struct _EventPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONEventCollector>
   @usableFromInline var options: JSONParseOptions { parser.options }
+  /// A line feed only ends a number or a literal, which the cutter sees anyway.
+  @usableFromInline var completesAtLineFeeds: Bool { false }
+  /// Every token is an event.
+  @usableFromInline var containersBeforeNextOutput: Int { 0 }
 
   @usableFromInline
   init(options: JSONParseOptions) {
@@ -374,6 +466,12 @@ struct _EventPump: _AsyncPump {
 struct _ItemPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONItemStreamer>
   @usableFromInline var options: JSONParseOptions { parser.options }
+  /// A line feed only ends a number or a literal, which the cutter sees anyway.
+  @usableFromInline var completesAtLineFeeds: Bool { false }
+  /// Inside an item, or a value no path reaches, the containers up to its end.
+  @usableFromInline var containersBeforeNextOutput: Int {
+    parser.handler.containersBeforeNextItem
+  }
 
   @usableFromInline
   init(paths: [JSONPath], options: JSONParseOptions, duplicateKeys: JSONDuplicateKeyPolicy) {
@@ -384,7 +482,8 @@ struct _ItemPump: _AsyncPump {
   @usableFromInline
   mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [JSONItemStreamer.Item]) throws
   {
-    defer { outputs += parser.handler.takeItems() }
+    // Most runs of single bytes complete no item: nothing to append.
+    defer { if !parser.handler.items.isEmpty { outputs += parser.handler.takeItems() } }
     try parser.feed(chunk)
   }
 
@@ -402,6 +501,10 @@ struct _DocumentPump: _AsyncPump {
   typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline var reader: JSONDocumentReader
   @usableFromInline var options: JSONParseOptions { reader.options }
+  /// A line feed ends a document.
+  @usableFromInline var completesAtLineFeeds: Bool { true }
+  /// Not counted: any line feed may end a document, or a failed line.
+  @usableFromInline var containersBeforeNextOutput: Int { 0 }
 
   @usableFromInline
   init(reader: JSONDocumentReader) { self.reader = reader }

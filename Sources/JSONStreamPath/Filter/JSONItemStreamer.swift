@@ -56,6 +56,12 @@ public struct JSONItemStreamer: JSONEventHandler {
   /// `true`: the streamer has the parser skip the containers no path can reach.
   public static var canSkipContainers: Bool { true }
 
+  /// How many of the open containers must end before an item can be complete (0 when the
+  /// next value may complete one): inside an item with nothing selected within it, or inside
+  /// a value no path reaches, nothing is delivered before the bracket that closes it. Lets an
+  /// async sequence of single bytes hold those bytes back and feed them in one piece.
+  package var containersBeforeNextItem: Int { tracker.containersBeforeDecision }
+
   /// Bytes of tree memory held now (the item in progress, or a value held to decide):
   /// what streaming keeps bounded.
   package var heldBytes: Int { builder.allocatedBytes + tracker.heldBuilder.allocatedBytes }

@@ -316,6 +316,11 @@ struct _SelectionTracker {
   @inlinable
   var isInsideMatch: Bool { matchDepth > 0 }
 
+  /// How many of the open containers must end before a value can be decided again: those of
+  /// a match's part that nothing inside is tracked in, or of a subtree no path reaches. Until
+  /// then every event is passed through or counted through, and none completes a match.
+  var containersBeforeDecision: Int { matchDepth > 0 ? matchDepth : deadDepth }
+
   // MARK: Events
 
   /// A value begins: a scalar (`container` false) or `{` / `[`.

@@ -133,25 +133,27 @@ struct AsyncTests {
           (name, Array(try SharedData.corpusFile(name).prefix(16_384)), JSONParseOptions()))
       }
     }
-    let everything = [try JSONPath("$..*")]
+    // Every value; items with nothing selected inside them (held back up to their last
+    // bracket); values no path reaches (likewise); filters and descendants, which hold values.
+    let pathSets = try [
+      ["$..*"], ["$[*]"], ["$.*[*]"], ["$.a", "$[1]"], ["$..c"], ["$[?@.b]"], ["$.*.*[1:]"],
+    ].map { try $0.map(JSONPath.init) }
+    var heldCuts = 0
     for (name, bytes, options) in cases {
-      var events = JSONParser(handler: JSONEventCollector(), options: options)
-      expectCutsComplete(name + ", events", bytes, options) {
-        try events.feed($0)
-        return events.handler.takeEvents().count
-      }
-      var items = JSONParser(handler: JSONItemStreamer(paths: everything), options: options)
-      expectCutsComplete(name + ", items", bytes, options) {
-        try items.feed($0)
-        return items.handler.takeItems().count
+      var events = _EventPump(options: options)
+      expectCutsComplete(name + ", events", bytes, &events)
+      for paths in pathSets {
+        var items = _ItemPump(paths: paths, options: options, duplicateKeys: .lastWins)
+        heldCuts += expectCutsComplete("\(name), items \(paths)", bytes, &items)
       }
       // A line that fails is a syntax error, which may be found at the next cut: only the
       // documents count.
-      var documents = JSONDocumentReader(options: options, skipsInvalidDocuments: true)
-      expectCutsComplete(name + ", documents", bytes, options) {
-        try documents.feed($0).filter { (try? $0.get()) != nil }.count
-      }
+      var documents = _DocumentPump(
+        reader: JSONDocumentReader(options: options, skipsInvalidDocuments: true))
+      expectCutsComplete(name + ", documents", bytes, &documents) { (try? $0.get()) != nil }
     }
+    // Items were waited for, not only cut at every token.
+    #expect(heldCuts > 100)
   }
 
   @Test("single bytes: what came before the source's error is read first, its own error first")
@@ -186,22 +188,31 @@ struct AsyncTests {
     }
   }
 
-  /// Feeds `bytes` one at a time to `feed` (which returns how many outputs the byte completed)
-  /// and expects the byte-run cutter to cut at each byte that completed one, up to the first
-  /// error.
-  func expectCutsComplete(
-    _ name: String, _ bytes: [UInt8], _ options: JSONParseOptions,
-    _ feed: ([UInt8]) throws -> Int
-  ) {
-    var cutter = _AsyncByteRun(options: options)
+  /// Feeds `bytes` one at a time to `pump` and expects the byte-run cutter to cut at each byte
+  /// that completed an output (one that `counts`), up to the first error. After each cut the
+  /// cutter hears from the pump what it would after a run: how many containers it may wait for.
+  /// Returns how many cuts began such a wait.
+  @discardableResult
+  func expectCutsComplete<Pump: _AsyncPump>(
+    _ name: String, _ bytes: [UInt8], _ pump: inout Pump,
+    counts: (Pump.Output) -> Bool = { _ in true }
+  ) -> Int {
+    var cutter = _AsyncByteRun(options: pump.options, cutsAtLineFeeds: pump.completesAtLineFeeds)
+    var held = 0
     for (offset, byte) in bytes.enumerated() {
       let cuts = cutter.cuts(after: byte)
-      guard let completed = try? feed([byte]) else { return }
-      if completed > 0 && !cuts {
+      var outputs: [Pump.Output] = []
+      guard (try? pump.feed([byte][...], into: &outputs)) != nil else { return held }
+      if outputs.contains(where: counts) && !cuts {
         Issue.record("\(name): byte \(offset) (\(byte)) completes an output but is held back")
-        return
+        return held
+      }
+      if cuts {
+        cutter.holdUntilClosed(pump.containersBeforeNextOutput)
+        if pump.containersBeforeNextOutput > 0 { held += 1 }
       }
     }
+    return held
   }
 
   @Test("backpressure: a chunk is read only when the items of the last one are taken")
