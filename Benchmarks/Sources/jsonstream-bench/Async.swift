@@ -112,7 +112,8 @@ enum AsyncBenchmarks {
     }
   }
 
-  /// For a profiler: `operation` (asyncchunks, asyncbytes, asyncitembytes) on `bytes`.
+  /// For a profiler: `operation` (asyncchunks, asyncbytes, asyncdocumentbytes (NDJSON),
+  /// asyncitembytes) on `bytes`.
   static func profile(_ operation: String, _ bytes: [UInt8]) throws -> Int {
     let chunks = chunks(bytes)
     let items = [try JSONPath("$.*[*]")]
@@ -120,6 +121,8 @@ enum AsyncBenchmarks {
       switch operation {
       case "asyncchunks": return try await count(AsyncChunks(chunks: chunks).jsonEvents())
       case "asyncbytes": return try await count(BufferedAsyncBytes(chunks: chunks).jsonEvents())
+      case "asyncdocumentbytes":
+        return try await count(BufferedAsyncBytes(chunks: chunks).jsonDocuments())
       default:
         return try await count(BufferedAsyncBytes(chunks: chunks).jsonItems(paths: items))
       }

@@ -72,7 +72,8 @@ if let operation = option("--profile") {
   // encodeparse (its text, parsed into a JSONValue) or jsonencoder (Foundation's) of that
   // model, decoded once beforehand;
   // asyncchunks / asyncbytes / asyncitembytes (FILE's events from 64 KiB chunks, or its
-  // events or items from single bytes, through the async adapters);
+  // events or items from single bytes, through the async adapters), asyncdocumentbytes
+  // (FILE's statuses as NDJSON lines, read as documents from single bytes);
   // the models are of twitter.json, citm_catalog.json and canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let data = Data(bytes)
@@ -117,12 +118,12 @@ if let operation = option("--profile") {
       ? try encoder.encode(records)
       : Data(try records.map { try encoder.encode($0) }.joined(separator: [0x0A]))
   }
-  if operation == "ndjson" || operation == "ndjsonparallel" {
+  if ["ndjson", "ndjsonparallel", "asyncdocumentbytes"].contains(operation) {
     repeat {
       for status in try JSONDecoder().decode(Twitter.self, from: data).statuses {
         lines += try JSONEncoder().encode(status) + [0x0A]
       }
-    } while operation != "ndjson" && lines.count < 16 << 20
+    } while operation == "ndjsonparallel" && lines.count < 16 << 20
   }
   // For binarytree: the input in the binary format.
   var binaryOfInput: [UInt8] = []
@@ -189,6 +190,7 @@ if let operation = option("--profile") {
       try parser.finish()
     case "asyncchunks", "asyncbytes", "asyncitembytes":
       blackHole(try AsyncBenchmarks.profile(operation, bytes))
+    case "asyncdocumentbytes": blackHole(try AsyncBenchmarks.profile(operation, lines))
     case "doubles": blackHole(try sumOfDoubles(bytes))
     case "rapidjson": blackHole(PeerInput(bytes).rapidjsonSAX())
     case "rapidjson-doubles": blackHole(PeerInput(bytes).rapidjsonSAXDoubles())

@@ -24,9 +24,9 @@ protocol _AsyncPump {
   associatedtype Output
   /// The options it parses with (a run of single bytes is cut by them).
   var options: JSONParseOptions { get }
-  /// Whether a line feed may complete an output (it ends a document), so that runs of single
-  /// bytes are cut at every line feed.
-  var completesAtLineFeeds: Bool { get }
+  /// The one byte that can complete an output, when there is one: the separator of NDJSON
+  /// lines or of RFC 7464 records, which alone ends a document (nil: any byte may).
+  var separator: UInt8? { get }
   /// How many of the open containers must end before an output can be complete (0 when any
   /// byte may complete one), as of the input fed so far.
   var containersBeforeNextOutput: Int { get }
@@ -70,7 +70,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
     self.chunkBytes = chunkBytes
     self.pump = pump
     runCutter = _AsyncByteRun(
-      options: pump.options, cutsAtLineFeeds: pump.completesAtLineFeeds)
+      options: pump.options, separator: pump.separator)
   }
 
   /// The next output: most calls return one already made, in a few instructions.
@@ -187,8 +187,8 @@ extension Array where Element == UInt8 {
 /// outside strings the bytes of a number or a literal up to the byte that ends it: a bracket,
 /// a comma, a colon, white space, or the last letter of `true`, `false`, `null`, `NaN` and
 /// `Infinity`. White space after white space, a comma or a bracket completes nothing and is
-/// held back too. A record separator always cuts, and so does a line feed where it ends
-/// documents.
+/// held back too. Documents separated by a byte (NDJSON lines, RFC 7464 records) complete
+/// there only: that byte alone cuts.
 ///
 /// Where the pump knows that nothing completes before some of the open containers end (inside
 /// an item with nothing selected within it), only the bracket that closes the last of them
@@ -207,8 +207,9 @@ struct _AsyncByteRun {
 
   /// Whether strings are followed (not with comments allowed).
   @usableFromInline let followsStrings: Bool
-  /// Whether every line feed cuts.
-  @usableFromInline let cutsAtLineFeeds: Bool
+  /// Whether only `separator` cuts.
+  @usableFromInline let cutsOnlyAtSeparator: Bool
+  @usableFromInline let separator: UInt8
   @usableFromInline var inString = false
   @usableFromInline var escaped = false
   /// The last byte outside strings was part of a number or a literal, which the next byte
@@ -220,9 +221,10 @@ struct _AsyncByteRun {
   @usableFromInline var containersToClose = 0
 
   @inlinable
-  init(options: JSONParseOptions, cutsAtLineFeeds: Bool) {
+  init(options: JSONParseOptions, separator: UInt8?) {
     followsStrings = !options.allowComments
-    self.cutsAtLineFeeds = cutsAtLineFeeds
+    cutsOnlyAtSeparator = separator != nil
+    self.separator = separator ?? 0
   }
 
   /// Holds bytes back until `containers` of the open ones end (none when 0). Not with
@@ -238,6 +240,7 @@ struct _AsyncByteRun {
   /// Whether the run ends with `byte`.
   @inlinable @inline(__always)
   mutating func cuts(after byte: UInt8) -> Bool {
+    if cutsOnlyAtSeparator { return byte == separator }
     if inString {
       if escaped {
         escaped = false
@@ -269,8 +272,8 @@ struct _AsyncByteRun {
       // The last letters of true, false, null, NaN and Infinity.
       return byte == UInt8(ascii: "e") || byte == UInt8(ascii: "l") || byte == UInt8(ascii: "N")
         || byte == UInt8(ascii: "y")
-    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ","),
-      UInt8(ascii: ":"):
+    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
+      UInt8(ascii: ","), UInt8(ascii: ":"):
       defer { afterScalar = false }
       return afterScalar
     case UInt8(ascii: "\""):
@@ -278,11 +281,8 @@ struct _AsyncByteRun {
       defer { afterScalar = false }
       inString = followsStrings
       return afterScalar || !followsStrings
-    case UInt8(ascii: "\n"):
-      defer { afterScalar = false }
-      return afterScalar || cutsAtLineFeeds
     default:
-      // Brackets, record separators, and anything else.
+      // Brackets, and anything else.
       afterScalar = false
       return true
     }
@@ -302,11 +302,6 @@ struct _AsyncByteRun {
     case UInt8(ascii: "\""):
       inString = true
       return false
-    case UInt8(ascii: "\n"):
-      return cutsAtLineFeeds
-    case 0x1E:
-      // A record separator ends a document, whatever came before it.
-      return true
     default:
       return false
     }
@@ -427,8 +422,8 @@ public struct JSONDocumentSequence<Base: AsyncSequence>: AsyncSequence {
 struct _EventPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONEventCollector>
   @usableFromInline var options: JSONParseOptions { parser.options }
-  /// A line feed only ends a number or a literal, which the cutter sees anyway.
-  @usableFromInline var completesAtLineFeeds: Bool { false }
+  /// Any byte may complete an event.
+  @usableFromInline var separator: UInt8? { nil }
   /// Every token is an event.
   @usableFromInline var containersBeforeNextOutput: Int { 0 }
 
@@ -466,8 +461,8 @@ struct _EventPump: _AsyncPump {
 struct _ItemPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONItemStreamer>
   @usableFromInline var options: JSONParseOptions { parser.options }
-  /// A line feed only ends a number or a literal, which the cutter sees anyway.
-  @usableFromInline var completesAtLineFeeds: Bool { false }
+  /// Any byte may complete an event.
+  @usableFromInline var separator: UInt8? { nil }
   /// Inside an item, or a value no path reaches, the containers up to its end.
   @usableFromInline var containersBeforeNextOutput: Int {
     parser.handler.containersBeforeNextItem
@@ -501,9 +496,15 @@ struct _DocumentPump: _AsyncPump {
   typealias Output = Result<JSONDocumentReader.Document, JSONDocumentReader.Failure>
   @usableFromInline var reader: JSONDocumentReader
   @usableFromInline var options: JSONParseOptions { reader.options }
-  /// A line feed ends a document.
-  @usableFromInline var completesAtLineFeeds: Bool { true }
-  /// Not counted: any line feed may end a document, or a failed line.
+  /// The separator of lines or records; concatenated documents end where their value does.
+  @usableFromInline var separator: UInt8? {
+    switch reader.framing {
+    case .lines: 0x0A
+    case .textSequence: 0x1E
+    case .concatenated: nil
+    }
+  }
+  /// Not counted: the separator is the cut, or any byte may end a document.
   @usableFromInline var containersBeforeNextOutput: Int { 0 }
 
   @usableFromInline

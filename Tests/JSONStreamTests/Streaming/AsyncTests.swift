@@ -118,6 +118,11 @@ struct AsyncTests {
     cases += ["1 2 [3]\n\"x\" true\nnull\t4", "{}{}[]\"a\"\"b\""].map {
       ($0, Array($0.utf8), several)
     }
+    // NDJSON lines and RFC 7464 records (one value each, for the other pumps).
+    let separated = [
+      "{\"a\":1}\n{\"b\":[2, \"}\"]}\r\n3\n\n4", "\u{1E}{\"a\":1}\n\u{1E}[2]\u{1E}\"x\"\n",
+    ]
+    cases += separated.map { ($0, Array($0.utf8), JSONParseOptions()) }
     cases += [
       "[NaN, -Infinity, Infinity,1]", "/* \" */ [1, // \"\n 2, /*x*/ 3,]",
       #"{"a":1, /* } */ "b" : [true, ], }"#,
@@ -148,9 +153,14 @@ struct AsyncTests {
       }
       // A line that fails is a syntax error, which may be found at the next cut: only the
       // documents count.
-      var documents = _DocumentPump(
-        reader: JSONDocumentReader(options: options, skipsInvalidDocuments: true))
-      expectCutsComplete(name + ", documents", bytes, &documents) { (try? $0.get()) != nil }
+      for framing in [JSONDocumentReader.Framing.lines, .textSequence, .concatenated] {
+        var documents = _DocumentPump(
+          reader: JSONDocumentReader(
+            framing: framing, options: options, skipsInvalidDocuments: true))
+        expectCutsComplete("\(name), documents \(framing)", bytes, &documents) {
+          (try? $0.get()) != nil
+        }
+      }
     }
     // Items were waited for, not only cut at every token.
     #expect(heldCuts > 100)
@@ -197,7 +207,7 @@ struct AsyncTests {
     _ name: String, _ bytes: [UInt8], _ pump: inout Pump,
     counts: (Pump.Output) -> Bool = { _ in true }
   ) -> Int {
-    var cutter = _AsyncByteRun(options: pump.options, cutsAtLineFeeds: pump.completesAtLineFeeds)
+    var cutter = _AsyncByteRun(options: pump.options, separator: pump.separator)
     var held = 0
     for (offset, byte) in bytes.enumerated() {
       let cuts = cutter.cuts(after: byte)
