@@ -185,10 +185,11 @@ extension Array where Element == UInt8 {
 /// Where a run of single bytes is cut: at a byte after which the parser may have an output
 /// that it did not have before. A string's bytes are held back up to its closing quote, and
 /// outside strings the bytes of a number or a literal up to the byte that ends it: a bracket,
-/// a comma, a colon, white space, or the last letter of `true`, `false`, `null`, `NaN` and
-/// `Infinity`. White space after white space, a comma or a bracket completes nothing and is
-/// held back too. Documents separated by a byte (NDJSON lines, RFC 7464 records) complete
-/// there only: that byte alone cuts.
+/// a comma, a colon, white space, the last letter of `true`, `false`, `null`, `NaN` and
+/// `Infinity`, or, where values may follow one another with nothing between, a `-` or a
+/// letter that begins one. White space after white space, a comma or a bracket completes
+/// nothing and is held back too. Documents separated by a byte (NDJSON lines, RFC 7464
+/// records) complete there only: that byte alone cuts.
 ///
 /// Where the pump knows that nothing completes before some of the open containers end (inside
 /// an item with nothing selected within it), only the bracket that closes the last of them
@@ -207,6 +208,9 @@ struct _AsyncByteRun {
 
   /// Whether strings are followed (not with comments allowed).
   @usableFromInline let followsStrings: Bool
+  /// Whether values may follow one another with nothing between (`1-2`, `1true`), so that a
+  /// byte that begins a value may end a number.
+  @usableFromInline let valuesFollowDirectly: Bool
   /// Whether only `separator` cuts.
   @usableFromInline let cutsOnlyAtSeparator: Bool
   @usableFromInline let separator: UInt8
@@ -223,6 +227,7 @@ struct _AsyncByteRun {
   @inlinable
   init(options: JSONParseOptions, separator: UInt8?) {
     followsStrings = !options.allowComments
+    valuesFollowDirectly = options.allowMultipleValues
     cutsOnlyAtSeparator = separator != nil
     self.separator = separator ?? 0
   }
@@ -263,15 +268,22 @@ struct _AsyncByteRun {
     }
     if containersToClose > 0 { return cutsHeld(after: byte) }
     switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
-      UInt8(ascii: "."):
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "."):
       afterScalar = true
       return false
+    case UInt8(ascii: "-"):
+      // A minus after a number may begin the next value (also a cut inside `1e-5`: early).
+      defer { afterScalar = true }
+      return afterScalar && valuesFollowDirectly
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-      afterScalar = true
-      // The last letters of true, false, null, NaN and Infinity.
+      defer { afterScalar = true }
+      // The last letters of true, false, null, NaN and Infinity; after a number, the first
+      // letters may begin the next value (also cuts inside `Infinity`: early).
       return byte == UInt8(ascii: "e") || byte == UInt8(ascii: "l") || byte == UInt8(ascii: "N")
         || byte == UInt8(ascii: "y")
+        || (afterScalar && valuesFollowDirectly
+          && (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n")
+            || byte == UInt8(ascii: "I")))
     case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
       UInt8(ascii: ","), UInt8(ascii: ":"):
       defer { afterScalar = false }
