@@ -69,8 +69,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
     self.iterator = iterator
     self.chunkBytes = chunkBytes
     self.pump = pump
-    runCutter = _AsyncByteRun(
-      options: pump.options, separator: pump.separator)
+    runCutter = _AsyncByteRun(options: pump.options, separator: pump.separator)
   }
 
   /// The next output: most calls return one already made, in a few instructions.
@@ -195,7 +194,7 @@ extension Array where Element == UInt8 {
 /// an item with nothing selected within it), only the bracket that closes the last of them
 /// cuts: the cutter counts brackets outside strings from there.
 ///
-/// A lexer of three flags and a count, not a parser: on valid input it cuts at least wherever
+/// A lexer of a few flags and a count, not a parser: on valid input it cuts at least wherever
 /// the parser completes something (the tests hold it to that on every byte of their
 /// documents); on invalid input it may cut late, so a syntax error is found at the next byte
 /// that cuts, or at the end. With comments allowed, a quote may open a comment's text rather
@@ -473,7 +472,7 @@ struct _EventPump: _AsyncPump {
 struct _ItemPump: _AsyncPump {
   @usableFromInline var parser: JSONParser<JSONItemStreamer>
   @usableFromInline var options: JSONParseOptions { parser.options }
-  /// Any byte may complete an event.
+  /// Any byte may complete an item.
   @usableFromInline var separator: UInt8? { nil }
   /// Inside an item, or a value no path reaches, the containers up to its end.
   @usableFromInline var containersBeforeNextOutput: Int {
