@@ -50,12 +50,14 @@ func chunked(_ text: String, _ size: Int) -> [[UInt8]] {
   }
 }
 
+/// String content longer than a run of single bytes (4 KiB), with brackets and escaped quotes.
+private let long = String(repeating: "ab\\\"[{", count: 900)
+
 @Suite("Async adapters")
 struct AsyncTests {
   @Test("items from chunks and from single bytes, the same as parsing synchronously")
   func items() async throws {
     // Small items, and items longer than a run of single bytes (4 KiB), with long strings.
-    let long = String(repeating: "ab\\\"[{", count: 900)
     let texts = [
       #"{"results":[{"id":1},{"id":2,"tags":["x"]},{"id":3}],"next":null}"#,
       #"{"results":[{"id":1,"s":"\#(long)","n":[[1,2],[3,{"x":"\#(long)"}]]},{"id":2},3],"n":1}"#,
@@ -138,7 +140,6 @@ struct AsyncTests {
     ]
     cases += separated.map { ($0, Array($0.utf8), JSONParseOptions()) }
     // Items longer than a run (4 KiB), with brackets and escaped quotes in long strings.
-    let long = String(repeating: "ab\\\"[{", count: 900)
     let longItems = #"[{"a":"\#(long)","b":[1,{"c":"\#(long)"}]},{"d":[3]},7]"#
     cases.append(("long items", Array(longItems.utf8), JSONParseOptions()))
     cases += [
