@@ -55,6 +55,10 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// What became of the container that started last: its contents are skipped by the parser
   /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
   @usableFromInline var containerFate = _ContainerFate.forwarded
+  /// How deep the events are inside a container no rule can reach, 0 outside one: each goes on
+  /// unchanged, counted here without asking the selection tracker (which holds the container
+  /// open as one it passes over, until its end).
+  @usableFromInline var passDepth = 0
 
   /// A transform that applies `rules` to events on their way to `downstream`.
   public init(rules: [Rule], downstream: Downstream) {
@@ -69,6 +73,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// A container the transform drops or replaces is skipped by the parser (checked, not
   /// decoded); one it forwards is skipped when `downstream` asks.
   @inlinable public var skipsContainerContents: Bool {
+    if passDepth > 0 { return downstream.skipsContainerContents }
     switch containerFate {
     case .discarded: return true
     case .forwarded: return downstream.skipsContainerContents
@@ -86,77 +91,84 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
   // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
   // that the common case is a direct call of `downstream`'s method in the specialized code.
+  // Inside a container no rule reaches (`passDepth`), it does not ask.
 
   /// Forwards the key to ``downstream`` (under its new name for a rename rule); drops it when it
   /// goes with a dropped value, and holds it while a map rule decides.
   @inlinable @inline(__always)
   public mutating func key(_ key: borrowing JSONString) throws {
-    switch _keyAction(key) {
-    case .forward: try downstream.key(key)
-    case .build: try builder.key(key)
-    case .discard: break
-    case .rename: try _writeRenamedKey()
-    case .hold: heldKey = key.bytes
-    }
+    if passDepth > 0 { return try downstream.key(key) }
+    let action = _keyAction(key)
+    if action == .forward { return try downstream.key(key) }
+    try _divertKey(action, key)
   }
 
   /// Forwards the object's start to ``downstream``, or builds the object for a map rule; writes a
   /// replaced object's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    switch try _valueStartAction(container: true, isObject: true) {
-    case .forward: try downstream.startObject()
-    case .build: builder.startObject()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    case .buildAndFinish: break  // only for scalars
+    if passDepth > 0 {
+      passDepth &+= 1
+      return try downstream.startObject()
     }
+    let action = try _valueStartAction(container: true, isObject: true)
+    if action == .forward {
+      if tracker.deadDepth > 0 { passDepth = 1 }
+      return try downstream.startObject()
+    }
+    try _divertStart(action, isObject: true)
   }
 
   /// Forwards the array's start to ``downstream``, or builds the array for a map rule; writes a
   /// replaced array's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    switch try _valueStartAction(container: true, isObject: false) {
-    case .forward: try downstream.startArray()
-    case .build: builder.startArray()
-    case .discard: break
-    case .replace: try _writeReplacement()
-    case .buildAndFinish: break  // only for scalars
+    if passDepth > 0 {
+      passDepth &+= 1
+      return try downstream.startArray()
     }
+    let action = try _valueStartAction(container: true, isObject: false)
+    if action == .forward {
+      if tracker.deadDepth > 0 { passDepth = 1 }
+      return try downstream.startArray()
+    }
+    try _divertStart(action, isObject: false)
   }
 
   /// Forwards the object's end to ``downstream``; for a mapped object, writes what the closure
   /// returns instead.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    switch _valueEndAction() {
-    case .forward: try downstream.endObject()
-    case .build: builder.endObject()
-    case .buildAndFinish:
-      builder.endObject()
-      try _finishMap()
-    case .discard, .replace: break
+    if passDepth > 1 {
+      passDepth &-= 1
+      return try downstream.endObject()
     }
+    // The container the tracker holds open ends with it.
+    passDepth = 0
+    let action = _valueEndAction()
+    if action == .forward { return try downstream.endObject() }
+    try _divertEnd(action, isObject: true)
   }
 
   /// Forwards the array's end to ``downstream``; for a mapped array, writes what the closure
   /// returns instead.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    switch _valueEndAction() {
-    case .forward: try downstream.endArray()
-    case .build: builder.endArray()
-    case .buildAndFinish:
-      builder.endArray()
-      try _finishMap()
-    case .discard, .replace: break
+    if passDepth > 1 {
+      passDepth &-= 1
+      return try downstream.endArray()
     }
+    // The container the tracker holds open ends with it.
+    passDepth = 0
+    let action = _valueEndAction()
+    if action == .forward { return try downstream.endArray() }
+    try _divertEnd(action, isObject: false)
   }
 
   /// Forwards the string to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
+    if passDepth > 0 { return try downstream.string(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.string(value) }
     try _scalar(action, build: { $0.string(value) })
@@ -165,6 +177,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
+    if passDepth > 0 { return try downstream.number(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.number(value) }
     try _scalar(action, build: { $0.number(value) })
@@ -173,6 +186,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
+    if passDepth > 0 { return try downstream.binaryNumber(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.binaryNumber(value) }
     try _scalar(action, build: { $0.binaryNumber(value) })
@@ -181,6 +195,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the Boolean to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
+    if passDepth > 0 { return try downstream.bool(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.bool(value) }
     try _scalar(action, build: { $0.bool(value) })
@@ -189,6 +204,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards `null` to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func null() throws {
+    if passDepth > 0 { return try downstream.null() }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.null() }
     try _scalar(action, build: { $0.null() })
@@ -297,10 +313,49 @@ extension JSONTransform {
     }
   }
 
-  /// What a scalar event does when it is not sent on (each event sends itself on, as a direct
-  /// call: passed in a closure, the call was not inlined, 7% of the chain on citm_catalog.json):
-  /// added to the `.map` value with `build`, dropped, or replaced.
-  @inlinable @inline(__always)
+  // The events a rule diverts, out of line: kept out of the producer's loop, into which each
+  // event's sending on unchanged is inlined.
+
+  /// A key that is not sent on as it is: added to the `.map` value, dropped, renamed or held.
+  @inlinable @inline(never)
+  mutating func _divertKey(_ action: _KeyAction, _ key: borrowing JSONString) throws {
+    switch action {
+    case .forward: try downstream.key(key)
+    case .build: try builder.key(key)
+    case .discard: break
+    case .rename: try _writeRenamedKey()
+    case .hold: heldKey = key.bytes
+    }
+  }
+
+  /// A container's start that is not sent on: added to the `.map` value, dropped or replaced.
+  @inlinable @inline(never)
+  mutating func _divertStart(_ action: _ValueAction, isObject: Bool) throws {
+    switch action {
+    case .forward: try isObject ? downstream.startObject() : downstream.startArray()
+    case .build: isObject ? builder.startObject() : builder.startArray()
+    case .discard: break
+    case .replace: try _writeReplacement()
+    case .buildAndFinish: break  // only for scalars
+    }
+  }
+
+  /// A container's end that is not sent on: added to the `.map` value (and, when it completes
+  /// it, the closure's value written), or dropped.
+  @inlinable @inline(never)
+  mutating func _divertEnd(_ action: _ValueAction, isObject: Bool) throws {
+    switch action {
+    case .forward: try isObject ? downstream.endObject() : downstream.endArray()
+    case .build: isObject ? builder.endObject() : builder.endArray()
+    case .buildAndFinish:
+      if isObject { builder.endObject() } else { builder.endArray() }
+      try _finishMap()
+    case .discard, .replace: break
+    }
+  }
+
+  /// A scalar that is not sent on: added to the `.map` value with `build`, dropped, or replaced.
+  @inlinable @inline(never)
   mutating func _scalar(_ action: _ValueAction, build: (inout JSONTreeBuilder) -> Void) throws {
     switch action {
     case .forward: break

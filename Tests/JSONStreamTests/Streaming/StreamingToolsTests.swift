@@ -171,6 +171,35 @@ struct StreamingToolsTests {
     #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"A":{"x":[1]}}"#)
   }
 
+  @Test("a transform passes what no rule reaches on unchanged, beside and between what they do")
+  func transformPassesUnreachedValues() throws {
+    // Child paths only: `skip`, `a.k`, `c[1]` and `z[0]` lead nowhere, and hold keys and
+    // shapes that the rules' paths would match elsewhere.
+    let text =
+      #"{"skip":{"a":{"b":[1,{"a":2}]},"c":[{"d":3}]},"a":{"b":"x","k":[{"b":1}]},"#
+      + #""c":[{"d":4},[5]],"d":{"e":[6]},"z":[[],{}]}"#
+    let expected =
+      #"{"skip":{"a":{"b":[1,{"a":2}]},"c":[{"d":3}]},"a":{"B":"x","k":[{"b":1}]},"#
+      + #""c":[[5]],"d":{"e":"E"},"z":[[],7]}"#
+    let rules: [JSONTransform<JSONWriter<JSONByteSink>>.Rule] = [
+      .rename(try JSONPath("$.a.b"), to: "B"),
+      .drop(try JSONPath("$.c[0]")),
+      .replace(try JSONPath("$.d.e"), with: "E"),
+      .map(try JSONPath("$.z[1]")) { _ in 7 },
+    ]
+    for chunk in [1, 7, 1000] {
+      let transform = try fed(
+        text, JSONTransform(rules: rules, downstream: JSONWriter()), chunk: chunk)
+      var writer = transform.downstream
+      try writer.finish()
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "chunk \(chunk)")
+    }
+    var replayed = JSONTransform(rules: rules, downstream: JSONWriter())
+    try JSONValue(parsing: text).replay(into: &replayed)
+    try replayed.downstream.finish()
+    #expect(String(decoding: replayed.downstream.bytes, as: UTF8.self) == expected)
+  }
+
   @Test("NDJSON: one document per line, at any chunking; blank lines are not documents")
   func lines() throws {
     let text = "{\"a\":1}\n[2]\r\n\n  \"three\"  \n4"
