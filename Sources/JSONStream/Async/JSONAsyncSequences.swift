@@ -146,7 +146,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
         wordLength &+= 1
         runLength &+= 1
         if wordLength == 8 {
-          run._store(word, at: runLength &- 8)
+          run._storeWord(word, at: runLength &- 8)
           word = 0
           wordLength = 0
         }
@@ -154,11 +154,11 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
       }
     } catch {
       // The bytes before the failure go first: their own error, if any, came first.
-      run._store(word, at: runLength &- wordLength)
+      run._storeWord(word, at: runLength &- wordLength)
       try pump.feed(run[..<runLength], into: &outputs)
       throw error
     }
-    run._store(word, at: runLength &- wordLength)
+    run._storeWord(word, at: runLength &- wordLength)
     if runLength > 0 {
       try pump.feed(run[..<runLength], into: &outputs)
       runCutter.holdUntilClosed(pump.containersBeforeNextOutput)
@@ -170,25 +170,15 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   }
 }
 
-extension Array where Element == UInt8 {
-  /// Stores the eight bytes of `word`, the lowest first, from `index` on: one check that the
-  /// array is not shared, for eight bytes.
-  @inlinable @inline(__always)
-  mutating func _store(_ word: UInt64, at index: Int) {
-    for byte in 0..<8 {
-      self[index &+ byte] = UInt8(truncatingIfNeeded: word &>> UInt64(byte &* 8))
-    }
-  }
-}
-
 /// Where a run of single bytes is cut: at a byte after which the parser may have an output
 /// that it did not have before. A string's bytes are held back up to its closing quote, and
 /// outside strings the bytes of a number or a literal up to the byte that ends it: a bracket,
 /// a comma, a colon, white space, the last letter of `true`, `false`, `null`, `NaN` and
-/// `Infinity`, or, where values may follow one another with nothing between, a `-` or a
-/// letter that begins one. White space after white space, a comma or a bracket completes
-/// nothing and is held back too. Documents separated by a byte (NDJSON lines, RFC 7464
-/// records) complete there only: that byte alone cuts.
+/// `Infinity`, a sign after a number or a literal, or any byte a number cannot go on with (a
+/// letter other than its exponent's, a second `.`); where values may follow one another with
+/// nothing between, also a letter that begins one. White space after white space, a comma or
+/// a bracket completes nothing and is held back too. Documents separated by a byte (NDJSON
+/// lines, RFC 7464 records) complete there only: that byte alone cuts.
 ///
 /// Where the pump knows that nothing completes before some of the open containers end (inside
 /// an item with nothing selected within it), only the bracket that closes the last of them
@@ -218,6 +208,12 @@ struct _AsyncByteRun {
   /// The last byte outside strings was part of a number or a literal, which the next byte
   /// may end.
   @usableFromInline var afterScalar = false
+  /// The last byte outside strings was part of a number (or may have been), which a letter
+  /// other than an exponent's ends.
+  @usableFromInline var inNumber = false
+  /// Where the number is: 0 in its integer part, 1 in its fraction, 2 in its exponent. A
+  /// `.` ends it past the integer part, an `e` or `E` in the exponent.
+  @usableFromInline var numberPart: UInt8 = 0
   /// Open containers to count down before the next cut (0: cut as above). Counted from the
   /// pump's own count, which the parser's events keep: never more than are really open, so
   /// a cut may come early, never late.
@@ -238,7 +234,11 @@ struct _AsyncByteRun {
     guard followsStrings else { return }
     containersToClose = containers
     // If the pump's count ends before this one does, whatever scalar was open may end next.
-    if containers > 0 { afterScalar = true }
+    if containers > 0 {
+      afterScalar = true
+      inNumber = true
+      numberPart = 2
+    }
   }
 
   /// Whether the run ends with `byte`.
@@ -267,34 +267,74 @@ struct _AsyncByteRun {
     }
     if containersToClose > 0 { return cutsHeld(after: byte) }
     switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "."):
+    case UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if !inNumber { numberPart = 0 }
       afterScalar = true
+      inNumber = true
       return false
-    case UInt8(ascii: "-"):
-      // A minus after a number may begin the next value (also a cut inside `1e-5`: early).
-      defer { afterScalar = true }
-      return afterScalar && valuesFollowDirectly
+    case UInt8(ascii: "."):
+      // A second `.`, or one in the exponent, ends the number.
+      if inNumber && numberPart > 0 { return true }
+      afterScalar = true
+      inNumber = true
+      numberPart = 1
+      return false
+    case UInt8(ascii: "-"), UInt8(ascii: "+"):
+      // After a number or a literal, a sign ends it, unless it is an exponent's (a cut inside
+      // `1e-5`: early): the next value may begin, or the input fails here.
+      if !inNumber { numberPart = 0 }
+      defer {
+        afterScalar = true
+        inNumber = true
+      }
+      return afterScalar
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
       defer { afterScalar = true }
-      // The last letters of true, false, null, NaN and Infinity; after a number, the first
-      // letters may begin the next value (also cuts inside `Infinity`: early).
-      return byte == UInt8(ascii: "e") || byte == UInt8(ascii: "l") || byte == UInt8(ascii: "N")
-        || byte == UInt8(ascii: "y")
-        || (afterScalar && valuesFollowDirectly
-          && (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n")
-            || byte == UInt8(ascii: "I")))
+      if inNumber {
+        if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && numberPart < 2 {
+          numberPart = 2
+        } else {
+          // It ends the number: a literal may begin, or the input fails here.
+          inNumber = false
+          return true
+        }
+      }
+      switch byte {
+      case UInt8(ascii: "e"), UInt8(ascii: "l"), UInt8(ascii: "N"), UInt8(ascii: "y"):
+        // The last letters of true, false, null, NaN and Infinity.
+        return true
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "I"):
+        // After a number, the first letters may begin the next value (also cuts inside
+        // `Infinity`: early).
+        return afterScalar && valuesFollowDirectly
+      case UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "a"), UInt8(ascii: "s"),
+        UInt8(ascii: "i"), UInt8(ascii: "E"):
+        // Inside a literal, or a number's exponent.
+        return false
+      default:
+        // No value goes on with it: it ends the number or literal before it, and the input
+        // fails here.
+        return true
+      }
     case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
       UInt8(ascii: ","), UInt8(ascii: ":"):
-      defer { afterScalar = false }
+      defer {
+        afterScalar = false
+        inNumber = false
+      }
       return afterScalar
     case UInt8(ascii: "\""):
       // An opening quote completes nothing, unless it ends a number or a literal.
-      defer { afterScalar = false }
+      defer {
+        afterScalar = false
+        inNumber = false
+      }
       inString = followsStrings
       return afterScalar || !followsStrings
     default:
       // Brackets, and anything else.
       afterScalar = false
+      inNumber = false
       return true
     }
   }
@@ -309,6 +349,7 @@ struct _AsyncByteRun {
     case UInt8(ascii: "}"), UInt8(ascii: "]"):
       containersToClose &-= 1
       afterScalar = false
+      inNumber = false
       return containersToClose == 0
     case UInt8(ascii: "\""):
       inString = true
@@ -636,7 +677,9 @@ extension AsyncSequence where Element == UInt8 {
         base: self, makePump: _ItemPump.maker(paths, options, duplicateKeys), chunkBytes: nil))
   }
 
-  /// Each document of a stream of many, as soon as its last byte arrives.
+  /// Each document of a stream of many, as soon as its last byte arrives: for a line, its line
+  /// feed; for a record, the separator that starts the next one (or the end of the input). A
+  /// bad line or record is reported (or thrown) there too.
   @inlinable
   public func jsonDocuments(
     framing: JSONDocumentReader.Framing = .lines, options: JSONParseOptions = JSONParseOptions(),

@@ -34,3 +34,17 @@ package func _copyBytes(_ target: UnsafeMutableRawPointer, _ source: UnsafeRawPo
     unsafe target.storeBytes(of: last, toByteOffset: count &- 1, as: UInt8.self)
   }
 }
+
+extension Array where Element == UInt8 {
+  /// Stores the eight bytes of `word`, the lowest first, at `index..<index + 8`, which must be
+  /// within the array: one check that the array is not shared, and one store, for eight bytes
+  /// (a store of one byte through the subscript checks each time).
+  @inlinable @inline(__always)
+  package mutating func _storeWord(_ word: UInt64, at index: Int) {
+    precondition(index >= 0 && index <= count &- 8, "a word stored outside the array")
+    unsafe withUnsafeMutableBytes { bytes in
+      unsafe bytes.baseAddress!.storeBytes(
+        of: word.littleEndian, toByteOffset: index, as: UInt64.self)
+    }
+  }
+}

@@ -134,6 +134,11 @@ struct AsyncTests {
     severalLenient.allowMultipleValues = true
     let nonFinite = "1Infinity 1NaN 1-Infinity"
     cases.append((nonFinite, Array(nonFinite.utf8), severalLenient))
+    // A byte no number goes on with ends it, and the input fails there: the number first.
+    for failing in ["[1x", "[420.1i", "[1+", "[1.5.", "[1e5.", "[1e5e", "[2E3E", "1-x"] {
+      cases.append((failing, Array(failing.utf8), JSONParseOptions()))
+      cases.append((failing + " (several)", Array(failing.dropFirst().utf8), several))
+    }
     // NDJSON lines and RFC 7464 records (one value each, for the other pumps).
     let separated = [
       "{\"a\":1}\n{\"b\":[2, \"}\"]}\r\n3\n\n4", "\u{1E}{\"a\":1}\n\u{1E}[2]\u{1E}\"x\"\n",
@@ -221,7 +226,7 @@ struct AsyncTests {
   }
 
   /// Feeds `bytes` one at a time to `pump` and expects the byte-run cutter to cut at each byte
-  /// that completed an output (one that `counts`), up to the first error. After each cut the
+  /// that completed an output (one that `counts`), up to the first error and at it. After each cut the
   /// cutter hears from the pump what it would after a run: how many containers it may wait for.
   /// Returns how many cuts began such a wait.
   @discardableResult
@@ -237,11 +242,13 @@ struct AsyncTests {
       runLength += 1
       let cuts = cutter.cuts(after: byte) || runLength == _AsyncByteRun.limit
       var outputs: [Pump.Output] = []
-      guard (try? pump.feed([byte][...], into: &outputs)) != nil else { return held }
+      // Outputs the failing byte completes count too: they come before its error.
+      let failed = (try? pump.feed([byte][...], into: &outputs)) == nil
       if outputs.contains(where: counts) && !cuts {
         Issue.record("\(name): byte \(offset) (\(byte)) completes an output but is held back")
         return held
       }
+      if failed { return held }
       if cuts {
         runLength = 0
         cutter.holdUntilClosed(pump.containersBeforeNextOutput)

@@ -232,6 +232,32 @@ struct KernelTests {
     #expect(buffer.string(0..<0) == "")
   }
 
+  @Test("_storeWord stores eight bytes, the lowest first, at every index, into its own copy")
+  func storeWord() {
+    let word: UInt64 = 0x0807_0605_0403_0201
+    for index in 0...8 {
+      let shared = [UInt8](repeating: 0xFF, count: 16)
+      var bytes = shared
+      bytes._storeWord(word, at: index)
+      #expect(Array(bytes[index..<index + 8]) == [1, 2, 3, 4, 5, 6, 7, 8])
+      #expect(bytes[..<index].allSatisfy { $0 == 0xFF })
+      #expect(bytes[(index + 8)...].allSatisfy { $0 == 0xFF })
+      #expect(shared == [UInt8](repeating: 0xFF, count: 16), "the shared copy is unchanged")
+    }
+  }
+
+  @Test("_storeWord outside the array stops the program")
+  func storeWordOutside() async {
+    await #expect(processExitsWith: .failure) {
+      var bytes = [UInt8](repeating: 0, count: 16)
+      bytes._storeWord(1, at: 9)
+    }
+    await #expect(processExitsWith: .failure) {
+      var bytes = [UInt8](repeating: 0, count: 16)
+      bytes._storeWord(1, at: -1)
+    }
+  }
+
   @Test("strings made from well-formed bytes are those String(decoding:) makes")
   func stringOfWellFormedUTF8() {
     for text in [
