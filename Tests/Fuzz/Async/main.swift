@@ -163,37 +163,22 @@ func check<S: AsyncSequence & SendableMetatype, Output>(
   if let failure { fatalError(failure) }
 }
 
-func eventsReference(_ input: [UInt8], _ options: JSONParseOptions) -> Reference<JSONEvent> {
-  var reference = Reference<JSONEvent>()
-  var parser = JSONParser(handler: JSONEventCollector(), options: options)
+/// What `parser` makes of `input` fed one byte at a time, the outputs taken from its handler
+/// by `take` after each byte.
+func parserReference<Handler: JSONEventHandler, Output>(
+  _ input: [UInt8], _ parser: JSONParser<Handler>, take: (inout Handler) -> [Output]
+) -> Reference<Output> {
+  var parser = parser
+  var reference = Reference<Output>()
   do {
     for index in input.indices {
       try parser.feed(input[index...index])
-      reference.record(parser.handler.takeEvents(), at: index + 1)
+      reference.record(take(&parser.handler), at: index + 1)
     }
     try parser.finish()
-    reference.record(parser.handler.takeEvents(), at: input.count)
+    reference.record(take(&parser.handler), at: input.count)
   } catch {
-    reference.record(parser.handler.takeEvents(), at: input.count)
-    reference.error = "\(error)"
-  }
-  return reference
-}
-
-func itemsReference(
-  _ input: [UInt8], _ paths: [JSONPath], _ options: JSONParseOptions
-) -> Reference<JSONItemStreamer.Item> {
-  var reference = Reference<JSONItemStreamer.Item>()
-  var parser = JSONParser(handler: JSONItemStreamer(paths: paths), options: options)
-  do {
-    for index in input.indices {
-      try parser.feed(input[index...index])
-      reference.record(parser.handler.takeItems(), at: index + 1)
-    }
-    try parser.finish()
-    reference.record(parser.handler.takeItems(), at: input.count)
-  } catch {
-    reference.record(parser.handler.takeItems(), at: input.count)
+    reference.record(take(&parser.handler), at: input.count)
     reference.error = "\(error)"
   }
   return reference
@@ -258,7 +243,9 @@ public func fuzzAsyncTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
 
   switch byte1 & 3 {
   case 0:
-    let reference = eventsReference(input, options)
+    let reference = parserReference(
+      input, JSONParser(handler: JSONEventCollector(), options: options)
+    ) { $0.takeEvents() }
     if chunk == 0 {
       check(
         bytes.jsonEvents(options: options), against: reference, pulled: pulled,
@@ -268,7 +255,9 @@ public func fuzzAsyncTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     }
   case 1:
     let paths = pathSets[Int(byte1 >> 2 & 7)].map { try! JSONPath($0) }
-    let reference = itemsReference(input, paths, options)
+    let reference = parserReference(
+      input, JSONParser(handler: JSONItemStreamer(paths: paths), options: options)
+    ) { $0.takeItems() }
     if chunk == 0 {
       check(
         bytes.jsonItems(paths: paths, options: options), against: reference, pulled: pulled,
