@@ -226,9 +226,9 @@ struct AsyncTests {
   }
 
   /// Feeds `bytes` one at a time to `pump` and expects the byte-run cutter to cut at each byte
-  /// that completed an output (one that `counts`), up to the first error and at it. After each cut the
-  /// cutter hears from the pump what it would after a run: how many containers it may wait for.
-  /// Returns how many cuts began such a wait.
+  /// that completed an output (one that `counts`), up to the first error and at it. After each
+  /// cut the cutter hears from the pump what it would after a run: how many containers it may
+  /// wait for. Returns how many cuts began such a wait.
   @discardableResult
   func expectCutsComplete<Pump: _AsyncPump>(
     _ name: String, _ bytes: [UInt8], _ pump: inout Pump,
