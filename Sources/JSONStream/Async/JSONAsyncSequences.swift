@@ -364,12 +364,16 @@ struct _AsyncByteRun {
 @usableFromInline
 struct _JSONAsyncInput<Base: AsyncSequence, Pump: _AsyncPump> {
   @usableFromInline let base: Base
-  @usableFromInline let makePump: () -> Pump
-  /// A chunk's bytes; nil when the elements are single bytes (`UInt8`).
+  @usableFromInline let makePump: @Sendable () -> Pump
+  /// A chunk's bytes (`Array(chunk)`, which holds nothing); nil when the elements are single
+  /// bytes (`UInt8`).
   @usableFromInline let chunkBytes: ((Base.Element) -> [UInt8])?
 
   @inlinable
-  init(base: Base, makePump: @escaping () -> Pump, chunkBytes: ((Base.Element) -> [UInt8])?) {
+  init(
+    base: Base, makePump: @escaping @Sendable () -> Pump,
+    chunkBytes: ((Base.Element) -> [UInt8])?
+  ) {
     self.base = base
     self.makePump = makePump
     self.chunkBytes = chunkBytes
@@ -582,7 +586,7 @@ extension _ItemPump {
   @usableFromInline
   static func maker(
     _ paths: [JSONPath], _ options: JSONParseOptions, _ duplicateKeys: JSONDuplicateKeyPolicy
-  ) -> () -> _ItemPump {
+  ) -> @Sendable () -> _ItemPump {
     { _ItemPump(paths: paths, options: options, duplicateKeys: duplicateKeys) }
   }
 }
@@ -592,7 +596,7 @@ extension _DocumentPump {
   static func maker(
     _ framing: JSONDocumentReader.Framing, _ options: JSONParseOptions,
     _ duplicateKeys: JSONDuplicateKeyPolicy, _ skipsInvalidDocuments: Bool
-  ) -> () -> _DocumentPump {
+  ) -> @Sendable () -> _DocumentPump {
     {
       _DocumentPump(
         reader: JSONDocumentReader(
@@ -692,3 +696,16 @@ extension AsyncSequence where Element == UInt8 {
         chunkBytes: nil))
   }
 }
+
+// Sendable when the input is: `makePump` is, and `chunkBytes` holds nothing. (Declared
+// `@Sendable`, `{ Array($0) }` would capture the chunk's metatype, which is not.)
+extension _JSONAsyncInput: @unchecked Sendable where Base: Sendable {}
+
+/// Sendable when its input is: made on one task, read on another.
+extension JSONEventSequence: Sendable where Base: Sendable {}
+
+/// Sendable when its input is: made on one task, read on another.
+extension JSONItemSequence: Sendable where Base: Sendable {}
+
+/// Sendable when its input is: made on one task, read on another.
+extension JSONDocumentSequence: Sendable where Base: Sendable {}

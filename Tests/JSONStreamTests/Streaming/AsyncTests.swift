@@ -273,6 +273,25 @@ struct AsyncTests {
     }
   }
 
+  @Test("the sequences are Sendable when their input is: made on one task, read on another")
+  func sendableSequences() async throws {
+    let text = "{\"a\":[1,2]}\n{\"a\":[3]}\n"
+    var several = JSONParseOptions()
+    several.allowMultipleValues = true
+    let events = AsyncBytes(bytes: Array(text.utf8)).jsonEvents(options: several)
+    let items = AsyncChunks(chunks: [Array(text.utf8)]).jsonItems(
+      paths: [try JSONPath("$.a[*]")], options: several)
+    let documents = AsyncBytes(bytes: Array(text.utf8)).jsonDocuments()
+    let counts = try await Task.detached {
+      var counts = (events: 0, items: 0, documents: 0)
+      for try await _ in events { counts.events += 1 }
+      for try await _ in items { counts.items += 1 }
+      for try await _ in documents { counts.documents += 1 }
+      return [counts.events, counts.items, counts.documents]
+    }.value
+    #expect(counts == [13, 3, 2])
+  }
+
   @Test("cancellation stops reading an endless source")
   func cancellation() async throws {
     let source = CountingChunks([Array("{\"i\":1}\n".utf8)], repeating: true)
