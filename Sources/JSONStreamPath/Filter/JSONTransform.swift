@@ -55,10 +55,6 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// What became of the container that started last: its contents are skipped by the parser
   /// when it is dropped or replaced, or when it went to `downstream` and that skips it.
   @usableFromInline var containerFate = _ContainerFate.forwarded
-  /// How deep the events are inside a container no rule can reach, 0 outside one: each goes on
-  /// unchanged, counted here without asking the selection tracker (which holds the container
-  /// open as one it passes over, until its end).
-  @usableFromInline var passDepth = 0
 
   /// A transform that applies `rules` to events on their way to `downstream`.
   public init(rules: [Rule], downstream: Downstream) {
@@ -73,7 +69,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// A container the transform drops or replaces is skipped by the parser (checked, not
   /// decoded); one it forwards is skipped when `downstream` asks.
   @inlinable public var skipsContainerContents: Bool {
-    if passDepth > 0 { return downstream.skipsContainerContents }
+    if tracker.deadDepth > 0 { return downstream.skipsContainerContents }
     switch containerFate {
     case .discarded: return true
     case .forwarded: return downstream.skipsContainerContents
@@ -91,13 +87,14 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   // Each event asks what becomes of it (`_keyAction`, `_valueStartAction`, `_valueEndAction`:
   // the selection tracker and the rules, nothing of `downstream`), then sends it on itself, so
   // that the common case is a direct call of `downstream`'s method in the specialized code.
-  // Inside a container no rule reaches (`passDepth`), it does not ask.
+  // Inside a container no rule reaches (the tracker's `deadDepth`), it does not ask: it counts
+  // the depth in the tracker's stead.
 
   /// Forwards the key to ``downstream`` (under its new name for a rename rule); drops it when it
   /// goes with a dropped value, and holds it while a map rule decides.
   @inlinable @inline(__always)
   public mutating func key(_ key: borrowing JSONString) throws {
-    if passDepth > 0 { return try downstream.key(key) }
+    if tracker.deadDepth > 0 { return try downstream.key(key) }
     let action = _keyAction(key)
     if action == .forward { return try downstream.key(key) }
     try _divertKey(action, key)
@@ -107,15 +104,12 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// replaced object's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startObject() throws {
-    if passDepth > 0 {
-      passDepth &+= 1
+    if tracker.deadDepth > 0 {
+      tracker.deadDepth &+= 1
       return try downstream.startObject()
     }
     let action = try _valueStartAction(container: true, isObject: true)
-    if action == .forward {
-      if tracker.deadDepth > 0 { passDepth = 1 }
-      return try downstream.startObject()
-    }
+    if action == .forward { return try downstream.startObject() }
     try _divertStart(action, isObject: true)
   }
 
@@ -123,15 +117,12 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// replaced array's replacement, and nothing for a dropped one.
   @inlinable @inline(__always)
   public mutating func startArray() throws {
-    if passDepth > 0 {
-      passDepth &+= 1
+    if tracker.deadDepth > 0 {
+      tracker.deadDepth &+= 1
       return try downstream.startArray()
     }
     let action = try _valueStartAction(container: true, isObject: false)
-    if action == .forward {
-      if tracker.deadDepth > 0 { passDepth = 1 }
-      return try downstream.startArray()
-    }
+    if action == .forward { return try downstream.startArray() }
     try _divertStart(action, isObject: false)
   }
 
@@ -139,12 +130,10 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// returns instead.
   @inlinable @inline(__always)
   public mutating func endObject() throws {
-    if passDepth > 1 {
-      passDepth &-= 1
+    if tracker.deadDepth > 0 {
+      tracker.deadDepth &-= 1
       return try downstream.endObject()
     }
-    // The container the tracker holds open ends with it.
-    passDepth = 0
     let action = _valueEndAction()
     if action == .forward { return try downstream.endObject() }
     try _divertEnd(action, isObject: true)
@@ -154,12 +143,10 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// returns instead.
   @inlinable @inline(__always)
   public mutating func endArray() throws {
-    if passDepth > 1 {
-      passDepth &-= 1
+    if tracker.deadDepth > 0 {
+      tracker.deadDepth &-= 1
       return try downstream.endArray()
     }
-    // The container the tracker holds open ends with it.
-    passDepth = 0
     let action = _valueEndAction()
     if action == .forward { return try downstream.endArray() }
     try _divertEnd(action, isObject: false)
@@ -168,7 +155,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the string to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func string(_ value: borrowing JSONString) throws {
-    if passDepth > 0 { return try downstream.string(value) }
+    if tracker.deadDepth > 0 { return try downstream.string(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.string(value) }
     try _scalar(action, build: { $0.string(value) })
@@ -177,7 +164,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func number(_ value: borrowing JSONNumber) throws {
-    if passDepth > 0 { return try downstream.number(value) }
+    if tracker.deadDepth > 0 { return try downstream.number(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.number(value) }
     try _scalar(action, build: { $0.number(value) })
@@ -186,7 +173,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the number to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func binaryNumber(_ value: JSONBinaryNumber) throws {
-    if passDepth > 0 { return try downstream.binaryNumber(value) }
+    if tracker.deadDepth > 0 { return try downstream.binaryNumber(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.binaryNumber(value) }
     try _scalar(action, build: { $0.binaryNumber(value) })
@@ -195,7 +182,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards the Boolean to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func bool(_ value: Bool) throws {
-    if passDepth > 0 { return try downstream.bool(value) }
+    if tracker.deadDepth > 0 { return try downstream.bool(value) }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.bool(value) }
     try _scalar(action, build: { $0.bool(value) })
@@ -204,7 +191,7 @@ public struct JSONTransform<Downstream: JSONEventHandler>: JSONEventHandler {
   /// Forwards `null` to ``downstream``, unless a rule drops, replaces or maps it.
   @inlinable @inline(__always)
   public mutating func null() throws {
-    if passDepth > 0 { return try downstream.null() }
+    if tracker.deadDepth > 0 { return try downstream.null() }
     let action = try _valueStartAction(container: false, isObject: false)
     if action == .forward { return try downstream.null() }
     try _scalar(action, build: { $0.null() })
