@@ -19,8 +19,11 @@ let package = Package(
   targets: [
     // The core, standard library only, in layers (see ARCHITECTURE.md); each module sees only
     // the ones below it. `JSONStream` re-exports them all: it is what users import.
+    // Byte-class scans sixteen bytes at a time (SSE2, NEON), under the core's word kernels.
+    .target(name: "JSONStreamSIMD"),
     // Shared primitives, text and number kernels, and the event model.
-    .target(name: "JSONStreamCore", swiftSettings: memorySafe),
+    .target(
+      name: "JSONStreamCore", dependencies: ["JSONStreamSIMD"], swiftSettings: memorySafe),
     // The JSON text push parser.
     .target(
       name: "JSONStreamParser", dependencies: ["JSONStreamCore"], swiftSettings: memorySafe),
@@ -79,9 +82,9 @@ let package = Package(
     .testTarget(
       name: "JSONStreamTests",
       dependencies: [
-        "JSONStream", "JSONStreamCore", "JSONStreamParser", "JSONStreamValue", "JSONStreamWriter",
-        "JSONStreamBinary", "JSONStreamPath", "JSONStreamPatch", "JSONStreamTestSupport",
-        "jsonstream",
+        "JSONStream", "JSONStreamSIMD", "JSONStreamCore", "JSONStreamParser", "JSONStreamValue",
+        "JSONStreamWriter", "JSONStreamBinary", "JSONStreamPath", "JSONStreamPatch",
+        "JSONStreamTestSupport", "jsonstream",
       ]),
     .testTarget(
       name: "JSONStreamFoundationTests",

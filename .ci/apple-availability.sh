@@ -51,6 +51,9 @@ check() {
   modulesOut="$work/$name/modules"
   mkdir -p "$resources/$sdkdir" "$work/$name/sdk" "$modulesOut"
   ln -s "$toolchain/lib/swift/shims" "$resources/shims"
+  # Clang's own headers, for the vector kernels' C module (JSONStreamSIMD), which the core
+  # imports; freestanding, as there is no Apple C library here.
+  ln -s "$toolchain/lib/swift/clang" "$resources/clang"
   for module in Swift _Concurrency _StringProcessing SwiftOnoneSupport Synchronization \
     _Builtin_float; do
     source="$linux/$module.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface"
@@ -65,7 +68,8 @@ check() {
   compile() {
     swiftc -emit-module -target "$target" -Xfrontend -disable-objc-interop \
       -resource-dir "$resources" -sdk "$work/$name/sdk" -package-name JSONStream \
-      -swift-version 6 -parse-as-library -I "$modulesOut" "$@" >"$work/$name.log" 2>&1
+      -swift-version 6 -parse-as-library -I "$modulesOut" \
+      -I Sources/JSONStreamSIMD/include -Xcc -ffreestanding "$@" >"$work/$name.log" 2>&1
   }
   # First, that the check sees anything: an API newer than every deployment target, unguarded.
   echo 'func probe() -> Any { UTF8Span.self }' >"$work/$name/Probe.swift"
@@ -86,8 +90,25 @@ check() {
   echo "$name $version: ${#modules[@]} modules checked"
 }
 
-# Two platforms at a time (one per core).
+# The vector kernels on every CPU family they choose a path for: SSE2 (x86-64), NEON (Apple
+# silicon, 64-bit ARM Linux), and none (RISC-V here), compiled to object code with warnings
+# as errors.
 status=0
+kernels="$work/kernels.c"
+printf '%s\n' '#include "JSONStreamSIMD.h"' \
+  'const uint8_t *strings(const uint8_t *p, const uint8_t *e) { return jsonstream_skip_plain_string_blocks(p, e); }' \
+  'const uint8_t *spaces(const uint8_t *p, const uint8_t *e) { return jsonstream_skip_spaces_blocks(p, e); }' \
+  'int blocks(void) { return jsonstream_simd_has_blocks(); }' >"$kernels"
+for triple in x86_64-apple-macos13 arm64-apple-macos13 arm64-apple-ios16 aarch64-unknown-linux-gnu \
+  riscv64-unknown-linux-gnu; do
+  if ! clang -target "$triple" -ffreestanding -O2 -Wall -Wextra -Werror \
+    -I Sources/JSONStreamSIMD/include -c "$kernels" -o "$work/kernels-$triple.o"; then
+    echo "$triple: the vector kernels do not compile"
+    status=1
+  fi
+done
+
+# Two platforms at a time (one per core).
 running=0
 for entry in "${platforms[@]}"; do
   name=${entry%% *}

@@ -75,7 +75,9 @@ mkdir -p "$out" "$corpus" "$artifacts"
 # too when the target imports it. Then the target's main.swift and the shared helpers.
 # `package` declarations need a package name, as SwiftPM gives every target of one package.
 # JSONSTREAM_TEST_COUNTERS keeps the work counters that targets check (see _WorkCounter).
-flags=(-sanitize=fuzzer,address -D JSONSTREAM_TEST_COUNTERS -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1)
+# The vector kernels are a C module of static inline functions: its header is all it needs.
+simd_include="$repo_root/Sources/JSONStreamSIMD/include"
+flags=(-sanitize=fuzzer,address -D JSONSTREAM_TEST_COUNTERS -package-name JSONStream -parse-as-library -O -g -swift-version 6 -wmo -num-threads 0 -j 1 -I "$simd_include")
 # In dependency order (see Package.swift).
 core_modules=(JSONStreamCore JSONStreamParser JSONStreamValue JSONStreamWriter JSONStreamBinary JSONStreamPath JSONStreamPatch JSONStream)
 library_sources() {
@@ -85,7 +87,7 @@ shared_sources=()
 while IFS= read -r -d '' file; do
   shared_sources+=("$file")
 done < <(find "$fuzz_dir/Shared" -name '*.swift' -print0 | sort -z)
-all_sources=("${shared_sources[@]}" "$target_dir/main.swift")
+all_sources=("${shared_sources[@]}" "$target_dir/main.swift" "$simd_include/JSONStreamSIMD.h")
 for module in "${core_modules[@]}" JSONStreamFoundation; do
   while IFS= read -r -d '' file; do
     all_sources+=("$file")

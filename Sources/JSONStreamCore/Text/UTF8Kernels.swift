@@ -1,6 +1,8 @@
 // Small kernels over UTF-8 bytes shared by the parser and the writer. Each works on a pointer
 // range it is given and never reads outside it.
 
+import JSONStreamSIMD
+
 /// A word whose byte high bits say whether `word` holds a `"`, a `\` or a byte below 0x20:
 /// the classic "has a zero byte" and "has a byte below n" tests. Exact about whether any byte
 /// qualifies (also with bytes from 0x80 present: the `& ~word` terms mask those) and about the
@@ -15,11 +17,21 @@ func _escapeBytesMask(_ word: UInt64) -> UInt64 {
     | ((word &- (ones &* 0x20)) & ~word)
 }
 
-/// Skips spaces (0x20 only): indentation, most of a pretty-printed file. Eight at a time
-/// while eight remain, and the run's end inside a word from its first byte that is not a space
-/// (little-endian order puts the first byte lowest), not from a byte loop.
+/// Skips spaces (0x20 only): indentation, most of a pretty-printed file. Sixteen at a time
+/// where the CPU compares vectors (JSONStreamSIMD), else a word at a time.
 @inlinable @inline(__always)
 package func _skipSpaceRun(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
+  -> UnsafePointer<UInt8>
+{
+  if jsonstream_simd_has_blocks() != 0 { return unsafe jsonstream_skip_spaces_blocks(start, end) }
+  return unsafe _skipSpaceRunByWords(start, end)
+}
+
+/// `_skipSpaceRun` without vectors: eight at a time while eight remain, and the run's end
+/// inside a word from its first byte that is not a space (little-endian order puts the first
+/// byte lowest), not from a byte loop.
+@inlinable @inline(__always)
+package func _skipSpaceRunByWords(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
   var p = unsafe start
@@ -35,12 +47,25 @@ package func _skipSpaceRun(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<U
 }
 
 /// Skips bytes that need no attention inside a JSON string: ASCII from 0x20, except `"` and
-/// `\`. Eight at a time while eight remain: a word is clean when no byte is below 0x20, `"`,
-/// `\`, or 0x80 and up, and otherwise its lowest flagged byte is the one that stops the run.
+/// `\`. Sixteen at a time where the CPU compares vectors (JSONStreamSIMD), else a word at a
+/// time.
 @inlinable @inline(__always)
 package func _skipPlainStringBytes(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>)
   -> UnsafePointer<UInt8>
 {
+  if jsonstream_simd_has_blocks() != 0 {
+    return unsafe jsonstream_skip_plain_string_blocks(start, end)
+  }
+  return unsafe _skipPlainStringBytesByWords(start, end)
+}
+
+/// `_skipPlainStringBytes` without vectors: eight at a time while eight remain. A word is
+/// clean when no byte is below 0x20, `"`, `\`, or 0x80 and up, and otherwise its lowest
+/// flagged byte is the one that stops the run.
+@inlinable @inline(__always)
+package func _skipPlainStringBytesByWords(
+  _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+) -> UnsafePointer<UInt8> {
   var p = unsafe start
   while unsafe end - p >= 8 {
     // Little-endian order puts the first byte lowest, where the mask is exact.

@@ -115,6 +115,12 @@ private struct Compiler {
     return Compiler(modules: modules)
   }
 
+  /// The folder of the vector kernels' C module, which the core imports: a module that
+  /// imports the core must find it too (this file is Tests/JSONStreamTests/<folder>/…).
+  static let vectorKernelHeaders = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/JSONStreamSIMD/include")
+
   /// Runs the mandatory passes (where noncopyable values are checked) on `source`, after
   /// `import JSONStreamCore`; returns the exit status and what the compiler printed.
   func check(_ source: String) throws -> (status: Int32, output: String) {
@@ -127,7 +133,7 @@ private struct Compiler {
       "/usr/bin/env",
       [
         "swiftc", "-swift-version", "6", "-parse-as-library", "-emit-sil", "-o", "/dev/null",
-        "-I", modules.path, file.path,
+        "-I", modules.path, "-I", Self.vectorKernelHeaders.path, file.path,
       ])
   }
 }

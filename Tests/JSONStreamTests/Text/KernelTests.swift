@@ -1,3 +1,4 @@
+import JSONStreamSIMD
 import JSONStreamTestSupport
 import Testing
 
@@ -86,6 +87,82 @@ struct KernelTests {
         }
       }
     }
+  }
+
+  /// Runs `scan` over `length` bytes of `bytes` (which holds more after them) from the start,
+  /// and returns where it stopped.
+  static func stop(
+    _ bytes: [UInt8], _ length: Int,
+    _ scan: (UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> UnsafePointer<UInt8>
+  ) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      return scan(base, base + length) - base
+    }
+  }
+
+  /// Every byte value at every position of runs up to three vector blocks and a tail long,
+  /// through the vector kernel (where this CPU has one), the word loop and the dispatch: each
+  /// stops where a byte loop stops. The bytes past the run's end are ones that would not stop
+  /// it, so a scan that looked past the end would report a later stop.
+  static func checkRunScans(
+    filler: UInt8, stopper: UInt8, stops: (UInt8) -> Bool,
+    _ scans: [(String, (UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> UnsafePointer<UInt8>)]
+  ) {
+    for length in 0..<52 {
+      for position in 0...length {
+        for byte in UInt8.min...UInt8.max {
+          var bytes = [UInt8](repeating: filler, count: length + 24)
+          if position < length {
+            bytes[position] = byte
+            // A stopping byte right after it: the scan must stop at the first.
+            if position + 1 < length { bytes[position + 1] = stopper }
+          }
+          let expected = bytes[..<length].firstIndex(where: stops) ?? length
+          for (name, scan) in scans {
+            let stop = Self.stop(bytes, length, scan)
+            if stop != expected {
+              Issue.record("\(name): length \(length), \(byte) at \(position): \(stop)")
+              return
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test("string-byte scans by vectors and by words stop where a byte loop stops")
+  func plainStringScans() {
+    #expect(jsonstream_simd_has_blocks() == 1 || !Self.vectorsExpected)
+    Self.checkRunScans(
+      filler: 0x61, stopper: ._quote,
+      stops: { $0 < 0x20 || $0 == ._quote || $0 == ._backslash || $0 >= 0x80 },
+      [
+        ("vectors", { jsonstream_skip_plain_string_blocks($0, $1) }),
+        ("words", { _skipPlainStringBytesByWords($0, $1) }),
+        ("dispatch", { _skipPlainStringBytes($0, $1) }),
+      ])
+  }
+
+  @Test("space scans by vectors and by words stop where a byte loop stops")
+  func spaceScans() {
+    Self.checkRunScans(
+      filler: ._space, stopper: ._tab, stops: { $0 != ._space },
+      [
+        ("vectors", { jsonstream_skip_spaces_blocks($0, $1) }),
+        ("words", { _skipSpaceRunByWords($0, $1) }),
+        ("dispatch", { _skipSpaceRun($0, $1) }),
+      ])
+  }
+
+  /// Whether this build's CPU family has the vector kernels (x86-64 and 64-bit ARM do), so
+  /// that the tests above check them rather than a byte loop.
+  static var vectorsExpected: Bool {
+    #if arch(x86_64) || arch(arm64)
+      return true
+    #else
+      return false
+    #endif
   }
 
   @Test("_skipDigits stops exactly at the first byte that is not an ASCII digit")
