@@ -14,5 +14,7 @@
 #define peer_simdjson_new peer_o3_simdjson_new
 #define peer_simdjson_free peer_o3_simdjson_free
 #define peer_simdjson_dom peer_o3_simdjson_dom
+#define peer_simdjson_ondemand peer_o3_simdjson_ondemand
+#define peer_simdjson_ondemand_kernel peer_o3_simdjson_ondemand_kernel
 
 #include "../Peers/peers.cpp"

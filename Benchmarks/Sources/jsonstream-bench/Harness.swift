@@ -113,7 +113,10 @@ struct Row {
   /// The target as the table writes it.
   var targetText: String? {
     if let rateTarget { return String(format: "≥ %.0f MB/s", rateTarget) }
-    return target.map { String(format: "≥ %.1f×", $0) }
+    // One decimal unless the target has two (0.95).
+    return target.map {
+      String(format: ($0 * 10).rounded() == $0 * 10 ? "≥ %.1f×" : "≥ %.2f×", $0)
+    }
   }
 
   static var header: String {

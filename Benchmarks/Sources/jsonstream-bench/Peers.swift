@@ -41,4 +41,7 @@ final class PeerInput {
   func yajl(chunk: Int) -> Int64 { call { peer_yajl_parse($0, $1, chunk) } }
   func yajlReformat(pretty: Bool) -> Int64 { call { peer_yajl_reformat($0, $1, pretty ? 1 : 0) } }
   func simdjsonDOM() -> Int64 { peer_simdjson_dom(simdjson) }
+  func simdjsonOnDemand() -> Double { peer_simdjson_ondemand(simdjson) }
+  /// The kernel simdjson On-Demand runs here ("fallback" is its portable scalar one).
+  static var simdjsonOnDemandKernel: String { String(cString: peer_simdjson_ondemand_kernel()) }
 }

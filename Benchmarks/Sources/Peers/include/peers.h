@@ -37,6 +37,13 @@ void *peer_simdjson_new(const char *json, size_t length);
 void peer_simdjson_free(void *state);
 /// simdjson DOM parse of the prepared input; returns the root's element count.
 int64_t peer_simdjson_dom(void *state);
+/// simdjson On-Demand over the prepared input, visiting every value: keys and strings
+/// unescaped, numbers read as doubles. Returns a sum of what it read, or NaN on an error (or
+/// a scalar at the top, which the corpus does not have).
+double peer_simdjson_ondemand(void *state);
+/// The kernel On-Demand runs: the one compiled into the shim ("fallback", the portable scalar
+/// one, when the shim is built without CPU flags as here).
+const char *peer_simdjson_ondemand_kernel(void);
 
 #ifdef __cplusplus
 }
