@@ -87,13 +87,13 @@ extension JSONParser {
   /// `:` and a value, a closer — with spaces and tabs between. The dispatch on `_expect` in the
   /// main loop is an indirect jump whose target follows the data's shape and so mispredicts;
   /// here the grammar's order is the code's order, and what is left are branches on bytes.
-  /// Returns at the first byte the main loop must see (line breaks, comments, errors, what
-  /// follows the top-level value), at the chunk's end, or once the handler asks to stop.
+  /// Returns at the first byte the main loop must see (comments, errors, what follows the
+  /// top-level value), at the chunk's end, or once the handler asks to stop.
   @inlinable @inline(__always)
   mutating func _scanSteady(_ input: _ScanInput, _ start: Int) throws -> Int {
     var i = start
     while _phase == .running && !handler.isDone {
-      i = _skipSpaces(input, i)
+      i = _skipWhitespace(input, i)
       guard let c = input.byte(at: i) else { return i }
       let expect = _expect
       if expect == .afterValue {
@@ -157,6 +157,22 @@ extension JSONParser {
       _expect = .keyAfterComma
       i = next
     }
+  }
+
+  /// Past whitespace, counting line breaks: a line's end and the next line's indentation
+  /// without a return to the main loop (its dispatch, and a call of `_scanSteady`, per line).
+  @inlinable @inline(__always)
+  mutating func _skipWhitespace(_ input: _ScanInput, _ start: Int) -> Int {
+    var i = start
+    while let c = input.byte(at: i), c <= ._space {
+      if c == ._newline || c == ._return {
+        _lineBreak(c, at: i)
+      } else if c != ._space && c != ._tab {
+        break
+      }
+      i = input.skipSpaceRun(from: i &+ 1)
+    }
+    return i
   }
 
   /// Past spaces and tabs: the whitespace that needs no counting.

@@ -25,6 +25,11 @@ struct ErrorTests {
       ("[\"é😀€\", x]", 1, 9, 14),
       ("[\"é\",\n \"😀\"  x]", 2, 7, 16),
       ("{\"a\":1 \"b\"}", 1, 8, 7),
+      // Indented input, where line breaks come between the tokens of a member or element.
+      ("{\n  \"a\": 1,\n  \"b\": [\n    2,\r\n\t 3\n  ],\n  x\n}", 7, 3, 40),
+      ("[\r  {\"k\": true},\r  {\"k\": nul}\r]", 3, 12, 28),
+      ("{\"a\": 1,\n\t\t]", 2, 3, 11),
+      ("[\n\n\r\n  1 \n ,\n\n 2 3]", 7, 4, 17),
     ])
   func positions(text: String, line: Int, column: Int, offset: Int) {
     let error = parse(text).error
