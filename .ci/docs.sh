@@ -50,6 +50,11 @@ if command -v xcrun >/dev/null; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
 swift package --scratch-path "$scratch" describe --type json >"$out/package.json"
 swift .ci/docs-check.swift modules "$out/package.json" >"$out/modules.txt"
 bin="$(swift build --scratch-path "$scratch" --show-bin-path)"
+# The C modules' header folders (the vector kernels), which the Swift modules import.
+headers=()
+for include in "$root"/Sources/*/include; do
+  if [ -d "$include" ]; then headers+=(-I "$include"); fi
+done
 catalog=()
 while read -r module reexports moduleCatalog; do
   swift build --scratch-path "$scratch" --target "$module" >"$out/build.log" 2>&1 || {
@@ -59,6 +64,7 @@ while read -r module reexports moduleCatalog; do
   flags=()
   if [ "$reexports" != - ]; then flags=("-experimental-allowed-reexported-modules=$reexports"); fi
   "$extract" -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} -I "$bin/Modules" \
+    ${headers[@]+"${headers[@]}"} \
     -module-cache-path "$bin/ModuleCache" -minimum-access-level public \
     -emit-extension-block-symbols ${flags[@]+"${flags[@]}"} -output-dir "$out/symbol-graphs"
   if [ "$moduleCatalog" != - ]; then
