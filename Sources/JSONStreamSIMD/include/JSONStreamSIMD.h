@@ -32,8 +32,8 @@
 #define JSONSTREAM_SIMD_BLOCKS 0
 #endif
 
-/// Whether the scans below look at blocks on this architecture (otherwise callers must not
-/// use them: they would look at every byte).
+/// Whether the scans below look at blocks on this architecture. Where they do not, they are
+/// byte loops, and the Swift callers use their word loops instead.
 static inline int jsonstream_simd_has_blocks(void) { return JSONSTREAM_SIMD_BLOCKS; }
 
 #if defined(__aarch64__) && defined(__ARM_NEON) && !defined(__SSE2__)
