@@ -257,6 +257,83 @@ struct ContainerReuseTests {
     #expect(
       try JSONStreamDecoder().decode([OneOfForty].self, from: ours).map(\.value) == Array(0..<200))
   }
+
+  /// A record whose members come in orders of their own: the hint of where to look for the
+  /// next key is right for some keys and wrong for others.
+  struct Record: Codable, Equatable {
+    var id: Int
+    var name: String
+    var note: String?
+    var size: Double
+    var tags: [String]
+    var flag: Bool?
+    var inner: Inner?
+
+    struct Inner: Codable, Equatable {
+      var a: Int
+      var b: String?
+    }
+  }
+
+  /// The text of `record`, its members in `order` (names of `Record`'s keys, or others the
+  /// type does not know), absent optionals left out.
+  static func text(_ record: Record, order: [String]) -> String {
+    var members: [String] = []
+    for name in order {
+      switch name {
+      case "id": members.append(#""id":\#(record.id)"#)
+      case "name": members.append(#""name":"\#(record.name)""#)
+      case "note": if let note = record.note { members.append(#""note":"\#(note)""#) }
+      case "size": members.append(#""size":\#(record.size)"#)
+      case "tags":
+        members.append(#""tags":["# + record.tags.map { #""\#($0)""# }.joined(separator: ",") + "]")
+      case "flag": if let flag = record.flag { members.append(#""flag":\#(flag)"#) }
+      case "inner":
+        if let inner = record.inner {
+          let b = inner.b.map { #","b":"\#($0)""# } ?? ""
+          members.append(#""inner":{"a":\#(inner.a)\#(b)}"#)
+        }
+      default: members.append(#""\#(name)":0"#)
+      }
+    }
+    return "{" + members.joined(separator: ",") + "}"
+  }
+
+  @Test(
+    "records in changing member orders, with absent and unknown members, decode as Foundation's")
+  func memberOrders() throws {
+    var state: UInt64 = 0x4F52_4445_5253
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    // Each run of records keeps one order, as a document from one encoder does; the runs
+    // differ, and so do which optionals are present. Some orders carry unknown members, and
+    // one is longer than the decoder remembers.
+    let names = ["id", "name", "note", "size", "tags", "flag", "inner"]
+    var parts: [String] = []
+    var expected: [Record] = []
+    for run in 0..<60 {
+      var order = names
+      for index in order.indices.reversed() { order.swapAt(index, next(index + 1)) }
+      if run % 3 == 1 { order.insert("x\(run)", at: next(order.count + 1)) }
+      if run % 10 == 7 { order += (0..<40).map { "pad\($0)" } }
+      if run % 10 == 9 { order = (0..<40).map { "pad\($0)" } + order }
+      for _ in 0..<(1 + next(6)) {
+        let record = Record(
+          id: expected.count, name: "r\(next(1000))", note: next(3) == 0 ? nil : "n\(next(9))",
+          size: Double(next(1000)) / 4, tags: (0..<next(3)).map { "t\($0)" },
+          flag: next(2) == 0 ? nil : next(2) == 0,
+          inner: next(4) == 0 ? nil : Record.Inner(a: next(50), b: next(2) == 0 ? nil : "b"))
+        parts.append(Self.text(record, order: order))
+        expected.append(record)
+      }
+    }
+    let json = Data(("[" + parts.joined(separator: ",") + "]").utf8)
+    let ours = try JSONStreamDecoder().decode([Record].self, from: json)
+    #expect(ours == expected)
+    #expect(ours == (try JSONDecoder().decode([Record].self, from: json)))
+  }
 }
 
 /// A value whose coding keys are one of 40 types, picked by the member's name (`a0`…`a39`).
