@@ -76,7 +76,9 @@ extension JSONValue {
       case .int(let integer):
         writesAsText = number.isIntegerLiteral && !(integer == 0 && number.isNegative)
       case .double: writesAsText = number._isDoubleDescription
-      case .uint, .text: writesAsText = false
+      case .uint: writesAsText = false
+      // The text itself.
+      case .text: writesAsText = true
       }
       if writesAsText {
         self = value
@@ -90,17 +92,33 @@ extension JSONValue {
     init(_nonInt64 number: borrowing JSONNumber) {
       if number.isNonFinite {
         storage = .double(number.double)
-      } else if let value = number._shortDouble {
-        storage = .double(value)
-      } else if let value = number.int64 {
-        storage = .int(value)
-      } else if let value = number.uint64 {
-        storage = .uint(value)
-      } else {
-        // More digits than a double is sure to keep, or out of its normal range: the text is
-        // the value (conversions parse it on demand; equality compares decimal values).
-        storage = .text(number.text)
+        return
       }
+      if let value = number._plainDecimalDouble {
+        storage = .double(value)
+        return
+      }
+      // The digits read once for a short double, then an integer (`int64` and `uint64`
+      // would each read them again).
+      if let digits = _DecimalDigits(number) {
+        if let value = number._shortDouble(digits) {
+          storage = .double(value)
+          return
+        }
+        if let magnitude = digits.integerMagnitude() {
+          if !number.isNegative {
+            storage = magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)
+            return
+          }
+          if magnitude <= UInt64(Int64.max) + 1 {
+            storage = .int(Int64(truncatingIfNeeded: 0 &- magnitude))
+            return
+          }
+        }
+      }
+      // More digits than a double is sure to keep, or out of its normal range: the text is
+      // the value (conversions parse it on demand; equality compares decimal values).
+      storage = .text(number.text)
     }
 
     /// The value as `Int64` when it is an integer that fits.
@@ -356,15 +374,11 @@ extension _NormalizedDecimal {
 }
 
 extension JSONNumber {
-  /// The value as a `Double` when it has at most 15 significant digits and lands in the normal
-  /// range: such a decimal always survives text → double → shortest text, so the double
-  /// holds it without loss. Cheap (usually Clinger's fast path); nil otherwise.
-  @usableFromInline
-  var _shortDouble: Double? {
-    if let value = _plainDecimalDouble { return value }
-    guard let digits = _DecimalDigits(self), digits.digitCount <= 15, !digits.truncated else {
-      return nil
-    }
+  /// The value as a `Double` when its `digits` are at most 15 significant ones and it lands
+  /// in the normal range: such a decimal always survives text → double → shortest text, so
+  /// the double holds it without loss. Cheap (usually Clinger's fast path); nil otherwise.
+  func _shortDouble(_ digits: _DecimalDigits) -> Double? {
+    guard digits.digitCount <= 15, !digits.truncated else { return nil }
     // Clinger's fast path from the digits at hand (`double` would read the text again).
     let value = digits._exactDouble(negative: isNegative) ?? double
     if value.isNormal || (value == 0 && digits.significand == 0) { return value }

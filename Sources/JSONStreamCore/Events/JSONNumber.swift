@@ -414,7 +414,7 @@ package struct _DecimalDigits {
   }
 
   /// The integral value when it fits in `UInt64`, else nil.
-  func integerMagnitude() -> UInt64? {
+  package func integerMagnitude() -> UInt64? {
     if significand == 0 { return truncated ? nil : 0 }
     if truncated { return nil }
     var value = significand

@@ -45,6 +45,31 @@ struct NumberKeepingTextTests {
   }
 }
 
+/// A parsed number's value as the tree holds it: a short double, else an integer of either
+/// sign, else its text.
+@Suite("Numbers read from text keep their value")
+struct NumberFromTextTests {
+  @Test("integers past Int64, long decimals and exponents convert as the number text does")
+  func conversions() throws {
+    let texts = [
+      "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+      "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+      "-18446744073709551615", "1e2", "-1e2", "1.5e2", "12e18", "12e19", "-9.223372036854775808e18",
+      "1234567890123456.5", "-65.613616999999977", "0.12345678901234567", "1e400", "-1e-400",
+      "123456789012345678901234567890", "1.0000000000000000000001", "0e5", "-0.0e-3", "5e-324",
+    ]
+    for text in texts {
+      var copy = text
+      try copy.withJSONNumber { number in
+        let value = try #require(JSONValue.Number(text: text))
+        #expect(value.int64 == number.int64, "\(text)")
+        #expect(value.uint64 == number.uint64, "\(text)")
+        #expect(value.double == number.double, "\(text)")
+      }
+    }
+  }
+}
+
 extension UInt64 {
   fileprivate func power(_ exponent: Int) -> UInt64 {
     (0..<exponent).reduce(1) { product, _ in product * self }
