@@ -106,12 +106,12 @@ extension JSONValue {
           return
         }
         if let magnitude = digits.integerMagnitude() {
-          if !number.isNegative {
-            storage = magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)
+          if let value = number._int64(magnitude: magnitude) {
+            storage = .int(value)
             return
           }
-          if magnitude <= UInt64(Int64.max) + 1 {
-            storage = .int(Int64(truncatingIfNeeded: 0 &- magnitude))
+          if !number.isNegative {
+            storage = .uint(magnitude)
             return
           }
         }

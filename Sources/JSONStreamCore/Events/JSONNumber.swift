@@ -110,6 +110,12 @@
       return isNegative ? -value : value
     }
     guard let magnitude = _integerMagnitude() else { return nil }
+    return _int64(magnitude: magnitude)
+  }
+
+  /// The number's value as `Int64` from its integral `magnitude`, when it fits.
+  @inlinable
+  package func _int64(magnitude: UInt64) -> Int64? {
     if isNegative {
       return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
     }
