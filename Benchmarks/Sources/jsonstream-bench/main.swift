@@ -73,7 +73,8 @@ if let operation = option("--profile") {
   // model, decoded once beforehand;
   // asyncchunks / asyncbytes / asyncitembytes (FILE's events from 64 KiB chunks, or its
   // events or items from single bytes, through the async adapters), asyncdocumentbytes
-  // (FILE's statuses as NDJSON lines, read as documents from single bytes);
+  // (FILE's statuses as NDJSON lines, read as documents from single bytes), syncevents (the
+  // parser's events from 64 KiB chunks, the async rows' peer);
   // the models are of twitter.json, citm_catalog.json and canada.json.
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
   let data = Data(bytes)
@@ -191,6 +192,7 @@ if let operation = option("--profile") {
     case "asyncchunks", "asyncbytes", "asyncitembytes":
       blackHole(try AsyncBenchmarks.profile(operation, bytes))
     case "asyncdocumentbytes": blackHole(try AsyncBenchmarks.profile(operation, lines))
+    case "syncevents": blackHole(try AsyncBenchmarks.syncEvents(AsyncBenchmarks.chunks(bytes)))
     case "doubles": blackHole(try sumOfDoubles(bytes))
     case "rapidjson": blackHole(PeerInput(bytes).rapidjsonSAX())
     case "rapidjson-doubles": blackHole(PeerInput(bytes).rapidjsonSAXDoubles())

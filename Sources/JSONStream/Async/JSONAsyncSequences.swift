@@ -35,6 +35,14 @@ protocol _AsyncPump {
   mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [Output]) throws
   /// The end of the input, likewise.
   mutating func finish(into outputs: inout [Output]) throws
+  /// The output at `index`, which is returned once: moved out of `outputs` where a value that
+  /// costs nothing to destroy can be left in its place, copied otherwise.
+  static func take(_ index: Int, of outputs: inout [Output]) -> Output
+}
+
+extension _AsyncPump {
+  @inlinable
+  static func take(_ index: Int, of outputs: inout [Output]) -> Output { outputs[index] }
 }
 
 /// The iterator all the adapters share.
@@ -77,7 +85,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
   mutating func next() async throws -> Pump.Output? {
     if next < outputs.count {
       defer { next &+= 1 }
-      return outputs[next]
+      return Pump.take(next, of: &outputs)
     }
     return try await readThenNext()
   }
@@ -107,7 +115,7 @@ struct _JSONAsyncIterator<Base: AsyncSequence, Pump: _AsyncPump> {
       }
     }
     defer { next += 1 }
-    return outputs[next]
+    return Pump.take(next, of: &outputs)
   }
 
   /// Reads the next chunk (or the end) into the pump, appending what it completes.
@@ -498,6 +506,14 @@ struct _EventPump: _AsyncPump {
   mutating func finish(into outputs: inout [JSONEvent]) throws {
     defer { moveEvents(into: &outputs) }
     try parser.finish()
+  }
+
+  /// Moves the event out, leaving `null`: a copy cost a retain and a release per event.
+  @inlinable
+  static func take(_ index: Int, of outputs: inout [JSONEvent]) -> JSONEvent {
+    var event = JSONEvent.null
+    swap(&event, &outputs[index])
+    return event
   }
 
   /// The collector's events, moved: into empty outputs by swapping the arrays, which keeps
