@@ -344,6 +344,7 @@ package struct _DecimalDigits {
   /// overflow): the usual case, without the general loop's bookkeeping. Nil otherwise.
   package init?(short text: UnsafeBufferPointer<UInt8>) {
     guard var p = text.baseAddress, text.count <= 40 else { return nil }
+    let start = unsafe p
     let end = unsafe p + text.count
     if unsafe p < end && p.pointee == ._minus { unsafe p += 1 }
     // Leading zeros (before and just after the point) are digits but not significant ones.
@@ -355,27 +356,12 @@ package struct _DecimalDigits {
     }
     var value: UInt64 = 0
     var digits = 0
-    /// Accumulates digits, eight at a time while eight remain.
-    func accumulate() {
-      while unsafe end - p >= 8 {
-        let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
-        guard _isEightDigits(word), digits + 8 <= 19 else { break }
-        value = value &* 100_000_000 &+ _eightDigitsValue(word)
-        digits += 8
-        unsafe p += 8
-      }
-      while unsafe p < end && p.pointee._isDigit {
-        value = unsafe value &* 10 &+ UInt64(p.pointee &- ._zero)
-        digits += 1
-        unsafe p += 1
-      }
-    }
-    accumulate()
+    unsafe _DecimalDigits.accumulate(&p, end: end, start: start, &value, &digits)
     var fractionDigits = 0
     if unsafe p < end && p.pointee == ._period {
       unsafe p += 1
       let before = digits
-      accumulate()
+      unsafe _DecimalDigits.accumulate(&p, end: end, start: start, &value, &digits)
       fractionDigits = digits - before
     }
     guard digits <= 19 else { return nil }
@@ -400,6 +386,52 @@ package struct _DecimalDigits {
     digitCount = value == 0 ? 0 : digits - leadingZeros
     exponent = value == 0 ? 0 : explicitExponent - fractionDigits
     truncated = false
+  }
+
+  /// Accumulates the digits from `p` into `value` and `digits`, eight at a time while eight
+  /// remain, and leaves `p` after them. The number's text runs from `start` to `end`.
+  @inline(__always)
+  static func accumulate(
+    _ p: inout UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, start: UnsafePointer<UInt8>,
+    _ value: inout UInt64, _ digits: inout Int
+  ) {
+    while unsafe end - p >= 8 {
+      let word = unsafe UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+      guard _isEightDigits(word), digits + 8 <= 19 else { break }
+      value = value &* 100_000_000 &+ _eightDigitsValue(word)
+      digits += 8
+      unsafe p += 8
+    }
+    // Fewer than eight digits that end the text (a fraction's last ones, most often): the
+    // eight bytes that end the text, the ones before the digits read as zeros.
+    let tail = unsafe end - p
+    if unsafe tail > 0 && tail < 8 && end - start >= 8 && digits + tail <= 19 {
+      let word = unsafe UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self).littleEndian
+      let before: UInt64 = (1 &<< UInt64(truncatingIfNeeded: (8 &- tail) &* 8)) &- 1
+      let padded = (word & ~before) | (0x3030_3030_3030_3030 & before)
+      if _isEightDigits(padded) {
+        // 10^tail, which the compiler makes a table lookup.
+        let scale: UInt64 =
+          switch tail {
+          case 1: 10
+          case 2: 100
+          case 3: 1000
+          case 4: 10000
+          case 5: 100_000
+          case 6: 1_000_000
+          default: 10_000_000
+          }
+        value = value &* scale &+ _eightDigitsValue(padded)
+        digits += tail
+        unsafe p = end
+        return
+      }
+    }
+    while unsafe p < end && p.pointee._isDigit {
+      value = unsafe value &* 10 &+ UInt64(p.pointee &- ._zero)
+      digits += 1
+      unsafe p += 1
+    }
   }
 
   /// Whether both denote the same decimal value (trailing zeros aside).

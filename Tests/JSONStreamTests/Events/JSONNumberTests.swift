@@ -277,6 +277,51 @@ struct JSONNumberTextTests {
     #expect(components("NaN") == nil)
   }
 
+  @Test("decimal components and doubles at every split of up to 19 digits around the point")
+  func digitSplits() {
+    // Digits read eight at a time, the last fewer than eight as one word ending the text:
+    // every length of the integer part and of the fraction, with and without a sign and an
+    // exponent, and with zeros where the word's padding goes.
+    var checked = 0
+    for pattern in ["9071530248610000593", "5000000000000000001"].map({ Array($0.utf8) }) {
+      for integerLength in 1...12 {
+        for fractionLength in 0...(19 - integerLength) {
+          for suffix in ["", "e-5", "E+12"] {
+            for sign in ["", "-"] {
+              let integer = Array(pattern.prefix(integerLength))
+              let fraction = Array(pattern.suffix(fractionLength))
+              let text =
+                sign + String(decoding: integer, as: UTF8.self)
+                + (fractionLength > 0 ? "." + String(decoding: fraction, as: UTF8.self) : "")
+                + suffix
+              // The reference: the digits as one integer, scaled by the exponent.
+              let digits = String(decoding: integer + fraction, as: UTF8.self)
+              let significand = UInt64(digits)!
+              let written = suffix.isEmpty ? 0 : Int(suffix.dropFirst())!
+              let exponent = significand == 0 ? 0 : written - fractionLength
+              let found = Array(text.utf8).withUnsafeBufferPointer {
+                buffer -> ((isNegative: Bool, significand: UInt64, exponent: Int)?, Double)? in
+                guard let number = JSONNumber(text: buffer) else { return nil }
+                return (number.decimalComponents, number.double)
+              }
+              guard let (components, double) = found else {
+                Issue.record("\(text) did not parse")
+                continue
+              }
+              #expect(components?.isNegative == (sign == "-"), "\(text)")
+              #expect(components?.significand == significand, "\(text)")
+              #expect(components?.exponent == exponent, "\(text)")
+              #expect(double == Double(text), "\(text)")
+              checked += 1
+            }
+          }
+        }
+      }
+    }
+    // Two patterns, 162 splits each, three exponents, two signs.
+    #expect(checked == 2 * 162 * 3 * 2)
+  }
+
   @Test("flags")
   func flags() {
     #expect(make("12").isIntegerLiteral)
